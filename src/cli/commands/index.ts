@@ -1,0 +1,4 @@
+import type { CliCommand } from '../cli-io.js';
+
+/** Every sub-command, in the order `ctxloom --help` lists them. */
+export const COMMANDS: readonly CliCommand[] = [];

@@ -1,0 +1,32 @@
+import { ContextError, type ContextErrorCode } from '../index.js';
+
+/** The CLI's exit codes, in one table: 0 ok, 1 unexpected, 2 invalid options or input, 3 budget, 4 store, 5 adapter. */
+export const EXIT_CODES = {
+  ok: 0,
+  unexpected: 1,
+  invalid: 2,
+  budget: 3,
+  store: 4,
+  adapter: 5,
+} as const;
+
+const byCode: Partial<Record<ContextErrorCode, number>> = {
+  INVALID_OPTIONS: EXIT_CODES.invalid,
+  INVALID_INPUT: EXIT_CODES.invalid,
+  INVALID_CONFIG: EXIT_CODES.invalid,
+  UNSAFE_PATH: EXIT_CODES.invalid,
+  NOT_FOUND: EXIT_CODES.invalid,
+  SKILL_INVALID: EXIT_CODES.invalid,
+  TOOL_CALL_INTEGRITY: EXIT_CODES.invalid,
+  BUDGET_UNSATISFIABLE: EXIT_CODES.budget,
+  STORE_UNAVAILABLE: EXIT_CODES.store,
+  STORE_CORRUPT: EXIT_CODES.store,
+  STORE_CONFLICT: EXIT_CODES.store,
+  ADAPTER_UNSUPPORTED: EXIT_CODES.adapter,
+};
+
+/** The exit code for anything thrown by a command. */
+export function exitCodeFor(error: unknown): number {
+  if (!ContextError.isInstance(error)) return EXIT_CODES.unexpected;
+  return byCode[error.code] ?? EXIT_CODES.unexpected;
+}

@@ -1,0 +1,87 @@
+import { generateMessageId, type IdGenerator } from './ids.js';
+import type { Content, Message, Metadata, Role, ToolCall } from './message.js';
+
+/** A tool call as callers write it: `arguments` may be an object, which is serialised to JSON. */
+export type ToolCallInput = {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments?: string | Readonly<Record<string, unknown>>;
+};
+
+/** Fields every factory accepts. */
+export type MessageOptions = {
+  /** The message id. @default a new id from `generateId` */
+  readonly id?: string;
+  /** Makes the id when `id` is not given. @default random 32-hex ids */
+  readonly generateId?: IdGenerator;
+  /** Free metadata. */
+  readonly metadata?: Metadata;
+  /** The participant name (OpenAI `name`). */
+  readonly name?: string;
+};
+
+/** Options for {@link assistant}. */
+export type AssistantMessageOptions = MessageOptions & {
+  /** The tool calls this message makes. */
+  readonly toolCalls?: readonly ToolCallInput[];
+  /** The model's reasoning text. */
+  readonly reasoning?: string;
+};
+
+/** Options for {@link tool}. */
+export type ToolMessageOptions = MessageOptions & {
+  /** The id of the call this result answers. */
+  readonly toolCallId: string;
+};
+
+/** Makes a system message. */
+export function system(content: string, options: MessageOptions = {}): Message {
+  return make('system', content, options);
+}
+
+/** Makes a user message from text or parts. */
+export function user(content: Content, options: MessageOptions = {}): Message {
+  return make('user', content, options);
+}
+
+/** Makes an assistant message, optionally with tool calls and reasoning. */
+export function assistant(content: Content, options: AssistantMessageOptions = {}): Message {
+  const base = make('assistant', content, options);
+  const toolCalls = options.toolCalls?.map(toToolCall);
+  return {
+    ...base,
+    ...(toolCalls === undefined || toolCalls.length === 0 ? {} : { toolCalls }),
+    ...(options.reasoning === undefined ? {} : { reasoning: options.reasoning }),
+  };
+}
+
+/** Makes a tool result message answering `toolCallId`. */
+export function tool(content: Content, options: ToolMessageOptions): Message {
+  return { ...make('tool', content, options), toolCallId: options.toolCallId };
+}
+
+/** The seed's name for {@link user}. */
+export const human = user;
+/** The seed's name for {@link assistant}. */
+export const ai = assistant;
+
+/** Normalises a {@link ToolCallInput} into a {@link ToolCall}. */
+export function toToolCall(input: ToolCallInput): ToolCall {
+  const args = input.arguments;
+  return {
+    id: input.id,
+    name: input.name,
+    arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+  };
+}
+
+function make(role: Role, content: Content, options: MessageOptions): Message {
+  const id = options.id ?? (options.generateId ?? generateMessageId)();
+  return {
+    id,
+    role,
+    content,
+    ...(options.name === undefined ? {} : { name: options.name }),
+    ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
+  };
+}

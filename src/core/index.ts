@@ -1,0 +1,72 @@
+/**
+ * @module ctxloom/core
+ * Plain data and pure helpers: messages, content parts, tool calls, ids, errors, decisions and
+ * transactions. No I/O.
+ */
+export { hasToolCalls, isBlankContent, partsOf, textOf } from './content.js';
+export { type Decision, decision } from './decision.js';
+export {
+  AdapterError,
+  BudgetUnsatisfiableError,
+  CONTEXT_ERROR_CODES,
+  ContextError,
+  type ContextErrorCode,
+  type ContextErrorOptions,
+  type ErrorCategory,
+  SessionStoreError,
+  throwIfAborted,
+  toContextError,
+} from './errors.js';
+export {
+  type AssistantMessageOptions,
+  ai,
+  assistant,
+  human,
+  type MessageOptions,
+  system,
+  type ToolCallInput,
+  type ToolMessageOptions,
+  tool,
+  toToolCall,
+  user,
+} from './factories.js';
+export {
+  createSequentialIdGenerator,
+  generateMessageId,
+  type IdGenerator,
+  type MessageId,
+  messageId,
+  type SessionId,
+  type SkillId,
+  sessionId,
+  skillId,
+  type ToolCallId,
+  toolCallId,
+} from './ids.js';
+export { LruCache } from './lru-cache.js';
+export {
+  type Content,
+  type ContentPart,
+  type FilePart,
+  type ImagePart,
+  type Message,
+  type Metadata,
+  type Role,
+  SECTION_KEY,
+  sectionOf,
+  type TextPart,
+  type ToolCall,
+  withMetadata,
+} from './message.js';
+export {
+  contentPartSchema,
+  formatPath,
+  type MessageIssue,
+  messageSchema,
+  type SafeParseMessageResult,
+  safeParseMessage,
+  toolCallSchema,
+} from './message-schema.js';
+export { type ToolCallViolation, validateToolCallIntegrity } from './tool-call-integrity.js';
+export type { ToolDefinition } from './tool-definition.js';
+export { groupTransactions, type MessageUnit } from './transactions.js';

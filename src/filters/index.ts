@@ -1,0 +1,4 @@
+/**
+ * @module ctxloom/filters
+ */
+export {};

@@ -1,0 +1,63 @@
+import type { Content, Message } from '../core/message.js';
+import type { ToolDefinition } from '../core/tool-definition.js';
+
+/**
+ * Run-time prompt switches (the seed's `PromptRuntimeContext`). `forChat` and `forReact` read only
+ * the general fields; the skill fields take effect on the skill-aware path (`forSkill`).
+ */
+export type PromptRuntimeContext = {
+  /** A builder to use instead of resolving one (highest priority in `resolveForLlm`). */
+  readonly contextBuilder?: unknown;
+  /** The workspace root for bootstrap files and skills. */
+  readonly workspaceDir?: string;
+  /** The skills folder. */
+  readonly skillsDir?: string;
+  /** A preloaded skills catalogue. */
+  readonly skillsCatalog?: unknown;
+  /** Render the skills index summary. */
+  readonly includeSkillsSummary?: boolean;
+  /** Inline the active skills' instructions. */
+  readonly includeActiveSkills?: boolean;
+  /** Inject the workspace bootstrap files. */
+  readonly includeBootstrapFiles?: boolean;
+};
+
+/** One block of runtime context appended after the user's text (never put in the system prompt). */
+export type RuntimeContextBlock = {
+  /** Where the block comes from, e.g. `time`, `channel`, `explicit_skills`. */
+  readonly source: string;
+  /** The block's text. */
+  readonly content: string;
+};
+
+/** A summary of archived turns: the text and when the session was last active (ISO 8601). */
+export type ArchivedSummary = { readonly text: string; readonly lastActive: string };
+
+/**
+ * Everything a build reads: the state the seeds call local and global state.
+ * Providers read the fields they need; unknown data goes in `state`.
+ */
+export type BuildInput = {
+  /** The conversation so far (already replayed from the store). */
+  readonly history?: readonly Message[];
+  /** The current user message: text, or parts. */
+  readonly current?: Content;
+  /** Local file paths attached to the current message. */
+  readonly media?: readonly string[];
+  /** Runtime-context blocks for the current message. */
+  readonly runtimeContext?: readonly RuntimeContextBlock[];
+  /** The tool definitions that will be sent with the request (counted against the budget). */
+  readonly tools?: readonly ToolDefinition[];
+  /** A pre-formatted tool description for `ToolsDescProvider`. */
+  readonly toolsDescription?: string;
+  /** Run-time prompt switches. */
+  readonly runtimePrompt?: PromptRuntimeContext;
+  /** The session's archived summary (consolidated older turns), shown in the system prompt. */
+  readonly summary?: ArchivedSummary;
+  /** The session key, e.g. `cli:direct`. */
+  readonly sessionKey?: string;
+  /** Free state for custom providers and filters. */
+  readonly state?: Readonly<Record<string, unknown>>;
+  /** Cancels the build. */
+  readonly signal?: AbortSignal;
+};

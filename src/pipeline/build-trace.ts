@@ -1,0 +1,53 @@
+import type { Decision } from '../core/decision.js';
+import type { Message } from '../core/message.js';
+import type { ToolCallViolation } from '../core/tool-call-integrity.js';
+
+/** The record of one provider or filter run. */
+export type StageTrace = {
+  readonly id: string;
+  readonly kind: 'provider' | 'filter';
+  /** Wall time of the stage in milliseconds (from the injected clock). */
+  readonly durationMs: number;
+  /** Messages and tokens of the whole context before and after the stage. */
+  readonly messagesIn: number;
+  readonly messagesOut: number;
+  readonly tokensIn: number;
+  readonly tokensOut: number;
+  readonly decisions: readonly Decision[];
+  /** The error the stage threw, when its policy let the build go on. */
+  readonly error?: { readonly code: string; readonly message: string };
+  /** In debug mode: integrity violations present after this filter. */
+  readonly violations?: readonly ToolCallViolation[];
+};
+
+/** Tokens per section (the provider that made the messages). */
+export type SectionTokens = {
+  readonly section: string;
+  readonly messages: number;
+  readonly tokens: number;
+};
+
+/** What a build did and why: the input of the CLI grid and the inspector. */
+export type BuildTrace = {
+  readonly stages: readonly StageTrace[];
+  /** Tokens of the final messages, by section, in first-appearance order. */
+  readonly sections: readonly SectionTokens[];
+  /** Tokens of the tool definitions sent with the request. */
+  readonly toolTokens: number;
+  /** Tokens of the final messages plus the tool definitions. */
+  readonly totalTokens: number;
+  /** The counter used. */
+  readonly tokenCounter: string;
+  readonly durationMs: number;
+};
+
+/** The result of `build` and `transform`. */
+export type BuildResult = {
+  readonly messages: readonly Message[];
+  readonly trace: BuildTrace;
+};
+
+/** Every decision of a trace, in stage order. */
+export function traceDecisions(trace: BuildTrace): readonly Decision[] {
+  return trace.stages.flatMap((stage) => stage.decisions);
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { ContextError } from '../core/errors.js';
+import { system, user } from '../core/factories.js';
+import { createSequentialIdGenerator } from '../core/ids.js';
+import { sectionOf } from '../core/message.js';
+import type { ContextFilter, MessageProvider } from './contracts.js';
+import { ContextPipeline } from './context-pipeline.js';
+
+const generateId = createSequentialIdGenerator('m');
+const persona: MessageProvider = { id: 'persona', getMessages: () => [system('Be brief.', { generateId })] };
+const history: MessageProvider = {
+  id: 'history',
+  getMessages: (input) => input.history ?? [],
+};
+
+describe('ContextPipeline', () => {
+  it('runs providers in order and tags each message with its section', async () => {
+    const pipeline = new ContextPipeline({ providers: [persona, history] });
+    const { messages, trace } = await pipeline.build({ history: [user('hi', { generateId })] });
+    expect(messages.map((message) => sectionOf(message))).toEqual(['persona', 'history']);
+    expect(trace.stages.map((stage) => [stage.id, stage.kind, stage.messagesIn, stage.messagesOut])).toEqual([
+      ['persona', 'provider', 0, 1],
+      ['history', 'provider', 1, 2],
+    ]);
+    expect(trace.sections.map((section) => section.section)).toEqual(['persona', 'history']);
+    expect(trace.totalTokens).toBe(trace.sections.reduce((sum, section) => sum + section.tokens, 0));
+  });
+
+  it('records a failing provider in the trace and goes on', async () => {
+    const broken: MessageProvider = {
+      id: 'broken',
+      getMessages: () => {
+        throw new Error('disk on fire');
+      },
+    };
+    const { messages, trace } = await new ContextPipeline({ providers: [broken, persona] }).build();
+    expect(messages).toHaveLength(1);
+    expect(trace.stages[0]?.error).toEqual({ code: 'UNEXPECTED', message: 'disk on fire' });
+  });
+
+  it('fails the build when a correctness filter throws', async () => {
+    const strict: ContextFilter = {
+      id: 'strict',
+      apply: () => {
+        throw new ContextError({ code: 'TOOL_CALL_INTEGRITY', message: 'broken tail' });
+      },
+    };
+    await expect(new ContextPipeline({ providers: [persona], filters: [strict] }).build()).rejects.toMatchObject({
+      code: 'TOOL_CALL_INTEGRITY',
+    });
+  });
+
+  it('transform runs only the filters and leaves the input unchanged', async () => {
+    const input = [system('a', { generateId }), user('b', { generateId })];
+    const snapshot = structuredClone(input);
+    const dropFirst: ContextFilter = {
+      id: 'drop-first',
+      apply: (messages) => ({
+        messages: messages.slice(1),
+        decisions: [{ type: 'message-drop', stage: 'drop-first', reason: 'test', messageIds: [messages[0]?.id ?? ''] }],
+      }),
+    };
+    const { messages, trace } = await new ContextPipeline({ providers: [persona], filters: [dropFirst] }).transform(
+      input,
+    );
+    expect(messages).toEqual([input[1]]);
+    expect(input).toEqual(snapshot);
+    expect(trace.stages).toHaveLength(1);
+    expect(trace.stages[0]?.decisions).toHaveLength(1);
+  });
+
+  it('throws ABORTED when the signal is aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(new ContextPipeline({ providers: [persona] }).build({ signal: controller.signal })).rejects.toMatchObject(
+      { code: 'ABORTED' },
+    );
+  });
+});

@@ -1,0 +1,199 @@
+import type { Decision } from '../core/decision.js';
+import { throwIfAborted, toContextError } from '../core/errors.js';
+import { generateMessageId, type IdGenerator } from '../core/ids.js';
+import { type Message, SECTION_KEY, sectionOf } from '../core/message.js';
+import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
+import { withTokenCache } from '../tokens/cached-token-counter.js';
+import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import type { BuildInput } from './build-input.js';
+import type { BuildResult, BuildTrace, SectionTokens, StageTrace } from './build-trace.js';
+import type { BuildContext, ContextFilter, MessageProvider } from './contracts.js';
+
+/** Options for {@link ContextPipeline} (and `ContextBuilder`). */
+export type ContextPipelineOptions = {
+  /** Providers, run in order by `build`. @default [] */
+  readonly providers?: readonly MessageProvider[];
+  /** Filters, run in order by `build` and `transform`. @default [] */
+  readonly filters?: readonly ContextFilter[];
+  /** Counts tokens for the trace and the filters; wrapped in a content-keyed cache. @default SimpleTokenCounter */
+  readonly tokenCounter?: TokenCounter;
+  /** Clock for stage timings, in milliseconds. @default performance.now */
+  readonly now?: () => number;
+  /** Id generator for messages the stages create. @default random 32-hex ids */
+  readonly generateId?: IdGenerator;
+  /** Check tool-call integrity after every filter and record violations in the trace. @default false */
+  readonly debug?: boolean;
+};
+
+/**
+ * The two-stage Provider → Filter pipeline: `build` runs the providers in order, tags every message
+ * with its provider's id (`metadata.section`), then runs the filters in order; `transform` runs only
+ * the filters over an existing list. Both return the messages and a trace of every stage. The input
+ * is never mutated.
+ */
+export class ContextPipeline {
+  readonly providers: readonly MessageProvider[];
+  readonly filters: readonly ContextFilter[];
+  readonly tokenCounter: TokenCounter;
+  readonly #now: () => number;
+  readonly #generateId: IdGenerator;
+  readonly #debug: boolean;
+
+  constructor(options: ContextPipelineOptions = {}) {
+    this.providers = options.providers ?? [];
+    this.filters = options.filters ?? [];
+    this.tokenCounter = withTokenCache(options.tokenCounter ?? new SimpleTokenCounter());
+    this.#now = options.now ?? (() => performance.now());
+    this.#generateId = options.generateId ?? generateMessageId;
+    this.#debug = options.debug ?? false;
+  }
+
+  /**
+   * Runs the providers, then the filters.
+   * @throws ContextError with the failing stage's code when a stage with policy `throw` fails, or
+   * `ABORTED` when `input.signal` is aborted.
+   */
+  async build(input: BuildInput = {}): Promise<BuildResult> {
+    const context = this.#context(input);
+    const started = this.#now();
+    const stages: StageTrace[] = [];
+    let messages: readonly Message[] = [];
+    let tokens = 0;
+    for (const provider of this.providers) {
+      throwIfAborted(input.signal);
+      const stageStart = this.#now();
+      const outcome = await runProvider(provider, input, context);
+      const block = outcome.messages.map((message) => tagSection(message, provider.id));
+      const blockTokens = this.tokenCounter.countMessages(block);
+      stages.push({
+        id: provider.id,
+        kind: 'provider',
+        durationMs: this.#now() - stageStart,
+        messagesIn: messages.length,
+        messagesOut: messages.length + block.length,
+        tokensIn: tokens,
+        tokensOut: tokens + blockTokens,
+        decisions: [],
+        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      });
+      messages = messages.concat(block);
+      tokens += blockTokens;
+    }
+    return this.#filter(messages, { input, context, stages, tokens, started });
+  }
+
+  /** Runs only the filters over `messages` (budget control without rebuilding the prompt). */
+  async transform(messages: readonly Message[], input: BuildInput = {}): Promise<BuildResult> {
+    const context = this.#context(input);
+    const tokens = this.tokenCounter.countMessages(messages);
+    return this.#filter(messages, { input, context, stages: [], tokens, started: this.#now() });
+  }
+
+  async #filter(
+    initial: readonly Message[],
+    run: {
+      readonly input: BuildInput;
+      readonly context: BuildContext;
+      readonly stages: StageTrace[];
+      readonly tokens: number;
+      readonly started: number;
+    },
+  ): Promise<BuildResult> {
+    let messages = initial;
+    let tokens = run.tokens;
+    for (const filter of this.filters) {
+      throwIfAborted(run.input.signal);
+      const stageStart = this.#now();
+      const outcome = await runFilter(filter, messages, run);
+      const changed = outcome.messages !== messages;
+      const tokensOut = changed ? this.tokenCounter.countMessages(outcome.messages) : tokens;
+      const violations = this.#debug ? validateToolCallIntegrity(outcome.messages) : [];
+      run.stages.push({
+        id: filter.id,
+        kind: 'filter',
+        durationMs: this.#now() - stageStart,
+        messagesIn: messages.length,
+        messagesOut: outcome.messages.length,
+        tokensIn: tokens,
+        tokensOut,
+        decisions: outcome.decisions,
+        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+        ...(violations.length === 0 ? {} : { violations }),
+      });
+      messages = outcome.messages;
+      tokens = tokensOut;
+    }
+    const toolTokens = this.tokenCounter.countTools(run.input.tools ?? []);
+    const trace: BuildTrace = {
+      stages: run.stages,
+      sections: sectionTokens(messages, this.tokenCounter),
+      toolTokens,
+      totalTokens: tokens + toolTokens,
+      tokenCounter: this.tokenCounter.id,
+      durationMs: this.#now() - run.started,
+    };
+    return { messages, trace };
+  }
+
+  #context(input: BuildInput): BuildContext {
+    return {
+      tokenCounter: this.tokenCounter,
+      now: this.#now,
+      generateId: this.#generateId,
+      debug: this.#debug,
+      ...(input.signal === undefined ? {} : { signal: input.signal }),
+    };
+  }
+}
+
+type StageError = { readonly code: string; readonly message: string };
+
+async function runProvider(
+  provider: MessageProvider,
+  input: BuildInput,
+  context: BuildContext,
+): Promise<{ readonly messages: readonly Message[]; readonly error?: StageError }> {
+  try {
+    return { messages: await provider.getMessages(input, context) };
+  } catch (error) {
+    const normalised = toContextError(error);
+    if ((provider.onError ?? 'skip') === 'throw' || normalised.code === 'ABORTED') throw normalised;
+    return { messages: [], error: { code: normalised.code, message: normalised.message } };
+  }
+}
+
+async function runFilter(
+  filter: ContextFilter,
+  messages: readonly Message[],
+  run: { readonly input: BuildInput; readonly context: BuildContext },
+): Promise<{
+  readonly messages: readonly Message[];
+  readonly decisions: readonly Decision[];
+  readonly error?: StageError;
+}> {
+  try {
+    return await filter.apply(messages, run.input, run.context);
+  } catch (error) {
+    const normalised = toContextError(error);
+    if ((filter.onError ?? 'throw') === 'throw' || normalised.code === 'ABORTED') throw normalised;
+    return { messages, decisions: [], error: { code: normalised.code, message: normalised.message } };
+  }
+}
+
+function tagSection(message: Message, section: string): Message {
+  if (sectionOf(message) !== undefined) return message;
+  return { ...message, metadata: { ...message.metadata, [SECTION_KEY]: section } };
+}
+
+function sectionTokens(messages: readonly Message[], counter: TokenCounter): readonly SectionTokens[] {
+  const totals = new Map<string, { messages: number; tokens: number }>();
+  for (const message of messages) {
+    const section = sectionOf(message) ?? 'unknown';
+    const entry = totals.get(section) ?? { messages: 0, tokens: 0 };
+    entry.messages += 1;
+    entry.tokens += counter.countMessage(message);
+    totals.set(section, entry);
+  }
+  return [...totals].map(([section, entry]) => ({ section, ...entry }));
+}

@@ -1,0 +1,58 @@
+import type { Decision } from '../core/decision.js';
+import type { IdGenerator } from '../core/ids.js';
+import type { Message } from '../core/message.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import type { BuildInput } from './build-input.js';
+
+/** What a stage does when it throws: record the error in the trace and go on, or fail the build. */
+export type StageErrorPolicy = 'skip' | 'throw';
+
+/** What every stage receives besides the input: the injected pieces of the run. */
+export type BuildContext = {
+  /** The builder's counter (cached). */
+  readonly tokenCounter: TokenCounter;
+  /** Milliseconds from an arbitrary origin, for stage timings. */
+  readonly now: () => number;
+  /** Makes ids for new messages. */
+  readonly generateId: IdGenerator;
+  /** True in debug mode: integrity is checked after every filter. */
+  readonly debug: boolean;
+  /** Cancels the build. */
+  readonly signal?: AbortSignal;
+};
+
+/**
+ * Contributes a block of messages to the context. The builder tags each message with the provider's
+ * `id` as its section (`metadata.section`) unless the provider set one.
+ */
+export interface MessageProvider {
+  readonly specificationVersion?: 'v1';
+  /** Stable kebab-case id; it appears in traces, configs and the CLI. */
+  readonly id: string;
+  /** @default 'skip' (the error is recorded in the trace and the provider contributes nothing) */
+  readonly onError?: StageErrorPolicy;
+  getMessages(input: BuildInput, context: BuildContext): readonly Message[] | Promise<readonly Message[]>;
+}
+
+/** What a filter returns: the new list (the input list itself when nothing changed) and why. */
+export type FilterResult = {
+  readonly messages: readonly Message[];
+  readonly decisions: readonly Decision[];
+};
+
+/**
+ * Post-processes the aggregated messages (trim, enrich, clean). Never mutates its input; returns the
+ * same array when it changes nothing; explains every change with a {@link Decision}.
+ */
+export interface ContextFilter {
+  readonly specificationVersion?: 'v1';
+  /** Stable kebab-case id. */
+  readonly id: string;
+  /** @default 'throw' (filters guard correctness); enrichment filters declare 'skip' */
+  readonly onError?: StageErrorPolicy;
+  apply(
+    messages: readonly Message[],
+    input: BuildInput,
+    context: BuildContext,
+  ): FilterResult | Promise<FilterResult>;
+}

@@ -1,0 +1,20 @@
+/**
+ * @module ctxloom/pipeline
+ * The Provider → Filter pipeline: contracts, the pipeline runner, the build input and trace.
+ */
+export type { ArchivedSummary, BuildInput, PromptRuntimeContext, RuntimeContextBlock } from './build-input.js';
+export {
+  type BuildResult,
+  type BuildTrace,
+  type SectionTokens,
+  type StageTrace,
+  traceDecisions,
+} from './build-trace.js';
+export { ContextPipeline, type ContextPipelineOptions } from './context-pipeline.js';
+export type {
+  BuildContext,
+  ContextFilter,
+  FilterResult,
+  MessageProvider,
+  StageErrorPolicy,
+} from './contracts.js';

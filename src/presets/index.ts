@@ -1,0 +1,5 @@
+/**
+ * @module ctxloom/presets
+ * `ContextBuilder` and its presets.
+ */
+export { ContextBuilder } from './context-builder.js';

@@ -1,0 +1,4 @@
+/**
+ * @module ctxloom/sessions
+ */
+export {};

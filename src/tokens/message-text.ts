@@ -1,0 +1,28 @@
+import type { Message } from '../core/message.js';
+
+/**
+ * The text of a message that counters encode: content text, name, tool call id, tool calls
+ * (`name` then raw `arguments`) and reasoning, joined by `"\n"`. Image and file parts are not text:
+ * counters add a flat cost per part instead (see {@link mediaPartCount}).
+ */
+export function messageText(message: Message): string {
+  const parts: string[] = [];
+  if (typeof message.content === 'string') {
+    if (message.content !== '') parts.push(message.content);
+  } else {
+    for (const part of message.content) if (part.type === 'text' && part.text !== '') parts.push(part.text);
+  }
+  if (message.name !== undefined && message.name !== '') parts.push(message.name);
+  if (message.toolCallId !== undefined && message.toolCallId !== '') parts.push(message.toolCallId);
+  for (const call of message.toolCalls ?? []) parts.push(call.name, call.arguments);
+  if (message.reasoning !== undefined && message.reasoning !== '') parts.push(message.reasoning);
+  return parts.join('\n');
+}
+
+/** The number of image and file parts of a message. */
+export function mediaPartCount(message: Message): number {
+  if (typeof message.content === 'string') return 0;
+  let count = 0;
+  for (const part of message.content) if (part.type !== 'text') count += 1;
+  return count;
+}

@@ -1,0 +1,4 @@
+/**
+ * @module ctxloom/workspace
+ */
+export {};
