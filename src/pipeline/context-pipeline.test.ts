@@ -3,8 +3,8 @@ import { ContextError } from '../core/errors.js';
 import { system, user } from '../core/factories.js';
 import { createSequentialIdGenerator } from '../core/ids.js';
 import { sectionOf } from '../core/message.js';
-import type { ContextFilter, MessageProvider } from './contracts.js';
 import { ContextPipeline } from './context-pipeline.js';
+import type { ContextFilter, MessageProvider } from './contracts.js';
 
 const generateId = createSequentialIdGenerator('m');
 const persona: MessageProvider = { id: 'persona', getMessages: () => [system('Be brief.', { generateId })] };
@@ -45,7 +45,9 @@ describe('ContextPipeline', () => {
         throw new ContextError({ code: 'TOOL_CALL_INTEGRITY', message: 'broken tail' });
       },
     };
-    await expect(new ContextPipeline({ providers: [persona], filters: [strict] }).build()).rejects.toMatchObject({
+    await expect(
+      new ContextPipeline({ providers: [persona], filters: [strict] }).build(),
+    ).rejects.toMatchObject({
       code: 'TOOL_CALL_INTEGRITY',
     });
   });
@@ -57,12 +59,15 @@ describe('ContextPipeline', () => {
       id: 'drop-first',
       apply: (messages) => ({
         messages: messages.slice(1),
-        decisions: [{ type: 'message-drop', stage: 'drop-first', reason: 'test', messageIds: [messages[0]?.id ?? ''] }],
+        decisions: [
+          { type: 'message-drop', stage: 'drop-first', reason: 'test', messageIds: [messages[0]?.id ?? ''] },
+        ],
       }),
     };
-    const { messages, trace } = await new ContextPipeline({ providers: [persona], filters: [dropFirst] }).transform(
-      input,
-    );
+    const { messages, trace } = await new ContextPipeline({
+      providers: [persona],
+      filters: [dropFirst],
+    }).transform(input);
     expect(messages).toEqual([input[1]]);
     expect(input).toEqual(snapshot);
     expect(trace.stages).toHaveLength(1);
@@ -72,8 +77,8 @@ describe('ContextPipeline', () => {
   it('throws ABORTED when the signal is aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(new ContextPipeline({ providers: [persona] }).build({ signal: controller.signal })).rejects.toMatchObject(
-      { code: 'ABORTED' },
-    );
+    await expect(
+      new ContextPipeline({ providers: [persona] }).build({ signal: controller.signal }),
+    ).rejects.toMatchObject({ code: 'ABORTED' });
   });
 });

@@ -2,7 +2,12 @@
  * @module ctxloom/pipeline
  * The Provider → Filter pipeline: contracts, the pipeline runner, the build input and trace.
  */
-export type { ArchivedSummary, BuildInput, PromptRuntimeContext, RuntimeContextBlock } from './build-input.js';
+export type {
+  ArchivedSummary,
+  BuildInput,
+  PromptRuntimeContext,
+  RuntimeContextBlock,
+} from './build-input.js';
 export {
   type BuildResult,
   type BuildTrace,

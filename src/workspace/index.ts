@@ -1,4 +1,5 @@
 /**
  * @module ctxloom/workspace
+ * Workspace layout, bootstrap files, safe paths and the file cache.
  */
-export {};
+export { resolveInside, safeFileName } from './safe-path.js';
