@@ -1,4 +1,5 @@
 /**
  * @module ctxloom/config
+ * Prompt defaults, the `ctxloom.yaml` schema and the config loader.
  */
-export {};
+export { DEFAULT_PROMPTS, type PromptDefaults } from './prompt-defaults.js';
