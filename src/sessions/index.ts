@@ -1,4 +1,16 @@
 /**
  * @module ctxloom/sessions
+ * The SessionStore contract and its memory, JSONL (nanobot format), SQLite and PostgreSQL backends;
+ * MessageStore (coercers, retention, events); replay rules (getHistory) and turn persistence.
  */
-export {};
+export { atomicWriteFile } from './atomic-write.js';
+export { type FileLockOptions, withFileLock } from './file-lock.js';
+export type {
+  MessageEvent,
+  MessageEventListener,
+  SessionRecord,
+  SessionRewrite,
+  SessionStore,
+  SessionSummary,
+  StoreCallOptions,
+} from './session-store.js';

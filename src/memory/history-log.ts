@@ -1,0 +1,172 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ContextError } from '../core/errors.js';
+import { atomicWriteFile } from '../sessions/atomic-write.js';
+import { withFileLock } from '../sessions/file-lock.js';
+import { endsWithNewline, readTextOrEmpty } from '../sessions/fs-helpers.js';
+import { formatHistoryTimestamp } from './format-timestamp.js';
+import {
+  formatHistoryLine,
+  type HistoryEntry,
+  type HistoryWarning,
+  isInternalSessionKey,
+  isValidCursor,
+  parseHistoryLine,
+} from './history-entry.js';
+import { stripReasoningLeaks } from './strip-reasoning-leaks.js';
+import { truncateText } from './truncate-text.js';
+
+/** Options for {@link HistoryLog}. */
+export type HistoryLogOptions = {
+  /** The agent workspace; the log lives in `<workspace>/memory/`. */
+  readonly workspace: string;
+  /** The clock for entry timestamps. @default the system clock */
+  readonly now?: () => Date;
+  /** How long to wait for the cross-process lock. @default 30000 */
+  readonly lockTimeoutMs?: number;
+};
+
+/** Options for {@link HistoryLog.append}. */
+export type HistoryAppendOptions = {
+  /** The session the entry came from (`session_key`). */
+  readonly sessionKey?: string;
+  /** Entries longer than this are truncated with the truncation suffix. @default 64000 */
+  readonly maxChars?: number;
+};
+
+/** Options for {@link HistoryLog.readRecent}. */
+export type ReadRecentOptions = {
+  /** Only entries with a larger cursor (usually the Dream cursor). @default 0 */
+  readonly sinceCursor?: number;
+  /** Scope to this session; absent → every entry. */
+  readonly sessionKey?: string;
+  /** Unified mode: also entries without a key or from other non-internal sessions. @default false */
+  readonly unified?: boolean;
+};
+
+/** The default cap of {@link HistoryLog.append}, nanobot's 64,000 characters. */
+export const DEFAULT_HISTORY_MAX_CHARS = 64_000;
+
+/**
+ * `memory/history.jsonl`: the append-only journal of consolidation summaries, with nanobot's cursor
+ * rules. Cursors are allocated under a cross-process lock (`memory/.history.lock`) as
+ * `max(counter file, last valid cursor in the file) + 1`, so they stay strictly monotonic with
+ * concurrent writers, a lost counter file or a compacted log. Corrupt lines are skipped by readers
+ * (see {@link HistoryLog.readWithWarnings}) and never rewritten away by `append`.
+ */
+export class HistoryLog {
+  /** `memory/history.jsonl`. */
+  readonly path: string;
+  /** `memory/.cursor`: the last allocated cursor. */
+  readonly cursorPath: string;
+  /** `memory/.dream_cursor`: the last cursor the memory writer processed. */
+  readonly dreamCursorPath: string;
+  readonly #lockPath: string;
+  readonly #now: () => Date;
+  readonly #lockTimeoutMs: number;
+
+  constructor(options: HistoryLogOptions) {
+    const dir = path.join(options.workspace, 'memory');
+    this.path = path.join(dir, 'history.jsonl');
+    this.cursorPath = path.join(dir, '.cursor');
+    this.dreamCursorPath = path.join(dir, '.dream_cursor');
+    this.#lockPath = path.join(dir, '.history.lock');
+    this.#now = options.now ?? (() => new Date());
+    this.#lockTimeoutMs = options.lockTimeoutMs ?? 30_000;
+  }
+
+  /** Every valid entry, oldest first. */
+  async read(): Promise<readonly HistoryEntry[]> {
+    return (await this.readWithWarnings()).entries;
+  }
+
+  /** Every valid entry plus one warning per skipped line (1-based line numbers). */
+  async readWithWarnings(): Promise<{
+    readonly entries: readonly HistoryEntry[];
+    readonly warnings: readonly HistoryWarning[];
+  }> {
+    const text = await readTextOrEmpty(this.path);
+    const entries: HistoryEntry[] = [];
+    const warnings: HistoryWarning[] = [];
+    text.split('\n').forEach((line, index) => {
+      if (line.trim() === '') return;
+      const parsed = parseHistoryLine(line);
+      if (typeof parsed === 'string') warnings.push({ line: index + 1, reason: parsed });
+      else entries.push(parsed);
+    });
+    return { entries, warnings };
+  }
+
+  /** nanobot's `read_recent_history_for_prompt` (§5.6): entries after `sinceCursor`, scoped by session. */
+  async readRecent(options: ReadRecentOptions = {}): Promise<readonly HistoryEntry[]> {
+    const since = options.sinceCursor ?? 0;
+    const key = options.sessionKey;
+    return (await this.read()).filter((entry) => {
+      if (entry.cursor <= since) return false;
+      if (key === undefined) return true;
+      if (entry.sessionKey === key) return true;
+      if (options.unified !== true) return false;
+      return entry.sessionKey === undefined || !isInternalSessionKey(entry.sessionKey);
+    });
+  }
+
+  /**
+   * Appends one entry and resolves to its cursor. The text is right-trimmed, stripped of reasoning
+   * leaks (a leak-only entry is stored as `''`) and truncated to `maxChars`.
+   */
+  async append(content: string, options: HistoryAppendOptions = {}): Promise<number> {
+    const trimmed = content.trimEnd();
+    const stripped = stripReasoningLeaks(trimmed);
+    const text = truncateText(stripped, options.maxChars ?? DEFAULT_HISTORY_MAX_CHARS);
+    await mkdir(path.dirname(this.path), { recursive: true });
+    return withFileLock({ path: this.#lockPath, timeoutMs: this.#lockTimeoutMs }, async () => {
+      const cursor = (await this.#lastCursor()) + 1;
+      const entry: HistoryEntry = {
+        cursor,
+        timestamp: formatHistoryTimestamp(this.#now()),
+        content: text,
+        ...(options.sessionKey === undefined ? {} : { sessionKey: options.sessionKey }),
+      };
+      const prefix = (await endsWithNewline(this.path)) ? '' : '\n';
+      await writeFile(this.path, `${prefix}${formatHistoryLine(entry)}\n`, { flag: 'a', mode: 0o600 });
+      await writeFile(this.cursorPath, `${cursor}\n`);
+      return cursor;
+    });
+  }
+
+  /** The last allocated cursor (0 when nothing was ever written). */
+  async latestCursor(): Promise<number> {
+    return this.#lastCursor();
+  }
+
+  /** The Dream cursor: the last history cursor the memory writer processed (0 when unset or invalid). */
+  async readDreamCursor(): Promise<number> {
+    return (await readCounter(this.dreamCursorPath)) ?? 0;
+  }
+
+  /** Sets the Dream cursor (atomic write). */
+  async writeDreamCursor(cursor: number): Promise<void> {
+    if (!isValidCursor(cursor)) {
+      throw new ContextError({
+        code: 'INVALID_INPUT',
+        message: `The Dream cursor must be an integer ≥ 0, got ${cursor}; pass a cursor from history.jsonl.`,
+      });
+    }
+    await mkdir(path.dirname(this.dreamCursorPath), { recursive: true });
+    await atomicWriteFile(this.dreamCursorPath, `${cursor}\n`);
+  }
+
+  async #lastCursor(): Promise<number> {
+    const counter = (await readCounter(this.cursorPath)) ?? 0;
+    const entries = await this.read();
+    const inFile = entries.reduce((max, entry) => Math.max(max, entry.cursor), 0);
+    return Math.max(counter, inFile);
+  }
+}
+
+async function readCounter(file: string): Promise<number | undefined> {
+  const text = (await readTextOrEmpty(file)).trim();
+  if (!/^\d+$/.test(text)) return undefined;
+  const value = Number(text);
+  return isValidCursor(value) ? value : undefined;
+}

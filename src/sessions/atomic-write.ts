@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import { open, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * Replaces `filePath` with `content` atomically: writes a temp file `.{name}.{16 hex}.tmp` in the same
+ * folder (created exclusively, mode 0600), fsyncs it, renames it over the target and fsyncs the
+ * folder. A reader sees the old file or the new one, never a mix; a crash leaves the old file.
+ */
+export async function atomicWriteFile(filePath: string, content: string | Uint8Array): Promise<void> {
+  const dir = path.dirname(filePath);
+  const temp = path.join(dir, `.${path.basename(filePath)}.${randomBytes(8).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx', 0o600);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
+  try {
+    await rename(temp, filePath);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await syncDirectory(dir);
+}
+
+/** Fsyncs a folder so a rename in it is durable; platforms that refuse (EINVAL, EPERM) are ignored. */
+export async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // directory fsync is best effort (not supported on every platform or file system)
+  }
+}

@@ -1,0 +1,40 @@
+import { open, readFile } from 'node:fs/promises';
+
+/** True when `error` is a Node file-system error with this `code` (e.g. `ENOENT`). */
+export function hasErrorCode(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === code;
+}
+
+/** Reads a UTF-8 file, or `''` when it does not exist. */
+export async function readTextOrEmpty(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if (hasErrorCode(error, 'ENOENT')) return '';
+    throw error;
+  }
+}
+
+/**
+ * True when the file is missing, empty, or its last byte is a newline. Appenders call this under
+ * their lock: a torn last line (a crash mid-write) gets a newline first, so the next record starts
+ * on its own line and only the torn fragment is lost to the reader (which skips and reports it).
+ */
+export async function endsWithNewline(file: string): Promise<boolean> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    if (hasErrorCode(error, 'ENOENT')) return true;
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return true;
+    const buffer = Buffer.alloc(1);
+    await handle.read(buffer, 0, 1, size - 1);
+    return buffer[0] === 0x0a;
+  } finally {
+    await handle.close();
+  }
+}
