@@ -1,0 +1,139 @@
+import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ContextError } from '../core/errors.js';
+import { WorkspaceFileCache } from '../workspace/file-cache.js';
+import { BootstrapFilesProvider } from './bootstrap-files-provider.js';
+import { testBuildContext } from './test-context.js';
+
+let root: string;
+let workspace: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'ctxloom-bootstrap-'));
+  workspace = path.join(root, 'ws');
+  await mkdir(workspace);
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('BootstrapFilesProvider', () => {
+  it('embeds the files in order as one system message with ## headings', async () => {
+    await writeFile(path.join(workspace, 'AGENTS.md'), 'Run the tests.\n');
+    await writeFile(path.join(workspace, 'USER.md'), 'Name: Ada');
+    const provider = new BootstrapFilesProvider({ workspace });
+    const messages = await provider.getMessages({}, testBuildContext());
+    expect(messages).toEqual([
+      {
+        id: 'p-1',
+        role: 'system',
+        content: '## AGENTS.md\n\nRun the tests.\n\n## USER.md\n\nName: Ada',
+        metadata: {
+          files: ['AGENTS.md', 'USER.md'],
+          truncated: [],
+          skipped: [
+            { file: 'SOUL.md', reason: 'missing' },
+            { file: 'TOOLS.md', reason: 'missing' },
+          ],
+        },
+      },
+    ]);
+  });
+
+  it('skips blank files and records them', async () => {
+    await writeFile(path.join(workspace, 'A.md'), ' \n\t\n');
+    await writeFile(path.join(workspace, 'B.md'), 'b');
+    const provider = new BootstrapFilesProvider({ workspace, files: ['A.md', 'B.md'] });
+    const [message] = await provider.getMessages({}, testBuildContext());
+    expect(message?.content).toBe('## B.md\n\nb');
+    expect(message?.metadata?.['skipped']).toEqual([{ file: 'A.md', reason: 'blank' }]);
+  });
+
+  it('contributes nothing when every file is missing or there is no workspace', async () => {
+    expect(await new BootstrapFilesProvider({ workspace }).getMessages({}, testBuildContext())).toEqual([]);
+    expect(await new BootstrapFilesProvider().getMessages({}, testBuildContext())).toEqual([]);
+  });
+
+  it('caps a long file with a visible marker naming the sizes', async () => {
+    await writeFile(path.join(workspace, 'AGENTS.md'), 'x'.repeat(48_213));
+    const provider = new BootstrapFilesProvider({ workspace, files: ['AGENTS.md'] });
+    const [message] = await provider.getMessages({}, testBuildContext());
+    const content = String(message?.content);
+    expect(content).toBe(
+      `## AGENTS.md\n\n${'x'.repeat(20_000)}\n\n[... truncated: AGENTS.md is 48,213 chars; showing the first 20,000]`,
+    );
+    expect(message?.metadata?.['truncated']).toEqual(['AGENTS.md']);
+  });
+
+  it('honours a custom maxFileChars and rejects a bad one', async () => {
+    await writeFile(path.join(workspace, 'AGENTS.md'), 'abcdef');
+    const provider = new BootstrapFilesProvider({ workspace, files: ['AGENTS.md'], maxFileChars: 3 });
+    const [message] = await provider.getMessages({}, testBuildContext());
+    expect(message?.content).toBe(
+      '## AGENTS.md\n\nabc\n\n[... truncated: AGENTS.md is 6 chars; showing the first 3]',
+    );
+    expect(() => new BootstrapFilesProvider({ maxFileChars: 0 })).toThrow(/positive integer/);
+  });
+
+  it('refuses file names that leave the workspace', () => {
+    for (const file of ['../secret.md', '/etc/passwd', 'a/../../b.md', '']) {
+      expect(() => new BootstrapFilesProvider({ workspace, files: [file] }), file).toThrow(ContextError);
+    }
+  });
+
+  it('skips a symbolic link that points outside the workspace', async () => {
+    await writeFile(path.join(root, 'secret.md'), 'do not leak');
+    await symlink(path.join(root, 'secret.md'), path.join(workspace, 'AGENTS.md'));
+    await writeFile(path.join(workspace, 'SOUL.md'), 'calm');
+    const [message] = await new BootstrapFilesProvider({ workspace }).getMessages({}, testBuildContext());
+    expect(message?.content).toBe('## SOUL.md\n\ncalm');
+    expect(message?.metadata?.['skipped']).toContainEqual({ file: 'AGENTS.md', reason: 'outside-workspace' });
+  });
+
+  it('follows a symbolic link that stays inside the workspace', async () => {
+    await mkdir(path.join(workspace, 'docs'));
+    await writeFile(path.join(workspace, 'docs', 'agents.md'), 'inside');
+    await symlink(path.join(workspace, 'docs', 'agents.md'), path.join(workspace, 'AGENTS.md'));
+    const provider = new BootstrapFilesProvider({ workspace, files: ['AGENTS.md'] });
+    const [message] = await provider.getMessages({}, testBuildContext());
+    expect(message?.content).toBe('## AGENTS.md\n\ninside');
+  });
+
+  it('is off when runtimePrompt.includeBootstrapFiles is false and reads workspaceDir otherwise', async () => {
+    await writeFile(path.join(workspace, 'AGENTS.md'), 'hi');
+    const provider = new BootstrapFilesProvider({ files: ['AGENTS.md'] });
+    const off = await provider.getMessages(
+      { runtimePrompt: { workspaceDir: workspace, includeBootstrapFiles: false } },
+      testBuildContext(),
+    );
+    expect(off).toEqual([]);
+    const on = await provider.getMessages({ runtimePrompt: { workspaceDir: workspace } }, testBuildContext());
+    expect(on[0]?.content).toBe('## AGENTS.md\n\nhi');
+  });
+
+  it('does not re-read unchanged files on the next build, and re-reads a changed one', async () => {
+    const file = path.join(workspace, 'AGENTS.md');
+    await writeFile(file, 'v1');
+    const fileCache = new WorkspaceFileCache();
+    const provider = new BootstrapFilesProvider({ workspace, files: ['AGENTS.md'], fileCache });
+    await provider.getMessages({}, testBuildContext());
+    await provider.getMessages({}, testBuildContext());
+    expect({ hits: fileCache.hits, misses: fileCache.misses }).toEqual({ hits: 1, misses: 1 });
+    await writeFile(file, 'v2 longer');
+    await utimes(file, new Date(2030, 0, 1), new Date(2030, 0, 1));
+    const [message] = await provider.getMessages({}, testBuildContext());
+    expect(message?.content).toBe('## AGENTS.md\n\nv2 longer');
+    expect(fileCache.misses).toBe(2);
+  });
+
+  it('throws ABORTED when the signal is aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      new BootstrapFilesProvider({ workspace }).getMessages({}, testBuildContext(controller.signal)),
+    ).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+});

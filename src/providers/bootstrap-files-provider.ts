@@ -1,0 +1,148 @@
+import path from 'node:path';
+import { ContextError, throwIfAborted } from '../core/errors.js';
+import type { Message } from '../core/message.js';
+import type { BuildInput } from '../pipeline/build-input.js';
+import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
+import { WorkspaceFileCache } from '../workspace/file-cache.js';
+import { resolveRealInside } from '../workspace/resolve-real-inside.js';
+
+/** Options for {@link BootstrapFilesProvider}. */
+export type BootstrapFilesProviderOptions = {
+  /** The provider id. @default 'bootstrap-files' */
+  readonly id?: string;
+  /** The workspace root. @default `input.runtimePrompt.workspaceDir` (nothing is read without one) */
+  readonly workspace?: string;
+  /** The files to embed, in order, relative to the workspace. @default ['AGENTS.md', 'SOUL.md', 'USER.md', 'TOOLS.md'] */
+  readonly files?: readonly string[];
+  /** Characters kept per file; longer files are cut with a visible marker. @default 20000 */
+  readonly maxFileChars?: number;
+  /** The file cache; share one between builders to share reads. @default a new cache per provider */
+  readonly fileCache?: WorkspaceFileCache;
+};
+
+/** Defaults of {@link BootstrapFilesProviderOptions}. */
+export const DEFAULT_BOOTSTRAP_FILES_PROVIDER = Object.freeze({
+  id: 'bootstrap-files',
+  files: Object.freeze(['AGENTS.md', 'SOUL.md', 'USER.md', 'TOOLS.md']),
+  maxFileChars: 20_000,
+});
+
+/** Why a bootstrap file was left out. */
+export type BootstrapSkip = {
+  readonly file: string;
+  readonly reason: 'missing' | 'blank' | 'outside-workspace' | 'unreadable';
+};
+
+const numberFormat = new Intl.NumberFormat('en-US');
+
+/**
+ * Embeds the workspace bootstrap files (spec §3) as ONE `system` message: each file as
+ * `## NAME\n\ncontent`, joined by a blank line, in the configured order. Missing and blank files are
+ * skipped; a file longer than `maxFileChars` is cut and ends with a visible `[... truncated: …]`
+ * marker; a path or symbolic link that leaves the workspace is refused. The message metadata
+ * records `files` (embedded), `truncated` and `skipped` (with reasons) so the trace shows them.
+ * Active unless `input.runtimePrompt.includeBootstrapFiles` is `false`.
+ */
+export class BootstrapFilesProvider implements MessageProvider {
+  readonly specificationVersion = 'v1';
+  readonly id: string;
+  readonly files: readonly string[];
+  readonly maxFileChars: number;
+  readonly #workspace: string | undefined;
+  readonly #cache: WorkspaceFileCache;
+
+  constructor(options: BootstrapFilesProviderOptions = {}) {
+    const maxFileChars = options.maxFileChars ?? DEFAULT_BOOTSTRAP_FILES_PROVIDER.maxFileChars;
+    if (!Number.isInteger(maxFileChars) || maxFileChars < 1) {
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: `BootstrapFilesProvider maxFileChars must be a positive integer, got ${maxFileChars}.`,
+      });
+    }
+    const files = options.files ?? DEFAULT_BOOTSTRAP_FILES_PROVIDER.files;
+    for (const file of files) assertRelativeInside(file);
+    this.id = options.id ?? DEFAULT_BOOTSTRAP_FILES_PROVIDER.id;
+    this.files = files;
+    this.maxFileChars = maxFileChars;
+    this.#workspace = options.workspace;
+    this.#cache = options.fileCache ?? new WorkspaceFileCache();
+  }
+
+  async getMessages(input: BuildInput, context: BuildContext): Promise<readonly Message[]> {
+    if (input.runtimePrompt?.includeBootstrapFiles === false) return [];
+    const workspace = this.#workspace ?? input.runtimePrompt?.workspaceDir;
+    if (workspace === undefined) return [];
+    const blocks: string[] = [];
+    const embedded: string[] = [];
+    const truncated: string[] = [];
+    const skipped: BootstrapSkip[] = [];
+    for (const file of this.files) {
+      throwIfAborted(context.signal);
+      const read = await this.#read({ workspace, file, signal: context.signal });
+      if (typeof read !== 'string') {
+        skipped.push(read);
+        continue;
+      }
+      const capped = this.#cap(file, read);
+      if (capped !== read) truncated.push(file);
+      blocks.push(`## ${file}\n\n${capped}`);
+      embedded.push(file);
+    }
+    if (blocks.length === 0) return [];
+    return [
+      {
+        id: context.generateId(),
+        role: 'system',
+        content: blocks.join('\n\n'),
+        metadata: { files: embedded, truncated, skipped },
+      },
+    ];
+  }
+
+  async #read(target: {
+    readonly workspace: string;
+    readonly file: string;
+    readonly signal: AbortSignal | undefined;
+  }): Promise<string | BootstrapSkip> {
+    const { workspace, file, signal } = target;
+    let real: string;
+    try {
+      real = await resolveRealInside(workspace, file);
+    } catch (error) {
+      if (ContextError.isInstance(error)) return { file, reason: 'outside-workspace' };
+      return { file, reason: isMissing(error) ? 'missing' : 'unreadable' };
+    }
+    let text: string;
+    try {
+      text = (await this.#cache.read(real, signal === undefined ? {} : { signal })).text;
+    } catch (error) {
+      if (ContextError.isInstance(error)) throw error;
+      return { file, reason: isMissing(error) ? 'missing' : 'unreadable' };
+    }
+    const trimmed = text.trim();
+    return trimmed === '' ? { file, reason: 'blank' } : trimmed;
+  }
+
+  #cap(file: string, text: string): string {
+    if (text.length <= this.maxFileChars) return text;
+    const total = numberFormat.format(text.length);
+    const kept = numberFormat.format(this.maxFileChars);
+    return `${text.slice(0, this.maxFileChars)}\n\n[... truncated: ${file} is ${total} chars; showing the first ${kept}]`;
+  }
+}
+
+function assertRelativeInside(file: string): void {
+  const normalised = path.normalize(file);
+  if (file.trim() === '' || file.includes('\0') || path.isAbsolute(file) || normalised.startsWith('..')) {
+    throw new ContextError({
+      code: 'UNSAFE_PATH',
+      message: `Bootstrap file ${JSON.stringify(file)} is not a path inside the workspace; list files relative to the workspace root, e.g. "AGENTS.md".`,
+      details: { path: file },
+    });
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
+  return error.code === 'ENOENT' || error.code === 'ENOTDIR';
+}
