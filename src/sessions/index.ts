@@ -5,6 +5,8 @@
  */
 export { atomicWriteFile } from './atomic-write.js';
 export { type FileLockOptions, withFileLock } from './file-lock.js';
+export { MemorySessionStore, type MemorySessionStoreOptions } from './memory-session-store.js';
+export { mergeMetadata } from './merge-metadata.js';
 export type {
   MessageEvent,
   MessageEventListener,

@@ -1,4 +1,7 @@
 /**
  * @module ctxloom/testing
  */
-export {};
+export {
+  describeSessionStoreContract,
+  type SessionStoreContractOptions,
+} from './contracts/session-store-contract.js';

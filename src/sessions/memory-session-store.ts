@@ -1,0 +1,141 @@
+import { throwIfAborted } from '../core/errors.js';
+import type { Message, Metadata } from '../core/message.js';
+import { ListenerSet } from './listener-set.js';
+import { compareKeys, mergeMetadata } from './merge-metadata.js';
+import type {
+  MessageEventListener,
+  SessionRecord,
+  SessionRewrite,
+  SessionStore,
+  SessionSummary,
+  StoreCallOptions,
+} from './session-store.js';
+import { clampLastConsolidated, stampMessage } from './stamp-message.js';
+
+/** Options for {@link MemorySessionStore}. */
+export type MemorySessionStoreOptions = {
+  /** The clock for timestamps. @default the system clock */
+  readonly now?: () => Date;
+};
+
+type Entry = {
+  readonly messages: readonly Message[];
+  readonly metadata: Metadata;
+  readonly lastConsolidated: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+};
+
+/** A {@link SessionStore} in memory: for tests, ephemeral agents and the default of `MessageStore`. */
+export class MemorySessionStore implements SessionStore {
+  readonly specificationVersion = 'v1';
+  readonly id = 'memory';
+  readonly #sessions = new Map<string, Entry>();
+  readonly #listeners = new ListenerSet();
+  readonly #now: () => Date;
+
+  constructor(options: MemorySessionStoreOptions = {}) {
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  async append(
+    sessionKey: string,
+    messages: readonly Message[],
+    options: StoreCallOptions = {},
+  ): Promise<void> {
+    throwIfAborted(options.signal);
+    const time = this.#now().toISOString();
+    const stamped = messages.map((message) => stampMessage(message, time));
+    const entry = this.#entry(sessionKey, time);
+    this.#sessions.set(sessionKey, { ...entry, messages: [...entry.messages, ...stamped], updatedAt: time });
+    for (const message of stamped) this.#listeners.emit({ type: 'message-appended', sessionKey, message });
+  }
+
+  async load(sessionKey: string, options: StoreCallOptions = {}): Promise<SessionRecord> {
+    throwIfAborted(options.signal);
+    const entry = this.#sessions.get(sessionKey);
+    if (entry === undefined) {
+      return {
+        key: sessionKey,
+        messages: [],
+        metadata: {},
+        lastConsolidated: 0,
+        exists: false,
+        warnings: [],
+      };
+    }
+    return { key: sessionKey, ...entry, exists: true, warnings: [] };
+  }
+
+  async setMetadata(sessionKey: string, patch: Metadata, options: StoreCallOptions = {}): Promise<void> {
+    throwIfAborted(options.signal);
+    const time = this.#now().toISOString();
+    const entry = this.#entry(sessionKey, time);
+    this.#sessions.set(sessionKey, {
+      ...entry,
+      metadata: mergeMetadata(entry.metadata, patch),
+      updatedAt: time,
+    });
+  }
+
+  async setLastConsolidated(
+    sessionKey: string,
+    value: number,
+    options: StoreCallOptions = {},
+  ): Promise<void> {
+    throwIfAborted(options.signal);
+    const time = this.#now().toISOString();
+    const entry = this.#entry(sessionKey, time);
+    const lastConsolidated = clampLastConsolidated(value, entry.messages.length);
+    this.#sessions.set(sessionKey, { ...entry, lastConsolidated, updatedAt: time });
+  }
+
+  async rewrite(sessionKey: string, rewrite: SessionRewrite, options: StoreCallOptions = {}): Promise<void> {
+    throwIfAborted(options.signal);
+    const time = this.#now().toISOString();
+    const entry = this.#entry(sessionKey, time);
+    const messages = rewrite.messages.map((message) => stampMessage(message, time));
+    const lastConsolidated = clampLastConsolidated(
+      rewrite.lastConsolidated ?? entry.lastConsolidated,
+      messages.length,
+    );
+    this.#sessions.set(sessionKey, { ...entry, messages, lastConsolidated, updatedAt: time });
+  }
+
+  async delete(sessionKey: string, options: StoreCallOptions = {}): Promise<boolean> {
+    throwIfAborted(options.signal);
+    return this.#sessions.delete(sessionKey);
+  }
+
+  async list(options: StoreCallOptions = {}): Promise<readonly SessionSummary[]> {
+    throwIfAborted(options.signal);
+    return [...this.#sessions.entries()]
+      .map(([key, entry]) => ({
+        key,
+        messageCount: entry.messages.length,
+        createdAt: entry.createdAt,
+        updatedAt: entry.updatedAt,
+      }))
+      .sort(compareKeys);
+  }
+
+  subscribe(listener: MessageEventListener): () => void {
+    return this.#listeners.add(listener);
+  }
+
+  async close(): Promise<void> {
+    this.#listeners.clear();
+  }
+
+  #entry(sessionKey: string, time: string): Entry {
+    return (
+      this.#sessions.get(sessionKey) ?? {
+        messages: [],
+        metadata: {},
+        lastConsolidated: 0,
+        createdAt: time,
+        updatedAt: time,
+      }
+    );
+  }
+}

@@ -1,0 +1,217 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { assistant, system, tool, user } from '../../core/factories.js';
+import type { Message } from '../../core/message.js';
+import type { MessageEvent, SessionStore } from '../../sessions/session-store.js';
+
+/** Options for {@link describeSessionStoreContract}. */
+export type SessionStoreContractOptions = {
+  /** The backend's name in test titles. */
+  readonly name: string;
+  /** Makes a fresh, empty store for one test. */
+  readonly create: () => Promise<SessionStore> | SessionStore;
+  /** Cleans up after one test (after `close()` was called). */
+  readonly cleanup?: (store: SessionStore) => Promise<void> | void;
+  /** Runs the whole suite this many times (flushes out ordering and timing bugs). @default 1 */
+  readonly repetitions?: number;
+};
+
+const HOSTILE_KEYS = ['../escape', '../../etc/passwd', 'a/b\\c', '', ' ', 'ü:✓', 'x'.repeat(300), '.', 'CON'];
+
+/**
+ * The shared conformance suite every {@link SessionStore} must pass: ordering, round trips of every
+ * message field, metadata merge, the archive pointer, rewrite, delete, list, hostile keys, concurrent
+ * appends, events and input immutability. Third-party backends run it too:
+ * @example describeSessionStoreContract({ name: 'redis', create: () => new RedisStore(url) });
+ */
+export function describeSessionStoreContract(options: SessionStoreContractOptions): void {
+  const repetitions = options.repetitions ?? 1;
+  for (let round = 1; round <= repetitions; round += 1) {
+    const suffix = repetitions > 1 ? ` (round ${round})` : '';
+    describe(`SessionStore contract: ${options.name}${suffix}`, () => defineTests(options));
+  }
+}
+
+function defineTests(options: SessionStoreContractOptions): void {
+  let store: SessionStore;
+  beforeEach(async () => {
+    store = await options.create();
+  });
+  afterEach(async () => {
+    await store.close();
+    await options.cleanup?.(store);
+  });
+
+  it('declares its contract version and id', () => {
+    expect(store.specificationVersion).toBe('v1');
+    expect(store.id.length).toBeGreaterThan(0);
+  });
+
+  it('loads a missing session as an empty record', async () => {
+    const record = await store.load('nobody');
+    expect(record).toMatchObject({
+      key: 'nobody',
+      messages: [],
+      metadata: {},
+      lastConsolidated: 0,
+      exists: false,
+    });
+    expect(await store.list()).toEqual([]);
+  });
+
+  it('round-trips every message field and stamps a timestamp', async () => {
+    const messages = sampleMessages();
+    await store.append('cli:direct', messages);
+    const record = await store.load('cli:direct');
+    expect(record.exists).toBe(true);
+    expect(record.warnings).toEqual([]);
+    expect(record.messages.map(withoutTimestamp)).toEqual(messages);
+    for (const message of record.messages) expect(typeof message.metadata?.['timestamp']).toBe('string');
+    expect(typeof record.createdAt).toBe('string');
+    expect(typeof record.updatedAt).toBe('string');
+  });
+
+  it('appends in order across calls and keeps a given timestamp', async () => {
+    const stamped = user('stamped', { id: 's', metadata: { timestamp: '2026-01-01T00:00:00.000Z' } });
+    await store.append('k', [user('one', { id: 'a' })]);
+    await store.append('k', [assistant('two', { id: 'b' }), stamped]);
+    const loaded = (await store.load('k')).messages;
+    expect(loaded.map((message) => message.id)).toEqual(['a', 'b', 's']);
+    expect(loaded[2]?.metadata?.['timestamp']).toBe('2026-01-01T00:00:00.000Z');
+  });
+
+  it('never loses or interleaves concurrent appends to one session', async () => {
+    const batches = Array.from({ length: 20 }, (_, batch) =>
+      Array.from({ length: 3 }, (_, index) => user(`b${batch}-${index}`, { id: `b${batch}-${index}` })),
+    );
+    await Promise.all(batches.map((batch) => store.append('busy', batch)));
+    const ids = (await store.load('busy')).messages.map((message) => message.id);
+    expect(ids).toHaveLength(60);
+    for (let start = 0; start < ids.length; start += 3) {
+      const batch = ids[start]?.split('-')[0];
+      expect(ids.slice(start, start + 3)).toEqual([`${batch}-0`, `${batch}-1`, `${batch}-2`]);
+    }
+  });
+
+  it('merges metadata and removes keys set to undefined', async () => {
+    await store.setMetadata('m', { title: 'Trip', _last_summary: { text: 's', last_active: 'x' } });
+    await store.append('m', [user('hi', { id: 'u' })]);
+    await store.setMetadata('m', { title: undefined, nested: { a: [1, 'two', null] } });
+    const record = await store.load('m');
+    expect(record.metadata).toEqual({
+      _last_summary: { text: 's', last_active: 'x' },
+      nested: { a: [1, 'two', null] },
+    });
+    expect(record.messages).toHaveLength(1);
+  });
+
+  it('sets and clamps the archive pointer', async () => {
+    await store.append('p', [user('a', { id: '1' }), assistant('b', { id: '2' }), user('c', { id: '3' })]);
+    await store.setLastConsolidated('p', 2);
+    expect((await store.load('p')).lastConsolidated).toBe(2);
+    await store.setLastConsolidated('p', 99);
+    expect((await store.load('p')).lastConsolidated).toBe(3);
+    await store.setLastConsolidated('p', -4);
+    expect((await store.load('p')).lastConsolidated).toBe(0);
+  });
+
+  it('rewrites a session atomically and keeps it appendable', async () => {
+    await store.append('r', [user('a', { id: '1' }), assistant('b', { id: '2' }), user('c', { id: '3' })]);
+    await store.setLastConsolidated('r', 3);
+    await store.setMetadata('r', { keep: true });
+    const kept = (await store.load('r')).messages.slice(1);
+    await store.rewrite('r', { messages: kept, lastConsolidated: 1 });
+    await store.append('r', [assistant('d', { id: '4' })]);
+    const record = await store.load('r');
+    expect(record.messages.map((message) => message.id)).toEqual(['2', '3', '4']);
+    expect(record.lastConsolidated).toBe(1);
+    expect(record.metadata).toEqual({ keep: true });
+  });
+
+  it('lists sessions sorted by key with message counts, and deletes them', async () => {
+    await store.append('b', [user('x', { id: '1' })]);
+    await store.append('a', [user('x', { id: '2' }), user('y', { id: '3' })]);
+    const listed = await store.list();
+    expect(listed.map((entry) => [entry.key, entry.messageCount])).toEqual([
+      ['a', 2],
+      ['b', 1],
+    ]);
+    expect(await store.delete('a')).toBe(true);
+    expect(await store.delete('a')).toBe(false);
+    expect((await store.load('a')).exists).toBe(false);
+    expect((await store.list()).map((entry) => entry.key)).toEqual(['b']);
+  });
+
+  it('keeps hostile session keys apart and inside the store', async () => {
+    for (const [index, key] of HOSTILE_KEYS.entries()) {
+      await store.append(key, [user(`for ${index}`, { id: `h${index}` })]);
+    }
+    for (const [index, key] of HOSTILE_KEYS.entries()) {
+      const record = await store.load(key);
+      expect(record.messages.map((message) => message.id)).toEqual([`h${index}`]);
+    }
+    expect((await store.list()).map((entry) => entry.key).sort()).toEqual([...HOSTILE_KEYS].sort());
+  });
+
+  it('emits one event per appended message until unsubscribed', async () => {
+    const events: MessageEvent[] = [];
+    const unsubscribe = store.subscribe((event) => events.push(event));
+    await store.append('e', [user('a', { id: '1' }), assistant('b', { id: '2' })]);
+    await waitFor(() => events.length >= 2);
+    unsubscribe();
+    await store.append('e', [user('c', { id: '3' })]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(events.map((event) => [event.type, event.sessionKey, event.message.id])).toEqual([
+      ['message-appended', 'e', '1'],
+      ['message-appended', 'e', '2'],
+    ]);
+  });
+
+  it('does not mutate its inputs', async () => {
+    const messages = Object.freeze(sampleMessages().map((message) => Object.freeze(message)));
+    const snapshot = JSON.stringify(messages);
+    await store.append('frozen', messages);
+    await store.rewrite('frozen', { messages });
+    const patch = Object.freeze({ a: 1 });
+    await store.setMetadata('frozen', patch);
+    expect(JSON.stringify(messages)).toBe(snapshot);
+    expect(patch).toEqual({ a: 1 });
+  });
+}
+
+function sampleMessages(): Message[] {
+  return [
+    system('You are helpful.', { id: 'sys' }),
+    user(
+      [
+        { type: 'text', text: 'Look:' },
+        { type: 'image', url: 'https://x.test/a.png', mediaType: 'image/png', path: '/tmp/a.png' },
+      ],
+      {
+        id: 'u1',
+        metadata: { runtimeContext: { version: 1, sources: ['goal'], blocks: ['b'] } },
+      },
+    ),
+    assistant('', {
+      id: 'a1',
+      toolCalls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"a.txt"}' }],
+      reasoning: 'I should read it.',
+    }),
+    tool('file text ✓ 中文', { id: 't1', toolCallId: 'call_1', name: 'read_file' }),
+    assistant('Done.', { id: 'a2', name: 'bot', metadata: { custom: { deep: [1, 2] } } }),
+  ];
+}
+
+function withoutTimestamp(message: Message): Message {
+  const { timestamp: _timestamp, ...rest } = message.metadata ?? {};
+  if (Object.keys(rest).length > 0) return { ...message, metadata: rest };
+  const { metadata: _metadata, ...withoutMetadata } = message;
+  return withoutMetadata;
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const started = performance.now();
+  while (!condition()) {
+    if (performance.now() - started > timeoutMs) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
