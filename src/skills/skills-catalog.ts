@@ -1,0 +1,188 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { ContextError } from '../core/errors.js';
+import { BUILTIN_SKILLS_DIR } from './builtin-skills-dir.js';
+import {
+  type ParsedSkillFile,
+  type SkillMetadata,
+  type SkillRequirements,
+  safeParseSkillFile,
+} from './parse-skill-file.js';
+import { createSkillEnvironment, type SkillEnvironment } from './skill-environment.js';
+
+/** Where a skill was found, in precedence order: the workspace wins over extra folders, which win over built-ins. */
+export type SkillSource = 'workspace' | 'extra' | 'builtin';
+
+/** One discovered skill. Plain data. */
+export type Skill = {
+  /** The skill's name: its folder name. */
+  readonly name: string;
+  readonly source: SkillSource;
+  /** The absolute folder that holds the skill folders of this source. */
+  readonly root: string;
+  /** The absolute path of the SKILL.md. */
+  readonly path: string;
+  /** The frontmatter description, or the name when there is none. */
+  readonly description: string;
+  /** True when the skill is flagged always-on. */
+  readonly always: boolean;
+  /** True when every required executable is on PATH and every required variable is non-empty. */
+  readonly available: boolean;
+  /** What is missing when the skill is unavailable (empty lists otherwise). */
+  readonly missing: SkillRequirements;
+  readonly metadata: SkillMetadata;
+  /** The SKILL.md without its frontmatter, trimmed. */
+  readonly body: string;
+  readonly frontmatter: Readonly<Record<string, unknown>>;
+};
+
+/** A SKILL.md the catalogue skipped because it could not be parsed or read. */
+export type SkillProblem = { readonly path: string; readonly error: ContextError | Error };
+
+/** Options for {@link SkillsCatalog}. */
+export type SkillsCatalogOptions = {
+  /** The agent workspace; its `skills/<name>/SKILL.md` files come first. @default undefined (no workspace skills) */
+  readonly workspace?: string;
+  /** Extra skill folders (each holds `<name>/SKILL.md`), after the workspace, in order. @default [] */
+  readonly dirs?: readonly string[];
+  /** The built-in skills folder, last; `null` turns built-ins off. @default BUILTIN_SKILLS_DIR */
+  readonly builtinDir?: string | null;
+  /** Skill names to leave out everywhere. @default [] */
+  readonly disabled?: readonly string[];
+  /** PATH and environment lookups for availability. @default createSkillEnvironment() */
+  readonly environment?: SkillEnvironment;
+};
+
+/** Options for {@link SkillsCatalog.list}. */
+export type ListSkillsOptions = {
+  /** Also return skills whose requirements are not met. @default false */
+  readonly includeUnavailable?: boolean;
+};
+
+type CachedFile = { readonly key: string; readonly parsed: ReturnType<typeof safeParseSkillFile> };
+
+/**
+ * Discovers skills (nanobot §6.2): `{workspace}/skills/*\/SKILL.md` (source `workspace`), then each
+ * extra folder (`extra`), then the built-in folder (`builtin`); a name found earlier shadows the same
+ * name later. Disabled names are removed. Within a source, skills are sorted by name (a deterministic
+ * order instead of nanobot's file-system order). Folders are listed on every call; SKILL.md files are
+ * re-read only when their size or mtime changes. Invalid SKILL.md files are skipped and reported by
+ * {@link SkillsCatalog.problems}.
+ *
+ * @example
+ * const catalog = new SkillsCatalog({ workspace: './my-agent', disabled: ['weather'] });
+ * for (const skill of catalog.list({ includeUnavailable: true })) console.log(skill.name, skill.available);
+ */
+export class SkillsCatalog {
+  readonly #roots: readonly { readonly dir: string; readonly source: SkillSource }[];
+  readonly #disabled: ReadonlySet<string>;
+  readonly #environment: SkillEnvironment;
+  readonly #files = new Map<string, CachedFile>();
+  #problems: readonly SkillProblem[] = [];
+
+  constructor(options: SkillsCatalogOptions = {}) {
+    const builtin = options.builtinDir === undefined ? BUILTIN_SKILLS_DIR : options.builtinDir;
+    this.#roots = [
+      ...(options.workspace === undefined
+        ? []
+        : [{ dir: path.resolve(options.workspace, 'skills'), source: 'workspace' as const }]),
+      ...(options.dirs ?? []).map((dir) => ({ dir: path.resolve(dir), source: 'extra' as const })),
+      ...(builtin === null ? [] : [{ dir: path.resolve(builtin), source: 'builtin' as const }]),
+    ];
+    this.#disabled = new Set(options.disabled ?? []);
+    this.#environment = options.environment ?? createSkillEnvironment();
+  }
+
+  /** The skills, in precedence order; unavailable ones only with `includeUnavailable`. */
+  list(options: ListSkillsOptions = {}): readonly Skill[] {
+    const all = this.#discover();
+    return options.includeUnavailable === true ? all : all.filter((skill) => skill.available);
+  }
+
+  /** One skill by name (available or not); `undefined` when unknown or disabled. */
+  load(name: string): Skill | undefined {
+    return this.#discover().find((skill) => skill.name === name);
+  }
+
+  /** The SKILL.md files skipped by the last listing, with the reason. */
+  problems(): readonly SkillProblem[] {
+    return this.#problems;
+  }
+
+  #discover(): readonly Skill[] {
+    const seen = new Set<string>();
+    const skills: Skill[] = [];
+    const problems: SkillProblem[] = [];
+    for (const root of this.#roots) {
+      for (const name of listSkillFolders(root.dir)) {
+        if (seen.has(name) || this.#disabled.has(name)) continue;
+        const file = path.join(root.dir, name, 'SKILL.md');
+        const parsed = this.#read(file);
+        if (parsed === undefined) continue;
+        if (!parsed.success) {
+          problems.push({ path: file, error: parsed.error });
+          continue;
+        }
+        seen.add(name);
+        skills.push(this.#toSkill({ name, file, root: root.dir, source: root.source, parsed: parsed.value }));
+      }
+    }
+    this.#problems = problems;
+    return skills;
+  }
+
+  #read(file: string): ReturnType<typeof safeParseSkillFile> | undefined {
+    let key: string;
+    try {
+      const stats = statSync(file);
+      if (!stats.isFile()) return undefined;
+      key = `${stats.size}:${stats.mtimeMs}`;
+    } catch {
+      return undefined;
+    }
+    const cached = this.#files.get(file);
+    if (cached?.key === key) return cached.parsed;
+    const parsed = safeParseSkillFile(readFileSync(file, 'utf8'));
+    this.#files.set(file, { key, parsed });
+    return parsed;
+  }
+
+  #toSkill(found: {
+    readonly name: string;
+    readonly file: string;
+    readonly root: string;
+    readonly source: SkillSource;
+    readonly parsed: ParsedSkillFile;
+  }): Skill {
+    const { requires } = found.parsed.metadata;
+    const missing = {
+      bins: requires.bins.filter((bin) => !this.#environment.isOnPath(bin)),
+      env: requires.env.filter((name) => (this.#environment.readEnv(name) ?? '') === ''),
+    };
+    return {
+      name: found.name,
+      source: found.source,
+      root: found.root,
+      path: found.file,
+      description: found.parsed.description ?? found.name,
+      always: found.parsed.metadata.always,
+      available: missing.bins.length === 0 && missing.env.length === 0,
+      missing,
+      metadata: found.parsed.metadata,
+      body: found.parsed.body,
+      frontmatter: found.parsed.frontmatter,
+    };
+  }
+}
+
+function listSkillFolders(dir: string): readonly string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
+      .map((entry) => entry.name)
+      .filter((name) => !name.startsWith('.'))
+      .sort();
+  } catch {
+    return [];
+  }
+}
