@@ -1,0 +1,73 @@
+import { type Decision, decision } from '../core/decision.js';
+import type { Message } from '../core/message.js';
+import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
+import { DEFAULT_BACKFILL_TEXT } from './governor-constants.js';
+
+/** Options for {@link BackfillToolResultsFilter}. */
+export type BackfillToolResultsFilterOptions = {
+  /** The stage id. @default 'backfill-tool-results' */
+  readonly id?: string;
+  /** The content of a backfilled result. @default '[Tool result unavailable — call was interrupted or lost]' */
+  readonly text?: string;
+};
+
+/**
+ * Governor steps 4 and 9: for every declared tool call without a result, inserts a tool message
+ * (`toolCallId`, the call's name, the backfill text) after the assistant and the tool messages that
+ * directly follow it. Backfilled ids are `<assistant id>:backfill:<call id>` (deterministic, so a
+ * rebuilt context is byte-identical). Returns the same list when nothing is missing.
+ */
+export class BackfillToolResultsFilter implements ContextFilter {
+  readonly specificationVersion = 'v1' as const;
+  readonly id: string;
+  readonly #text: string;
+
+  constructor(options: BackfillToolResultsFilterOptions = {}) {
+    this.id = options.id ?? 'backfill-tool-results';
+    this.#text = options.text ?? DEFAULT_BACKFILL_TEXT;
+  }
+
+  apply(messages: readonly Message[]): FilterResult {
+    let out: Message[] | undefined;
+    const decisions: Decision[] = [];
+    let index = 0;
+    while (index < messages.length) {
+      const message = messages[index] as Message; // index < length
+      index += 1;
+      if (message.role !== 'assistant' || (message.toolCalls?.length ?? 0) === 0) {
+        out?.push(message);
+        continue;
+      }
+      const answered = new Set<string>();
+      const run: Message[] = [message];
+      while (index < messages.length && messages[index]?.role === 'tool') {
+        const result = messages[index] as Message; // checked just above
+        if (result.toolCallId !== undefined) answered.add(result.toolCallId);
+        run.push(result);
+        index += 1;
+      }
+      const missing = (message.toolCalls ?? []).filter((call) => call.id !== '' && !answered.has(call.id));
+      if (missing.length > 0 && out === undefined) out = messages.slice(0, index - run.length);
+      for (const call of missing) {
+        const filled: Message = {
+          id: `${message.id}:backfill:${call.id}`,
+          role: 'tool',
+          content: this.#text,
+          toolCallId: call.id,
+          name: call.name,
+        };
+        run.push(filled);
+        decisions.push(
+          decision('tool-result-backfill', {
+            stage: this.id,
+            reason: `call ${call.id} (${call.name}) had no result`,
+            messageIds: [filled.id],
+            details: { toolCallId: call.id, name: call.name },
+          }),
+        );
+      }
+      out?.push(...run);
+    }
+    return out === undefined ? { messages, decisions: [] } : { messages: out, decisions };
+  }
+}

@@ -1,0 +1,145 @@
+import type { Message } from '../core/message.js';
+import type { ToolDefinition } from '../core/tool-definition.js';
+import type { BuildResult } from '../pipeline/build-trace.js';
+import { ContextPipeline } from '../pipeline/context-pipeline.js';
+import type { ContextFilter } from '../pipeline/contracts.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import type { PersistToolResultOptions } from '../workspace/tool-result-offload.js';
+import { BackfillToolResultsFilter } from './backfill-tool-results-filter.js';
+import { DropOrphanToolResultsFilter } from './drop-orphan-tool-results-filter.js';
+import { type InputBudgetOptions, resolveInputBudget } from './governor-constants.js';
+import { GOVERNOR_STATE_KEY, type GovernorRunState } from './governor-run-state.js';
+import { InflightCompactionFilter } from './inflight-compaction-filter.js';
+import { SnipHistoryFilter } from './snip-history-filter.js';
+import { StripMalformedToolCallsFilter } from './strip-malformed-tool-calls-filter.js';
+import { StripPlaceholderAssistantsFilter } from './strip-placeholder-assistants-filter.js';
+import { ToolResultBudgetFilter } from './tool-result-budget-filter.js';
+
+/** Options for {@link ContextGovernor}. Every constant of the spec is configurable. */
+export type ContextGovernorOptions = InputBudgetOptions & {
+  /** Characters a tool result may have before it is offloaded or truncated. @default 16000 */
+  readonly maxToolResultChars?: number;
+  /** Workspace root for offloaded tool results; without it oversized results are truncated. */
+  readonly workspace?: string;
+  /** Session folder for offloaded results. @default 'default' */
+  readonly sessionKey?: string;
+  /** Counts tokens for the budget. @default SimpleTokenCounter */
+  readonly tokenCounter?: TokenCounter;
+  /** Assistant placeholder texts. @default ['[Previous assistant message omitted.]'] */
+  readonly placeholderTexts?: readonly string[];
+  /** Backfilled result text. @default '[Tool result unavailable — call was interrupted or lost]' */
+  readonly backfillText?: string;
+  /** Tools never offloaded or truncated. @default ['read_file'] */
+  readonly offloadExemptTools?: readonly string[];
+  /** Offload preview (1200 chars), bucket retention (7 days, 32 buckets) and clock. */
+  readonly offload?: Pick<
+    PersistToolResultOptions,
+    'previewChars' | 'maxBucketAgeMs' | 'maxBuckets' | 'clock'
+  >;
+  /** Tools whose in-flight results may be compacted. @default nanobot's list */
+  readonly compactableTools?: readonly string[];
+  /** @default 500 */
+  readonly minCompactChars?: number;
+  /** @default 0.85 */
+  readonly compactionTargetRatio?: number;
+  /** The compaction notice for a tool. @default nanobot's actionable text */
+  readonly compactionText?: (toolName: string) => string;
+  /** Check integrity after every step and record violations in the trace. @default false */
+  readonly debug?: boolean;
+  /** Clock for stage timings (ms). @default performance.now */
+  readonly now?: () => number;
+};
+
+/** Per-call options of {@link ContextGovernor.prepareForModel}. */
+export type PrepareForModelOptions = {
+  /** Index of the first message produced during this run (the run's initial message count). @default 0 */
+  readonly inflightStartIndex?: number;
+  /** Tool call ids compacted so far in this run; keep one set per run across its steps. @default a new set */
+  readonly compactedToolCallIds?: Set<string>;
+  /** The tool definitions sent with the request (counted against the budget). */
+  readonly tools?: readonly ToolDefinition[];
+  /** Cancels the call. */
+  readonly signal?: AbortSignal;
+};
+
+/**
+ * nanobot's context governor: the nine steps that turn the full message list of a tool loop into a
+ * model-facing copy that is legal and fits the budget: strip placeholder assistants → strip malformed
+ * tool calls → drop orphan results → backfill missing results → tool-result budget (offload) →
+ * in-flight compaction → snip history → drop orphans → backfill. The input is never mutated; when no
+ * step changes anything, the same array comes back.
+ *
+ * @example
+ * const governor = new ContextGovernor({ contextWindowTokens: 128_000, maxOutputTokens: 8_192, workspace });
+ * const compactedToolCallIds = new Set<string>();
+ * const { messages } = await governor.prepareForModel(loopMessages, { inflightStartIndex, compactedToolCallIds, tools });
+ */
+export class ContextGovernor {
+  /** The nine steps as filters, for a `ContextBuilder` (per-call state goes in `BuildInput.state`). */
+  readonly filters: readonly ContextFilter[];
+  /** The input budget in tokens (0: compaction and snipping are off). */
+  readonly budgetTokens: number;
+  readonly #pipeline: ContextPipeline;
+
+  constructor(options: ContextGovernorOptions = {}) {
+    this.budgetTokens = resolveInputBudget(options);
+    this.filters = governorFilters(options, this.budgetTokens);
+    this.#pipeline = new ContextPipeline({
+      filters: this.filters,
+      ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter }),
+      ...(options.debug === undefined ? {} : { debug: options.debug }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
+  }
+
+  /**
+   * Governs `messages` for the next model request and returns the model-facing copy and a trace of
+   * the nine steps.
+   * @throws ContextError `ABORTED` when the signal is aborted.
+   */
+  async prepareForModel(
+    messages: readonly Message[],
+    options: PrepareForModelOptions = {},
+  ): Promise<BuildResult> {
+    const start = options.inflightStartIndex ?? 0;
+    const state: GovernorRunState = {
+      inflightStartIndex: start,
+      inflightMessageIds: new Set(messages.slice(Math.max(0, start)).map((message) => message.id)),
+      compactedToolCallIds: options.compactedToolCallIds ?? new Set(),
+    };
+    return this.#pipeline.transform(messages, {
+      state: { [GOVERNOR_STATE_KEY]: state },
+      ...(options.tools === undefined ? {} : { tools: options.tools }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+  }
+}
+
+function governorFilters(options: ContextGovernorOptions, budgetTokens: number): readonly ContextFilter[] {
+  const backfill = options.backfillText === undefined ? {} : { text: options.backfillText };
+  return [
+    new StripPlaceholderAssistantsFilter(
+      options.placeholderTexts === undefined ? {} : { placeholders: options.placeholderTexts },
+    ),
+    new StripMalformedToolCallsFilter(),
+    new DropOrphanToolResultsFilter(),
+    new BackfillToolResultsFilter(backfill),
+    new ToolResultBudgetFilter({
+      ...(options.maxToolResultChars === undefined ? {} : { maxToolResultChars: options.maxToolResultChars }),
+      ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+      ...(options.sessionKey === undefined ? {} : { sessionKey: options.sessionKey }),
+      ...(options.offloadExemptTools === undefined ? {} : { exemptTools: options.offloadExemptTools }),
+      ...(options.offload === undefined ? {} : { offload: options.offload }),
+    }),
+    new InflightCompactionFilter({
+      budgetTokens,
+      ...(options.compactableTools === undefined ? {} : { compactableTools: options.compactableTools }),
+      ...(options.minCompactChars === undefined ? {} : { minCompactChars: options.minCompactChars }),
+      ...(options.compactionTargetRatio === undefined ? {} : { targetRatio: options.compactionTargetRatio }),
+      ...(options.compactionText === undefined ? {} : { text: options.compactionText }),
+    }),
+    new SnipHistoryFilter({ budgetTokens }),
+    new DropOrphanToolResultsFilter({ id: 'drop-orphan-tool-results-after-snip' }),
+    new BackfillToolResultsFilter({ ...backfill, id: 'backfill-tool-results-after-snip' }),
+  ];
+}

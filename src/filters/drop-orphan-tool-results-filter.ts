@@ -1,0 +1,63 @@
+import { decision } from '../core/decision.js';
+import type { Message } from '../core/message.js';
+import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
+
+/** Options for {@link DropOrphanToolResultsFilter}. */
+export type DropOrphanToolResultsFilterOptions = {
+  /** The stage id. @default 'drop-orphan-tool-results' */
+  readonly id?: string;
+};
+
+/**
+ * Governor steps 3 and 8: drops tool results that cannot be paired. A result is dropped when its
+ * `toolCallId` is missing or empty, when no assistant declared the id, or when the id was already
+ * answered (the first result wins).
+ *
+ * Stricter than nanobot (which accepts a result anywhere after its call): a result must sit in the
+ * run of tool messages directly after the assistant that declared it, since OpenAI and Anthropic
+ * reject anything else. A result separated from its call is dropped; step 4 backfills the call.
+ */
+export class DropOrphanToolResultsFilter implements ContextFilter {
+  readonly specificationVersion = 'v1' as const;
+  readonly id: string;
+
+  constructor(options: DropOrphanToolResultsFilterOptions = {}) {
+    this.id = options.id ?? 'drop-orphan-tool-results';
+  }
+
+  apply(messages: readonly Message[]): FilterResult {
+    const orphans = findOrphanResults(messages);
+    if (orphans.size === 0) return { messages, decisions: [] };
+    const dropped = messages.filter((message) => orphans.has(message));
+    return {
+      messages: messages.filter((message) => !orphans.has(message)),
+      decisions: dropped.map((message) =>
+        decision('message-drop', {
+          stage: this.id,
+          reason:
+            message.toolCallId === undefined || message.toolCallId === ''
+              ? 'tool result without a toolCallId'
+              : `tool result ${message.toolCallId} does not answer a pending call of the assistant before it`,
+          messageIds: [message.id],
+          ...(message.toolCallId === undefined ? {} : { details: { toolCallId: message.toolCallId } }),
+        }),
+      ),
+    };
+  }
+}
+
+/** The tool messages of `messages` that answer no pending call of the directly preceding assistant. */
+export function findOrphanResults(messages: readonly Message[]): ReadonlySet<Message> {
+  const orphans = new Set<Message>();
+  let pending = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== 'tool') {
+      pending = new Set(message.role === 'assistant' ? (message.toolCalls ?? []).map((call) => call.id) : []);
+      continue;
+    }
+    const id = message.toolCallId;
+    if (id !== undefined && id !== '' && pending.delete(id)) continue;
+    orphans.add(message);
+  }
+  return orphans;
+}

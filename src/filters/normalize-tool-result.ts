@@ -1,0 +1,109 @@
+import type { Content } from '../core/message.js';
+import {
+  OFFLOAD_REFERENCE_HEADER,
+  type PersistToolResultOptions,
+  persistToolResult,
+} from '../workspace/tool-result-offload.js';
+import {
+  DEFAULT_MAX_TOOL_RESULT_CHARS,
+  DEFAULT_OFFLOAD_EXEMPT_TOOLS,
+  emptyToolResultText,
+} from './governor-constants.js';
+import { truncateText } from './truncate-text.js';
+
+/** Options for {@link normalizeToolResult}. */
+export type NormalizeToolResultOptions = {
+  /** The call id (the offload file name). */
+  readonly toolCallId: string;
+  /** The tool name (the empty-result text and the exemption check). */
+  readonly toolName: string;
+  readonly content: Content;
+  /** @default 16000 */
+  readonly maxChars?: number;
+  /** Offload root; without it oversized results are truncated. */
+  readonly workspace?: string;
+  /** @default 'default' */
+  readonly sessionKey?: string;
+  /** Tools returned as they are, never offloaded or truncated. @default ['read_file'] */
+  readonly exemptTools?: readonly string[];
+  /** Passed through to `persistToolResult` (preview size, retention, clock). */
+  readonly offload?: Pick<
+    PersistToolResultOptions,
+    'previewChars' | 'maxBucketAgeMs' | 'maxBuckets' | 'clock'
+  >;
+};
+
+/** What {@link normalizeToolResult} did. */
+export type NormalizedToolResult = {
+  readonly content: Content;
+  readonly action: 'unchanged' | 'empty' | 'offloaded' | 'truncated';
+  /** The offload file, when `action` is `offloaded`. */
+  readonly path?: string;
+  /** Characters before the change. */
+  readonly originalChars?: number;
+  /** Why the offload failed, when it did (the result was truncated instead). */
+  readonly offloadError?: string;
+  /** Bucket-retention errors (recorded, never thrown). */
+  readonly cleanupErrors?: readonly string[];
+};
+
+/**
+ * nanobot's `normalize_tool_result`: an empty result becomes `({tool} completed with no output)`;
+ * exempt tools (`read_file`) are returned as they are; an oversized result is offloaded to the
+ * workspace (see `persistToolResult`) and replaced by a reference; a string that is still longer than
+ * `maxChars` (no workspace, or the write failed) is hard-truncated with `"\n... (truncated)"`.
+ * Our own offload references are recognised and left alone, so normalising twice changes nothing.
+ */
+export async function normalizeToolResult(
+  options: NormalizeToolResultOptions,
+): Promise<NormalizedToolResult> {
+  const { content } = options;
+  if (isEmptyResult(content)) return { content: emptyToolResultText(options.toolName), action: 'empty' };
+  if ((options.exemptTools ?? DEFAULT_OFFLOAD_EXEMPT_TOOLS).includes(options.toolName)) {
+    return { content, action: 'unchanged' };
+  }
+  const maxChars = options.maxChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS;
+  const isReference = typeof content === 'string' && content.startsWith(`${OFFLOAD_REFERENCE_HEADER}\n`);
+  let offloadError: string | undefined;
+  if (options.workspace !== undefined && !isReference) {
+    try {
+      const outcome = await persistToolResult({
+        ...options.offload,
+        workspace: options.workspace,
+        toolCallId: options.toolCallId,
+        content,
+        maxChars,
+        ...(options.sessionKey === undefined ? {} : { sessionKey: options.sessionKey }),
+      });
+      if (outcome.status === 'persisted') {
+        return {
+          content: outcome.reference,
+          action: 'offloaded',
+          path: outcome.path,
+          originalChars: outcome.originalChars,
+          cleanupErrors: outcome.cleanupErrors,
+        };
+      }
+    } catch (error) {
+      offloadError = error instanceof Error ? error.message : String(error);
+    }
+  }
+  if (typeof content === 'string' && maxChars > 0 && content.length > maxChars) {
+    const truncated = truncateText(content, maxChars);
+    if (truncated !== content) {
+      return {
+        content: truncated,
+        action: 'truncated',
+        originalChars: content.length,
+        ...(offloadError === undefined ? {} : { offloadError }),
+      };
+    }
+  }
+  return { content, action: 'unchanged', ...(offloadError === undefined ? {} : { offloadError }) };
+}
+
+/** nanobot's empty result: a blank string, an empty list, or a list of only blank text parts. */
+export function isEmptyResult(content: Content): boolean {
+  if (typeof content === 'string') return content.trim() === '';
+  return content.every((part) => part.type === 'text' && part.text.trim() === '');
+}

@@ -1,0 +1,48 @@
+import { decision } from '../core/decision.js';
+import type { Message } from '../core/message.js';
+import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
+import { DEFAULT_PLACEHOLDER_TEXTS } from './governor-constants.js';
+
+/** Options for {@link StripPlaceholderAssistantsFilter}. */
+export type StripPlaceholderAssistantsFilterOptions = {
+  /** The stage id. @default 'strip-placeholder-assistants' */
+  readonly id?: string;
+  /** Contents (compared after trimming) that mark a placeholder. @default ['[Previous assistant message omitted.]'] */
+  readonly placeholders?: readonly string[];
+};
+
+/**
+ * Governor step 1: removes assistant messages whose string content is a placeholder (such as
+ * `[Previous assistant message omitted.]`) unless they carry tool calls. List content never matches.
+ * Consecutive same-role messages this leaves are for the role-alternation pass.
+ */
+export class StripPlaceholderAssistantsFilter implements ContextFilter {
+  readonly specificationVersion = 'v1' as const;
+  readonly id: string;
+  readonly #placeholders: ReadonlySet<string>;
+
+  constructor(options: StripPlaceholderAssistantsFilterOptions = {}) {
+    this.id = options.id ?? 'strip-placeholder-assistants';
+    this.#placeholders = new Set(options.placeholders ?? DEFAULT_PLACEHOLDER_TEXTS);
+  }
+
+  apply(messages: readonly Message[]): FilterResult {
+    const isPlaceholder = (message: Message): boolean =>
+      message.role === 'assistant' &&
+      typeof message.content === 'string' &&
+      (message.toolCalls?.length ?? 0) === 0 &&
+      this.#placeholders.has(message.content.trim());
+    const dropped = messages.filter(isPlaceholder);
+    if (dropped.length === 0) return { messages, decisions: [] };
+    return {
+      messages: messages.filter((message) => !isPlaceholder(message)),
+      decisions: [
+        decision('message-drop', {
+          stage: this.id,
+          reason: `removed ${dropped.length} placeholder assistant message(s)`,
+          messageIds: dropped.map((message) => message.id),
+        }),
+      ],
+    };
+  }
+}

@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { Content } from '../core/message.js';
+import { resolveInside, safeFileName } from './safe-path.js';
+
+/** The folder, relative to the workspace, that holds offloaded tool results. */
+export const TOOL_RESULTS_DIR = path.join('.ctxloom', 'tool-results');
+
+/** First line of every offload reference (how the governor recognises its own references). */
+export const OFFLOAD_REFERENCE_HEADER = '[tool output persisted]';
+
+/** Options for {@link persistToolResult}. */
+export type PersistToolResultOptions = {
+  /** The workspace root; results go to `<workspace>/.ctxloom/tool-results/<session>/`. */
+  readonly workspace: string;
+  /** The session key, made safe as a folder name. @default 'default' */
+  readonly sessionKey?: string;
+  /** The tool call id, made safe as the file name. */
+  readonly toolCallId: string;
+  /** The tool result. */
+  readonly content: Content;
+  /** Results up to this many characters stay inline (no file). @default 16000 */
+  readonly maxChars?: number;
+  /** Characters of the original shown in the reference. @default 1200 */
+  readonly previewChars?: number;
+  /** Sibling session buckets older than this (by mtime) are deleted. @default 7 days */
+  readonly maxBucketAgeMs?: number;
+  /** Buckets kept, the current one included, newest first. @default 32 */
+  readonly maxBuckets?: number;
+  /** The current time, for bucket retention. @default () => new Date() */
+  readonly clock?: () => Date;
+};
+
+/** What {@link persistToolResult} did. */
+export type PersistToolResultOutcome =
+  | { readonly status: 'inline'; readonly reason: string }
+  | {
+      readonly status: 'persisted';
+      /** The text that replaces the result in the model's context. */
+      readonly reference: string;
+      /** Absolute path of the file holding the full result. */
+      readonly path: string;
+      /** Characters of the original payload. */
+      readonly originalChars: number;
+      /** False when the file already existed (an earlier run wrote it). */
+      readonly created: boolean;
+      /** Buckets removed by retention. */
+      readonly removedBuckets: readonly string[];
+      /** Retention errors (recorded, never thrown). */
+      readonly cleanupErrors: readonly string[];
+    };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Writes an oversized tool result to `<workspace>/.ctxloom/tool-results/<session>/<call id>.txt`
+ * (`.json` for a list of text parts, stored pretty-printed) and returns nanobot's reference text with
+ * a preview. The write is atomic (temp file, fsync, rename, folder fsync) and happens only when the
+ * file does not exist yet, so a second call returns the byte-identical reference (prompt caches stay
+ * warm). Names are made safe with `safeFileName` and resolved with `resolveInside`, so a hostile id
+ * such as `../../x` stays inside the tool-results folder. Each offload also applies bucket retention
+ * to sibling session folders (only when it writes a new file, so repeated builds stay cheap); retention errors are recorded in the outcome, never thrown.
+ *
+ * Results with images or other non-text parts, and results within `maxChars`, stay inline.
+ * @throws when the file cannot be written (the caller falls back to truncation).
+ */
+export async function persistToolResult(
+  options: PersistToolResultOptions,
+): Promise<PersistToolResultOutcome> {
+  const maxChars = options.maxChars ?? 16_000;
+  if (maxChars <= 0) return { status: 'inline', reason: 'maxChars ≤ 0 turns offloading off' };
+  const payload = offloadPayload(options.content);
+  if (payload === undefined) return { status: 'inline', reason: 'content has non-text parts' };
+  if (payload.text.length <= maxChars) return { status: 'inline', reason: 'fits maxChars' };
+
+  const root = resolveInside(options.workspace, TOOL_RESULTS_DIR);
+  const bucketName = safeSegment(options.sessionKey ?? 'default');
+  const bucket = resolveInside(root, bucketName);
+  const target = resolveInside(bucket, `${safeSegment(options.toolCallId)}.${payload.extension}`);
+  await mkdir(bucket, { recursive: true });
+  const created = await writeOnce(target, payload.stored);
+  const retention = !created
+    ? { removedBuckets: [], cleanupErrors: [] }
+    : await applyBucketRetention({
+        root,
+        current: bucketName,
+        maxAgeMs: options.maxBucketAgeMs ?? 7 * DAY_MS,
+        maxBuckets: options.maxBuckets ?? 32,
+        now: (options.clock ?? (() => new Date()))().getTime(),
+      });
+  return {
+    status: 'persisted',
+    reference: offloadReference({
+      path: target,
+      text: payload.text,
+      previewChars: options.previewChars ?? 1_200,
+    }),
+    path: target,
+    originalChars: payload.text.length,
+    created,
+    ...retention,
+  };
+}
+
+/** nanobot's reference text for an offloaded result. */
+export function offloadReference(options: {
+  readonly path: string;
+  readonly text: string;
+  readonly previewChars: number;
+}): string {
+  const preview = options.text.slice(0, options.previewChars);
+  const tail =
+    options.text.length > options.previewChars
+      ? '\n...\n(Read the saved file if you need the full output.)'
+      : '';
+  return (
+    `${OFFLOAD_REFERENCE_HEADER}\nFull output saved to: ${options.path}\n` +
+    `Original size: ${options.text.length} chars\nPreview:\n${preview}${tail}`
+  );
+}
+
+/**
+ * `safeFileName`, with leading dots replaced too: no hidden files, and `resolveInside` (which rejects
+ * any relative path starting with `..`) accepts names such as `.._.._x`.
+ */
+function safeSegment(raw: string): string {
+  return safeFileName(raw).replace(/^\.+/, (dots) => '_'.repeat(dots.length));
+}
+
+type Payload = { readonly text: string; readonly stored: string; readonly extension: 'txt' | 'json' };
+
+function offloadPayload(content: Content): Payload | undefined {
+  if (typeof content === 'string') return { text: content, stored: content, extension: 'txt' };
+  if (!content.every((part) => part.type === 'text')) return undefined;
+  const text = content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+  return { text, stored: JSON.stringify(content, null, 2), extension: 'json' };
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function writeOnce(target: string, data: string): Promise<boolean> {
+  if (await exists(target)) return false;
+  // A unique temp name (not a source of nondeterminism in the output: the file is renamed away).
+  const temp = `${target}.${process.pid}.${randomUUID()}.tmp`;
+  const handle = await open(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o644);
+  try {
+    await handle.writeFile(data, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, target);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await syncFolder(path.dirname(target));
+  return true;
+}
+
+async function syncFolder(folder: string): Promise<void> {
+  try {
+    const handle = await open(folder, constants.O_RDONLY);
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Some platforms cannot fsync a folder; the rename is still atomic.
+  }
+}
+
+async function applyBucketRetention(options: {
+  readonly root: string;
+  readonly current: string;
+  readonly maxAgeMs: number;
+  readonly maxBuckets: number;
+  readonly now: number;
+}): Promise<{ readonly removedBuckets: readonly string[]; readonly cleanupErrors: readonly string[] }> {
+  const removedBuckets: string[] = [];
+  const cleanupErrors: string[] = [];
+  const remove = async (name: string): Promise<void> => {
+    try {
+      await rm(resolveInside(options.root, name), { recursive: true, force: true });
+      removedBuckets.push(name);
+    } catch (error) {
+      cleanupErrors.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  let siblings: { readonly name: string; readonly mtimeMs: number }[] = [];
+  try {
+    const entries = await readdir(options.root, { withFileTypes: true });
+    for (const entry of entries) {
+      if (!entry.isDirectory() || entry.name === options.current) continue;
+      try {
+        const info = await stat(path.join(options.root, entry.name));
+        siblings.push({ name: entry.name, mtimeMs: info.mtimeMs });
+      } catch (error) {
+        cleanupErrors.push(`${entry.name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  } catch (error) {
+    return { removedBuckets, cleanupErrors: [error instanceof Error ? error.message : String(error)] };
+  }
+  const fresh: typeof siblings = [];
+  for (const sibling of siblings) {
+    if (options.now - sibling.mtimeMs > options.maxAgeMs) await remove(sibling.name);
+    else fresh.push(sibling);
+  }
+  siblings = fresh.sort((a, b) => b.mtimeMs - a.mtimeMs || a.name.localeCompare(b.name));
+  for (const sibling of siblings.slice(Math.max(0, options.maxBuckets - 1))) await remove(sibling.name);
+  return { removedBuckets, cleanupErrors };
+}
