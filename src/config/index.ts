@@ -2,4 +2,21 @@
  * @module ctxloom/config
  * Prompt defaults, the `ctxloom.yaml` schema and the config loader.
  */
+export {
+  type CtxloomConfig,
+  ctxloomConfigSchema,
+  type PromptConfig,
+  promptConfigSchema,
+  type TokenCounterConfig,
+  tokenCounterConfigSchema,
+} from './config-schema.js';
+export { type ConfigProblem, describeConfigIssue } from './describe-config-issue.js';
+export {
+  CONFIG_FILE_NAME,
+  type LoadConfigOptions,
+  type LoadedConfig,
+  loadConfig,
+  parseConfig,
+} from './load-config.js';
 export { DEFAULT_PROMPTS, type PromptDefaults } from './prompt-defaults.js';
+export { resolvePrompts } from './resolve-prompts.js';

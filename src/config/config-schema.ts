@@ -1,0 +1,69 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The `ctxloom.yaml` schema (zod 4, camelCase keys). Every object is strict: an unknown key is an
+ * error. To add a section, add one entry to {@link ctxloomConfigSchema} below.
+ */
+
+/** Overrides of the built-in prompt texts (`DEFAULT_PROMPTS`); every field is optional. */
+export const promptConfigSchema = z.strictObject({
+  personaDefaultPrompt: z.string().optional(),
+  reactProtocolPrompt: z.string().optional(),
+  historySemanticsPrompt: z.string().optional(),
+  skillCapabilityPolicyPrompt: z.string().optional(),
+  skillOnDemandPolicyPrompt: z.string().optional(),
+  skillFallbackPolicyPrompt: z.string().optional(),
+  skillResourceUsagePolicyPrompt: z.string().optional(),
+  toolsTemplate: z
+    .string()
+    .refine((value) => value.includes('{tools_desc}'), 'must contain the {tools_desc} placeholder')
+    .optional(),
+  bootstrapFiles: z.array(z.string().min(1)).optional(),
+});
+
+/** The token counter to use: `simple` (chars ÷ 4), `byte`, `tiktoken` (gpt-tokenizer) or `hf` (tokenizer.json). */
+export const tokenCounterConfigSchema = z.strictObject({
+  type: z.enum(['simple', 'byte', 'tiktoken', 'hf']),
+  /** tiktoken encoding, e.g. `o200k_base` or `cl100k_base`. */
+  encoding: z.string().optional(),
+  /** A model name the counter derives its encoding from, e.g. `gpt-4o`. */
+  model: z.string().optional(),
+  /** Path of a local `tokenizer.json` (for `hf`), relative to the workspace or absolute. */
+  tokenizerPath: z.string().optional(),
+});
+
+const workspaceRelativePath = z
+  .string()
+  .min(1)
+  .refine(
+    (value) => !path.isAbsolute(value) && !path.normalize(value).startsWith('..'),
+    'must be a path inside the workspace (relative, without ..)',
+  );
+
+/** The whole `ctxloom.yaml`. All sections are optional. */
+export const ctxloomConfigSchema = z.strictObject({
+  /** The preset `ctxloom build` uses when `--preset` is not given. */
+  preset: z.enum(['chat', 'react', 'skill', 'agent']).optional(),
+  /** Keep the pinned prefix plus the newest N messages. */
+  maxMessages: z.int().positive().optional(),
+  /** The token budget of the built context (tool schemas included). */
+  maxTokens: z.int().positive().optional(),
+  /** The token counter. */
+  tokenCounter: tokenCounterConfigSchema.optional(),
+  /** The conversation history (JSON or JSONL of messages), relative to the workspace. */
+  historyFile: workspaceRelativePath.optional(),
+  /** Embed the bootstrap files (AGENTS.md …) in the system prompt. */
+  includeBootstrapFiles: z.boolean().optional(),
+  /** Annotate tool plans and tool receipts in the history (`self_tool_plan` / `tool_observation`). */
+  annotateHistory: z.boolean().optional(),
+  /** Prompt text overrides. */
+  prompt: promptConfigSchema.optional(),
+});
+
+/** A validated `ctxloom.yaml`. */
+export type CtxloomConfig = z.output<typeof ctxloomConfigSchema>;
+/** The `prompt` section of {@link CtxloomConfig}. */
+export type PromptConfig = z.output<typeof promptConfigSchema>;
+/** The `tokenCounter` section of {@link CtxloomConfig}. */
+export type TokenCounterConfig = z.output<typeof tokenCounterConfigSchema>;

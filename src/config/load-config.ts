@@ -1,0 +1,104 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse, YAMLParseError } from 'yaml';
+import type { z } from 'zod';
+import { ContextError, throwIfAborted } from '../core/errors.js';
+import { type CtxloomConfig, ctxloomConfigSchema } from './config-schema.js';
+import { describeConfigIssue } from './describe-config-issue.js';
+
+/** The file name `loadConfig({ dir })` looks for. */
+export const CONFIG_FILE_NAME = 'ctxloom.yaml';
+
+/** Options for {@link loadConfig}: a file `path`, or a `dir` holding `ctxloom.yaml`. */
+export type LoadConfigOptions = (
+  | {
+      /** The config file. A missing file is an error (`NOT_FOUND`) unless `optional` is true. */
+      readonly path: string;
+    }
+  | {
+      /** The folder holding `ctxloom.yaml`. A missing file yields the defaults. */
+      readonly dir: string;
+    }
+) & {
+  /** Treat a missing file as empty. @default false with `path`, true with `dir` */
+  readonly optional?: boolean;
+  readonly signal?: AbortSignal;
+};
+
+/** A loaded config and where it came from. */
+export type LoadedConfig = {
+  /** The validated config (empty object when the file is missing or empty). */
+  readonly config: CtxloomConfig;
+  /** The file that was (or would have been) read. */
+  readonly path: string;
+  /** True when the file exists. */
+  readonly found: boolean;
+};
+
+/**
+ * Reads and validates a `ctxloom.yaml`.
+ * @throws ContextError `INVALID_CONFIG` naming the file and the key path (and, for an unknown key, the
+ * allowed keys), or the line and column of a YAML syntax error; `NOT_FOUND` for a missing explicit `path`.
+ */
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+  const file = 'path' in options ? options.path : path.join(options.dir, CONFIG_FILE_NAME);
+  const optional = options.optional ?? !('path' in options);
+  throwIfAborted(options.signal);
+  let text: string;
+  try {
+    text = await readFile(file, {
+      encoding: 'utf8',
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+  } catch (error) {
+    if (isMissing(error) && optional) return { config: {}, path: file, found: false };
+    throw new ContextError({
+      code: isMissing(error) ? 'NOT_FOUND' : 'INVALID_CONFIG',
+      message: `${file}: cannot read the config file (${error instanceof Error ? error.message : String(error)}).`,
+      cause: error,
+      details: { file },
+    });
+  }
+  return { config: parseConfig(text, file), path: file, found: true };
+}
+
+/**
+ * Validates the text of a `ctxloom.yaml`; `file` names it in errors.
+ * @throws ContextError `INVALID_CONFIG` (see {@link loadConfig}).
+ */
+export function parseConfig(text: string, file: string = CONFIG_FILE_NAME): CtxloomConfig {
+  let raw: unknown;
+  try {
+    raw = parse(text);
+  } catch (error) {
+    throw yamlError(error, file);
+  }
+  if (raw === null || raw === undefined) return {};
+  const result = ctxloomConfigSchema.safeParse(raw);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue: z.core.$ZodIssue) => describeConfigIssue(issue, raw));
+  throw new ContextError({
+    code: 'INVALID_CONFIG',
+    message: problems.map((problem) => `${file}: ${problem.path}: ${problem.message}`).join('\n'),
+    details: { file, issues: problems },
+  });
+}
+
+function yamlError(error: unknown, file: string): ContextError {
+  if (error instanceof YAMLParseError) {
+    const position = error.linePos?.[0];
+    const where = position === undefined ? '' : `:${position.line}:${position.col}`;
+    const firstLine = error.message.split('\n')[0] ?? error.message;
+    return new ContextError({
+      code: 'INVALID_CONFIG',
+      message: `${file}${where}: YAML syntax error: ${firstLine}`,
+      cause: error,
+      details: { file, ...(position === undefined ? {} : { line: position.line, column: position.col }) },
+    });
+  }
+  return new ContextError({ code: 'INVALID_CONFIG', message: `${file}: ${String(error)}`, cause: error });
+}
+
+function isMissing(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
+}
