@@ -1,4 +1,68 @@
 /**
  * @module ctxloom/filters
  */
-export {};
+export {
+  BackfillToolResultsFilter,
+  type BackfillToolResultsFilterOptions,
+} from './backfill-tool-results-filter.js';
+export {
+  ContextGovernor,
+  type ContextGovernorOptions,
+  type PrepareForModelOptions,
+} from './context-governor.js';
+export {
+  DropOrphanToolResultsFilter,
+  type DropOrphanToolResultsFilterOptions,
+  findOrphanResults,
+} from './drop-orphan-tool-results-filter.js';
+export { estimatePromptTokens } from './estimate-prompt-tokens.js';
+export { findLegalMessageStart } from './find-legal-message-start.js';
+export {
+  compactionText,
+  DEFAULT_BACKFILL_TEXT,
+  DEFAULT_COMPACTABLE_TOOLS,
+  DEFAULT_COMPACTION_TARGET_RATIO,
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  DEFAULT_MAX_TOOL_RESULT_CHARS,
+  DEFAULT_MIN_COMPACT_CHARS,
+  DEFAULT_OFFLOAD_EXEMPT_TOOLS,
+  DEFAULT_OFFLOAD_PREVIEW_CHARS,
+  DEFAULT_PLACEHOLDER_TEXTS,
+  DEFAULT_SAFETY_BUFFER_TOKENS,
+  emptyToolResultText,
+  type InputBudgetOptions,
+  resolveInputBudget,
+  TRUNCATION_SUFFIX,
+} from './governor-constants.js';
+export {
+  GOVERNOR_STATE_KEY,
+  type GovernorRunState,
+  governorRunState,
+  withGovernorRunState,
+} from './governor-run-state.js';
+export {
+  InflightCompactionFilter,
+  type InflightCompactionFilterOptions,
+} from './inflight-compaction-filter.js';
+export {
+  isEmptyResult,
+  type NormalizedToolResult,
+  type NormalizeToolResultOptions,
+  normalizeToolResult,
+} from './normalize-tool-result.js';
+export { RoleAlternationFilter, type RoleAlternationFilterOptions } from './role-alternation-filter.js';
+export { SnipHistoryFilter, type SnipHistoryFilterOptions } from './snip-history-filter.js';
+export {
+  isValidToolCallName,
+  StripMalformedToolCallsFilter,
+  type StripMalformedToolCallsFilterOptions,
+} from './strip-malformed-tool-calls-filter.js';
+export {
+  StripPlaceholderAssistantsFilter,
+  type StripPlaceholderAssistantsFilterOptions,
+} from './strip-placeholder-assistants-filter.js';
+export {
+  ToolResultBudgetFilter,
+  type ToolResultBudgetFilterOptions,
+} from './tool-result-budget-filter.js';
+export { truncateText } from './truncate-text.js';

@@ -11,3 +11,11 @@ export {
 } from './file-cache.js';
 export { resolveRealInside } from './resolve-real-inside.js';
 export { resolveInside, safeFileName } from './safe-path.js';
+export {
+  OFFLOAD_REFERENCE_HEADER,
+  offloadReference,
+  type PersistToolResultOptions,
+  type PersistToolResultOutcome,
+  persistToolResult,
+  TOOL_RESULTS_DIR,
+} from './tool-result-offload.js';

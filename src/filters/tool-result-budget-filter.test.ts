@@ -1,0 +1,81 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { assistant, tool, user } from '../core/factories.js';
+import type { Message } from '../core/message.js';
+import { createTestBuildContext } from '../testing/test-build-context.js';
+import { ToolResultBudgetFilter } from './tool-result-budget-filter.js';
+
+let workspace = '';
+beforeEach(async () => {
+  workspace = await mkdtemp(path.join(tmpdir(), 'ctxloom-budget-'));
+});
+afterEach(async () => {
+  await rm(workspace, { recursive: true, force: true });
+});
+
+const context = createTestBuildContext();
+const turn = (name: string, content: Message['content'], id = 'c1'): readonly Message[] => [
+  user('go', { id: 'u' }),
+  assistant('', { id: 'a', toolCalls: [{ id, name, arguments: '{}' }] }),
+  tool(content, { id: 't', toolCallId: id, name }),
+];
+
+describe('ToolResultBudgetFilter', () => {
+  it('marks empty results with the spec text', async () => {
+    for (const empty of ['', '   ', [], [{ type: 'text' as const, text: ' ' }]]) {
+      const { messages, decisions } = await new ToolResultBudgetFilter().apply(
+        turn('exec', empty),
+        {},
+        context,
+      );
+      expect(messages[2]?.content).toBe('(exec completed with no output)');
+      expect(decisions[0]?.type).toBe('message-rewrite');
+    }
+  });
+
+  it('offloads an oversized result to the workspace; the file holds the full original', async () => {
+    const original = `${'line of output\n'.repeat(1500)}END`;
+    const filter = new ToolResultBudgetFilter({ workspace, sessionKey: 'cli:direct' });
+    const input = turn('exec', original);
+    const { messages, decisions } = await filter.apply(input, {}, context);
+    const file = path.join(workspace, '.ctxloom', 'tool-results', 'cli_direct', 'c1.txt');
+    expect(await readFile(file, 'utf8')).toBe(original);
+    expect(messages[2]?.content).toBe(
+      `[tool output persisted]\nFull output saved to: ${file}\nOriginal size: ${original.length} chars\nPreview:\n` +
+        `${original.slice(0, 1200)}\n...\n(Read the saved file if you need the full output.)`,
+    );
+    expect(decisions[0]).toMatchObject({
+      type: 'tool-result-offload',
+      details: { path: file, originalChars: original.length },
+    });
+    expect(input[2]?.content).toBe(original);
+    const again = await filter.apply(input, {}, context);
+    expect(again.messages[2]?.content).toBe(messages[2]?.content);
+    expect((await filter.apply(messages, {}, context)).messages).toBe(messages);
+  });
+
+  it('exempts read_file (not even truncated) and truncates without a workspace', async () => {
+    const long = 'y'.repeat(16_001);
+    const exempt = turn('read_file', long);
+    expect((await new ToolResultBudgetFilter({ workspace }).apply(exempt, {}, context)).messages).toBe(
+      exempt,
+    );
+    const { messages, decisions } = await new ToolResultBudgetFilter().apply(turn('exec', long), {}, context);
+    expect(messages[2]?.content).toBe(`${'y'.repeat(16_000)}\n... (truncated)`);
+    expect(decisions[0]?.type).toBe('message-truncate');
+    expect((await new ToolResultBudgetFilter().apply(messages, {}, context)).messages).toBe(messages);
+  });
+
+  it('falls back to hard truncation when the write fails, and records why', async () => {
+    await writeFile(path.join(workspace, '.ctxloom'), 'not a folder');
+    const filter = new ToolResultBudgetFilter({ workspace, maxToolResultChars: 100 });
+    const { messages, decisions } = await filter.apply(turn('grep', 'z'.repeat(150)), {}, context);
+    expect(messages[2]?.content).toBe(`${'z'.repeat(100)}\n... (truncated)`);
+    expect(decisions[0]).toMatchObject({
+      type: 'message-truncate',
+      details: { offloadError: expect.any(String) },
+    });
+  });
+});
