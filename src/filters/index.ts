@@ -1,6 +1,7 @@
 /**
  * @module ctxloom/filters
  */
+
 export {
   BackfillToolResultsFilter,
   type BackfillToolResultsFilterOptions,
@@ -45,12 +46,26 @@ export {
   type InflightCompactionFilterOptions,
 } from './inflight-compaction-filter.js';
 export {
+  DEFAULT_MAX_MESSAGES_FILTER,
+  MaxMessagesFilter,
+  type MaxMessagesFilterOptions,
+} from './max-messages-filter.js';
+export {
   isEmptyResult,
   type NormalizedToolResult,
   type NormalizeToolResultOptions,
   normalizeToolResult,
 } from './normalize-tool-result.js';
 export { RoleAlternationFilter, type RoleAlternationFilterOptions } from './role-alternation-filter.js';
+export {
+  type SanitizeToolCallHistoryOptions,
+  type SanitizeToolCallHistoryResult,
+  sanitizeToolCallHistory,
+} from './sanitize-tool-call-history.js';
+export {
+  SanitizeToolCallsFilter,
+  type SanitizeToolCallsFilterOptions,
+} from './sanitize-tool-calls-filter.js';
 export { SnipHistoryFilter, type SnipHistoryFilterOptions } from './snip-history-filter.js';
 export {
   isValidToolCallName,
@@ -61,6 +76,11 @@ export {
   StripPlaceholderAssistantsFilter,
   type StripPlaceholderAssistantsFilterOptions,
 } from './strip-placeholder-assistants-filter.js';
+export {
+  DEFAULT_TOKEN_BUDGET_FILTER,
+  TokenBudgetFilter,
+  type TokenBudgetFilterOptions,
+} from './token-budget-filter.js';
 export {
   ToolResultBudgetFilter,
   type ToolResultBudgetFilterOptions,

@@ -1,0 +1,80 @@
+import { type Decision, decision } from '../core/decision.js';
+import { ContextError } from '../core/errors.js';
+import type { Message, Role } from '../core/message.js';
+import { groupTransactions } from '../core/transactions.js';
+import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
+import { formatCount, idsOf, pinnedPrefixLength } from './pinned-prefix.js';
+
+/** Options for {@link MaxMessagesFilter}. */
+export type MaxMessagesFilterOptions = {
+  /**
+   * The most messages kept AFTER the pinned prefix (the pinned prefix is not counted). An integer ≥ 1.
+   */
+  readonly maxMessages: number;
+  /** Roles whose leading run is the pinned prefix, always kept. @default ['system'] */
+  readonly pinnedRoles?: readonly Role[];
+};
+
+/** Defaults of {@link MaxMessagesFilterOptions}. */
+export const DEFAULT_MAX_MESSAGES_FILTER = Object.freeze({ pinnedRoles: Object.freeze(['system'] as const) });
+
+/**
+ * Limits the message count: keeps the pinned prefix (the leading run of messages whose role is
+ * pinned, default `system`) plus the newest `maxMessages` messages after it. N counts the tail only,
+ * as in the seed: `maxMessages: 5` on `[sys1, sys2, u1, a1, u2, a2, u3, a3]` keeps
+ * `[sys1, sys2, a1, u2, a2, u3, a3]`.
+ *
+ * Counting is by whole transactions (an assistant message with tool calls and its results): walking
+ * from the newest, a transaction that does not fit whole is dropped whole and everything older goes
+ * with it, so a call is never kept without its results or the reverse. Dropped messages are reported
+ * in one `message-drop` decision. Returns the input array itself when nothing is dropped.
+ *
+ * @throws ContextError `INVALID_OPTIONS` when `maxMessages` is not an integer ≥ 1.
+ * @example new MaxMessagesFilter({ maxMessages: 20 })
+ */
+export class MaxMessagesFilter implements ContextFilter {
+  readonly specificationVersion = 'v1' as const;
+  readonly id = 'max-messages';
+  readonly maxMessages: number;
+  readonly pinnedRoles: ReadonlySet<Role>;
+
+  constructor(options: MaxMessagesFilterOptions) {
+    if (!Number.isInteger(options.maxMessages) || options.maxMessages < 1) {
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: `MaxMessagesFilter: maxMessages must be an integer ≥ 1, got ${String(options.maxMessages)}.`,
+        details: { maxMessages: options.maxMessages },
+      });
+    }
+    this.maxMessages = options.maxMessages;
+    this.pinnedRoles = new Set(options.pinnedRoles ?? DEFAULT_MAX_MESSAGES_FILTER.pinnedRoles);
+  }
+
+  apply(messages: readonly Message[]): FilterResult {
+    const pinnedEnd = pinnedPrefixLength(messages, this.pinnedRoles);
+    if (messages.length - pinnedEnd <= this.maxMessages) return { messages, decisions: [] };
+    const units = groupTransactions(messages.slice(pinnedEnd));
+    let kept = 0;
+    let firstKept = units.length;
+    while (firstKept > 0) {
+      const size = (units[firstKept - 1] as (typeof units)[number]).messages.length;
+      if (kept + size > this.maxMessages) break;
+      kept += size;
+      firstKept -= 1;
+    }
+    const cut = pinnedEnd + (units[firstKept]?.start ?? messages.length - pinnedEnd);
+    const dropped = messages.slice(pinnedEnd, cut);
+    const decisions: Decision[] = [
+      decision('message-drop', {
+        stage: this.id,
+        reason:
+          `Kept the newest ${formatCount(kept)} of ${formatCount(messages.length - pinnedEnd)} messages ` +
+          `after the pinned prefix (maxMessages ${formatCount(this.maxMessages)}); dropped ` +
+          `${formatCount(dropped.length)} older messages in whole transactions.`,
+        messageIds: idsOf(dropped),
+        details: { maxMessages: this.maxMessages, pinned: pinnedEnd, kept, dropped: dropped.length },
+      }),
+    ];
+    return { messages: [...messages.slice(0, pinnedEnd), ...messages.slice(cut)], decisions };
+  }
+}

@@ -1,0 +1,167 @@
+import { decision } from '../core/decision.js';
+import { BudgetUnsatisfiableError, ContextError } from '../core/errors.js';
+import type { Message, Role } from '../core/message.js';
+import { groupTransactions, type MessageUnit } from '../core/transactions.js';
+import type { BuildInput } from '../pipeline/build-input.js';
+import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import { formatCount, idsOf, pinnedPrefixLength } from './pinned-prefix.js';
+
+/** Options for {@link TokenBudgetFilter}. */
+export type TokenBudgetFilterOptions = {
+  /** The budget for the whole request: messages (with per-message overhead) plus tool schemas. */
+  readonly maxTokens: number;
+  /** Counts tokens. @default the builder's counter (`context.tokenCounter`) */
+  readonly tokenCounter?: TokenCounter;
+  /** Remove the oldest messages first (`true`) or the newest first (`false`). @default true */
+  readonly trimFromStart?: boolean;
+  /** Roles whose leading run is the pinned prefix, always kept. @default ['system'] */
+  readonly pinnedRoles?: readonly Role[];
+};
+
+/** Defaults of {@link TokenBudgetFilterOptions}. */
+export const DEFAULT_TOKEN_BUDGET_FILTER = Object.freeze({
+  trimFromStart: true,
+  pinnedRoles: Object.freeze(['system'] as const),
+});
+
+/**
+ * Fits the messages and the tool schemas (`input.tools`) into `maxTokens`, removing whole
+ * transactions (an assistant message with tool calls plus its results) from the oldest end
+ * (`trimFromStart: true`) or the newest end (`false`).
+ *
+ * - The pinned prefix (the leading run of messages whose role is pinned) is always kept.
+ * - The current user message (the last message, when its role is `user`) is always kept, in both
+ *   directions.
+ * - The walk starts at the kept end and stops at the first unit that does not fit: only kept
+ *   messages (plus one) are counted, so a turn costs O(kept) counts, never O(n²).
+ * - Dropped messages are reported in one `message-drop` decision; when nothing is dropped the input
+ *   array itself is returned.
+ *
+ * @throws BudgetUnsatisfiableError (`BUDGET_UNSATISFIABLE`) when the pinned prefix plus the tool
+ * schemas (plus the current user message) alone exceed `maxTokens`: sending an over-budget request
+ * is worse than failing locally.
+ * @throws ContextError `INVALID_OPTIONS` when `maxTokens` is not a finite number ≥ 0.
+ * @example new TokenBudgetFilter({ maxTokens: 8000, tokenCounter: await TiktokenTokenCounter.create({ model: 'gpt-4o' }) })
+ */
+export class TokenBudgetFilter implements ContextFilter {
+  readonly specificationVersion = 'v1' as const;
+  readonly id = 'token-budget';
+  readonly maxTokens: number;
+  readonly trimFromStart: boolean;
+  readonly pinnedRoles: ReadonlySet<Role>;
+  readonly #tokenCounter: TokenCounter | undefined;
+
+  constructor(options: TokenBudgetFilterOptions) {
+    if (!Number.isFinite(options.maxTokens) || options.maxTokens < 0) {
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: `TokenBudgetFilter: maxTokens must be a finite number ≥ 0, got ${String(options.maxTokens)}.`,
+        details: { maxTokens: options.maxTokens },
+      });
+    }
+    this.maxTokens = options.maxTokens;
+    this.trimFromStart = options.trimFromStart ?? DEFAULT_TOKEN_BUDGET_FILTER.trimFromStart;
+    this.pinnedRoles = new Set(options.pinnedRoles ?? DEFAULT_TOKEN_BUDGET_FILTER.pinnedRoles);
+    this.#tokenCounter = options.tokenCounter;
+  }
+
+  // biome-ignore lint/complexity/useMaxParams: the ContextFilter contract fixes this signature
+  apply(messages: readonly Message[], input: BuildInput, context: BuildContext): FilterResult {
+    const counter = this.#tokenCounter ?? context.tokenCounter;
+    const pinnedEnd = pinnedPrefixLength(messages, this.pinnedRoles);
+    let pinnedTokens = 0;
+    for (let index = 0; index < pinnedEnd; index += 1) {
+      pinnedTokens += counter.countMessage(messages[index] as Message);
+    }
+    const toolTokens = counter.countTools(input.tools ?? []);
+    const fixed = { pinnedTokens, toolTokens, currentTokens: 0 };
+    if (pinnedTokens + toolTokens > this.maxTokens) throw this.#unsatisfiable(fixed);
+
+    const last = messages.length > pinnedEnd ? messages[messages.length - 1] : undefined;
+    const current = last?.role === 'user' ? last : undefined;
+    if (current !== undefined) {
+      fixed.currentTokens = counter.countMessage(current);
+      if (pinnedTokens + toolTokens + fixed.currentTokens > this.maxTokens) throw this.#unsatisfiable(fixed);
+    }
+    const tailEnd = current === undefined ? messages.length : messages.length - 1;
+    const units = groupTransactions(messages.slice(pinnedEnd, tailEnd));
+    const remaining = this.maxTokens - pinnedTokens - toolTokens - fixed.currentTokens;
+    const walk = walkUnits({ units, budget: remaining, counter, fromNewest: this.trimFromStart });
+    if (walk.firstDropped === walk.endDropped) return { messages, decisions: [] };
+
+    const dropStart = pinnedEnd + (units[walk.firstDropped]?.start ?? 0);
+    const dropEnd = pinnedEnd + (units[walk.endDropped]?.start ?? tailEnd - pinnedEnd);
+    const dropped = messages.slice(dropStart, dropEnd);
+    const keptTokens = pinnedTokens + toolTokens + fixed.currentTokens + walk.keptTokens;
+    return {
+      messages: [...messages.slice(0, dropStart), ...messages.slice(dropEnd)],
+      decisions: [
+        decision('message-drop', {
+          stage: this.id,
+          reason:
+            `Dropped ${formatCount(dropped.length)} ${this.trimFromStart ? 'oldest' : 'newest'} messages ` +
+            `in whole transactions to fit maxTokens ${formatCount(this.maxTokens)} ` +
+            `(kept ${formatCount(keptTokens)} tokens, tool schemas included).`,
+          messageIds: idsOf(dropped),
+          tokensAfter: keptTokens,
+          details: { maxTokens: this.maxTokens, ...fixed, trimFromStart: this.trimFromStart },
+        }),
+      ],
+    };
+  }
+
+  #unsatisfiable(fixed: {
+    readonly pinnedTokens: number;
+    readonly toolTokens: number;
+    readonly currentTokens: number;
+  }): BudgetUnsatisfiableError {
+    const required = fixed.pinnedTokens + fixed.toolTokens + fixed.currentTokens;
+    const current =
+      fixed.currentTokens > 0 ? `, the current user message ${formatCount(fixed.currentTokens)}` : '';
+    return new BudgetUnsatisfiableError({
+      budget: this.maxTokens,
+      required,
+      pinnedTokens: fixed.pinnedTokens,
+      message:
+        `The pinned messages need ${formatCount(fixed.pinnedTokens)} tokens, the tool schemas ` +
+        `${formatCount(fixed.toolTokens)}${current} (${formatCount(required)} in all), but maxTokens is ` +
+        `${formatCount(this.maxTokens)}; raise maxTokens, send fewer or shorter tools, shorten the ` +
+        `${fixed.currentTokens > 0 ? 'current message or the ' : ''}pinned messages, or pin fewer roles (pinnedRoles).`,
+    });
+  }
+}
+
+/** Which units were dropped (`[firstDropped, endDropped)`) and the tokens of the kept ones. */
+type Walk = { readonly firstDropped: number; readonly endDropped: number; readonly keptTokens: number };
+
+/**
+ * Walks the units from the kept end (newest first when `fromNewest`), keeping while they fit, and
+ * stops at the first that does not: only kept units (plus one) are counted.
+ */
+function walkUnits(walk: {
+  readonly units: readonly MessageUnit[];
+  readonly budget: number;
+  readonly counter: TokenCounter;
+  readonly fromNewest: boolean;
+}): Walk {
+  const { units, counter } = walk;
+  let keptTokens = 0;
+  let kept = 0;
+  while (kept < units.length) {
+    const unit = units[walk.fromNewest ? units.length - 1 - kept : kept] as MessageUnit;
+    const cost = unitTokens(unit, counter);
+    if (keptTokens + cost > walk.budget) break;
+    keptTokens += cost;
+    kept += 1;
+  }
+  return walk.fromNewest
+    ? { firstDropped: 0, endDropped: units.length - kept, keptTokens }
+    : { firstDropped: kept, endDropped: units.length, keptTokens };
+}
+
+function unitTokens(unit: MessageUnit, counter: TokenCounter): number {
+  return unit.messages.length === 1
+    ? counter.countMessage(unit.messages[0] as Message)
+    : counter.countMessages(unit.messages);
+}
