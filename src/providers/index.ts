@@ -10,6 +10,7 @@ export {
 } from './bootstrap-files-provider.js';
 export {
   annotateMessage,
+  CURRENT_MESSAGE_SECTION,
   DEFAULT_STATE_HISTORY_PROVIDER,
   HISTORY_SEMANTICS,
   SELF_TOOL_PLAN,

@@ -44,3 +44,15 @@ describe('ToolsDescProvider', () => {
     expect(() => new ToolsDescProvider({ template: 'Tools:' })).toThrow(/no \{tools_desc\} placeholder/);
   });
 });
+
+describe('ToolsDescProvider toolsDescription option', () => {
+  it('is used when the input has no description, and the input wins otherwise', () => {
+    const provider = new ToolsDescProvider({ toolsDescription: '- grep: search' });
+    expect(provider.getMessages({ tools: [{ name: 'x' }] }, testBuildContext())[0]?.content).toBe(
+      'Available tools:\n- grep: search',
+    );
+    expect(provider.getMessages({ toolsDescription: 'mine' }, testBuildContext())[0]?.content).toBe(
+      'Available tools:\nmine',
+    );
+  });
+});

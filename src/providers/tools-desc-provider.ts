@@ -13,6 +13,8 @@ export type ToolsDescProviderOptions = {
   readonly id?: string;
   /** The template; every `{tools_desc}` is replaced by the description. @default 'Available tools:\n{tools_desc}' */
   readonly template?: string;
+  /** The description used when the input has no `toolsDescription`. @default rendered from `input.tools` */
+  readonly toolsDescription?: string;
 };
 
 /** Defaults of {@link ToolsDescProviderOptions}. */
@@ -23,13 +25,14 @@ export const DEFAULT_TOOLS_DESC_PROVIDER = Object.freeze({
 
 /**
  * Embeds the tool description block in one `system` message (spec §3). The description is
- * `input.toolsDescription` when given; otherwise it is rendered from `input.tools` as one
+ * `input.toolsDescription` when given, else the `toolsDescription` option; otherwise it is rendered from `input.tools` as one
  * `- name: description` line per tool. Contributes nothing when there is no description.
  */
 export class ToolsDescProvider implements MessageProvider {
   readonly specificationVersion = 'v1';
   readonly id: string;
   readonly template: string;
+  readonly #toolsDescription: string | undefined;
 
   constructor(options: ToolsDescProviderOptions = {}) {
     const template = options.template ?? DEFAULT_TOOLS_DESC_PROVIDER.template;
@@ -41,10 +44,11 @@ export class ToolsDescProvider implements MessageProvider {
     }
     this.id = options.id ?? DEFAULT_TOOLS_DESC_PROVIDER.id;
     this.template = template;
+    this.#toolsDescription = options.toolsDescription;
   }
 
   getMessages(input: BuildInput, context: BuildContext): readonly Message[] {
-    const description = input.toolsDescription ?? renderToolList(input.tools ?? []);
+    const description = input.toolsDescription ?? this.#toolsDescription ?? renderToolList(input.tools ?? []);
     if (description.trim() === '') return [];
     const content = this.template.replaceAll(TOOLS_DESC_PLACEHOLDER, () => description);
     return [{ id: context.generateId(), role: 'system', content }];

@@ -1,0 +1,130 @@
+import { DEFAULT_PROMPTS, type PromptDefaults } from '../config/prompt-defaults.js';
+import type { IdGenerator } from '../core/ids.js';
+import type { Role } from '../core/message.js';
+import { MaxMessagesFilter } from '../filters/max-messages-filter.js';
+import { TokenBudgetFilter } from '../filters/token-budget-filter.js';
+import type { PromptRuntimeContext } from '../pipeline/build-input.js';
+import type { ContextPipelineOptions } from '../pipeline/context-pipeline.js';
+import type { ContextFilter, MessageProvider } from '../pipeline/contracts.js';
+import { BootstrapFilesProvider } from '../providers/bootstrap-files-provider.js';
+import { StateHistoryProvider, type WorkingMemoryAdapter } from '../providers/state-history-provider.js';
+import { StaticPromptProvider } from '../providers/static-prompt-provider.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import type { WorkspaceFileCache } from '../workspace/file-cache.js';
+
+/** Options for `ContextBuilder.forChat` (spec §6). Skill fields are deliberately not read. */
+export type ChatPresetOptions = {
+  /** The persona system prompt. @default prompts.personaDefaultPrompt ("You are a helpful assistant.") */
+  readonly systemPrompt?: string;
+  /** Keep the pinned prefix plus the newest N messages (`MaxMessagesFilter`). @default no limit */
+  readonly maxMessages?: number;
+  /** The token budget (`TokenBudgetFilter`, tool schemas included). @default no budget */
+  readonly maxTokens?: number;
+  /**
+   * Run-time switches: only `includeBootstrapFiles` and `workspaceDir` are read here; the skill
+   * fields are ignored (they take effect on the skill-aware path only). @default {}
+   */
+  readonly runtimePrompt?: PromptRuntimeContext;
+  /** The workspace root for bootstrap files. @default runtimePrompt.workspaceDir */
+  readonly workspace?: string;
+  /** Counts tokens for the trace and the budget. @default SimpleTokenCounter */
+  readonly tokenCounter?: TokenCounter;
+  /** Prompt text overrides (e.g. `resolvePrompts(config)`). @default DEFAULT_PROMPTS */
+  readonly prompts?: Partial<PromptDefaults>;
+  /** Annotate tool plans and receipts in the history. @default false */
+  readonly annotateHistory?: boolean;
+  /** A working-memory view of the history. @default none */
+  readonly workingMemory?: WorkingMemoryAdapter;
+  /** Characters kept per bootstrap file. @default 20000 */
+  readonly maxFileChars?: number;
+  /** A file cache shared with other builders. @default one per builder */
+  readonly fileCache?: WorkspaceFileCache;
+  /** Roles pinned by both budget filters. @default ['system'] */
+  readonly pinnedRoles?: readonly Role[];
+  /** Which end `TokenBudgetFilter` trims. @default true (the oldest) */
+  readonly trimFromStart?: boolean;
+  /** Clock for stage timings. @default performance.now */
+  readonly now?: () => number;
+  /** Id generator for new messages. @default random ids */
+  readonly generateId?: IdGenerator;
+  /** Check integrity after every filter. @default false */
+  readonly debug?: boolean;
+};
+
+/** The effective prompts of a preset: overrides over {@link DEFAULT_PROMPTS}. @internal */
+export function presetPrompts(options: Pick<ChatPresetOptions, 'prompts'>): PromptDefaults {
+  return { ...DEFAULT_PROMPTS, ...options.prompts };
+}
+
+/** The persona provider every preset starts with. @internal */
+export function personaProvider(options: ChatPresetOptions): StaticPromptProvider {
+  const text = options.systemPrompt ?? presetPrompts(options).personaDefaultPrompt;
+  return new StaticPromptProvider({ id: 'persona', text });
+}
+
+/**
+ * The bootstrap-files provider when `runtimePrompt.includeBootstrapFiles` is true and a workspace is
+ * known (`workspace` or `runtimePrompt.workspaceDir`), else nothing. @internal
+ */
+export function bootstrapProviders(options: ChatPresetOptions): readonly MessageProvider[] {
+  const workspace = options.workspace ?? options.runtimePrompt?.workspaceDir;
+  if (options.runtimePrompt?.includeBootstrapFiles !== true || workspace === undefined) return [];
+  return [
+    new BootstrapFilesProvider({
+      workspace,
+      files: presetPrompts(options).bootstrapFiles,
+      ...(options.maxFileChars === undefined ? {} : { maxFileChars: options.maxFileChars }),
+      ...(options.fileCache === undefined ? {} : { fileCache: options.fileCache }),
+    }),
+  ];
+}
+
+/** The history provider every preset ends with. @internal */
+export function historyProvider(options: ChatPresetOptions): StateHistoryProvider {
+  return new StateHistoryProvider({
+    annotate: options.annotateHistory ?? false,
+    semanticsPrompt: presetPrompts(options).historySemanticsPrompt,
+    ...(options.workingMemory === undefined ? {} : { workingMemory: options.workingMemory }),
+  });
+}
+
+/** MaxMessages (when `maxMessages`) then TokenBudget (when `maxTokens`). @internal */
+export function budgetFilters(options: ChatPresetOptions): readonly ContextFilter[] {
+  const pinned = options.pinnedRoles === undefined ? {} : { pinnedRoles: options.pinnedRoles };
+  const filters: ContextFilter[] = [];
+  if (options.maxMessages !== undefined) {
+    filters.push(new MaxMessagesFilter({ maxMessages: options.maxMessages, ...pinned }));
+  }
+  if (options.maxTokens !== undefined) {
+    filters.push(
+      new TokenBudgetFilter({
+        maxTokens: options.maxTokens,
+        ...pinned,
+        ...(options.trimFromStart === undefined ? {} : { trimFromStart: options.trimFromStart }),
+      }),
+    );
+  }
+  return filters;
+}
+
+/** The pipeline-level options (counter, clock, ids, debug) of a preset. @internal */
+export function pipelineOptions(options: ChatPresetOptions): ContextPipelineOptions {
+  return {
+    ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.generateId === undefined ? {} : { generateId: options.generateId }),
+    ...(options.debug === undefined ? {} : { debug: options.debug }),
+  };
+}
+
+/**
+ * The chat preset (spec §6): Static(persona) → BootstrapFiles (optional) → StateHistory, then
+ * MaxMessages → TokenBudget. No tools, no skills.
+ */
+export function chatPresetOptions(options: ChatPresetOptions = {}): ContextPipelineOptions {
+  return {
+    ...pipelineOptions(options),
+    providers: [personaProvider(options), ...bootstrapProviders(options), historyProvider(options)],
+    filters: budgetFilters(options),
+  };
+}
