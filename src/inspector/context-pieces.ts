@@ -15,6 +15,8 @@ export type ContextPiece = {
   readonly section?: string;
   /** True for a tool result or a bootstrap file: the items warnings look at first. */
   readonly isItem: boolean;
+  /** The piece's text, when it could be cut out of its message. */
+  readonly text?: string;
 };
 
 /** The metadata key where the system-message join filter lists the joined parts. */
@@ -51,6 +53,7 @@ function messagePieces(message: Message, counter: TokenCounter): readonly Contex
         role: message.role,
         ...(section === undefined ? {} : { section }),
         isItem: message.role === 'tool',
+        text: messageText(message),
       },
     ];
   }
@@ -70,6 +73,7 @@ function messagePieces(message: Message, counter: TokenCounter): readonly Contex
       role: message.role,
       ...(fragment.section === undefined ? {} : { section: fragment.section }),
       isItem: file !== undefined,
+      ...(fragment.text === undefined ? {} : { text: fragment.text }),
     };
   });
 }

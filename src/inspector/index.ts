@@ -6,6 +6,13 @@
 export { apportionTokens } from './apportion-tokens.js';
 export { type ContextPiece, contextPieces } from './context-pieces.js';
 export {
+  type DiffHistoryOptions,
+  diffHistory,
+  type HistoryDiff,
+  type HistoryDiffEntry,
+  type HistoryStatus,
+} from './diff-history.js';
+export {
   type ContextCategory,
   type ContextInspection,
   type ContextWarning,
@@ -13,4 +20,19 @@ export {
   type InspectContextOptions,
   inspectContext,
 } from './inspect-context.js';
+export { createInspectorApp, type InspectorAppOptions } from './inspector-app.js';
+export { INSPECTOR_PAGE_HTML, INSPECTOR_PAGE_SCRIPT } from './inspector-page.js';
+export {
+  DEFAULT_RENDER_CONTEXT_REPORT,
+  type RenderContextReportOptions,
+  renderContextReport,
+} from './render-context-report.js';
 export { type CategoryKey, fileCategory, STANDARD_CATEGORIES, sectionCategory } from './section-category.js';
+export {
+  type ContextSectionView,
+  type InspectorBuilder,
+  type ReplayedSession,
+  type SessionInspection,
+  SessionInspector,
+  type SessionInspectorOptions,
+} from './session-inspector.js';

@@ -1,0 +1,96 @@
+import { type Decision, type Message, messageText, sectionOf } from '../index.js';
+
+/** How one message fared between the store and the model. */
+export type HistoryStatus = 'kept' | 'rewritten' | 'dropped' | 'not-replayed' | 'added';
+
+/** One row of a {@link HistoryDiff} column. */
+export type HistoryDiffEntry = {
+  readonly id: string;
+  readonly role: Message['role'];
+  /** The message's text as counters see it (content, tool calls, reasoning). */
+  readonly text: string;
+  readonly status: HistoryStatus;
+  /** The reasons of the decisions that name this message. */
+  readonly reasons: readonly string[];
+  /** The section (provider id) of a sent message. */
+  readonly section?: string;
+};
+
+/** The stored history next to what the model receives. */
+export type HistoryDiff = {
+  /** Every stored message: kept, rewritten, dropped by a filter, or not replayed at all. */
+  readonly stored: readonly HistoryDiffEntry[];
+  /** Every sent message: kept, rewritten, or added by the build (system prompt, current message, fills). */
+  readonly sent: readonly HistoryDiffEntry[];
+};
+
+/** Options for {@link diffHistory}. */
+export type DiffHistoryOptions = {
+  /** The session's stored messages. */
+  readonly stored: readonly Message[];
+  /** The history handed to the builder after replay. @default `stored` */
+  readonly replayed?: readonly Message[];
+  /** The messages the build produced. */
+  readonly sent: readonly Message[];
+  /** The build's decisions; their reasons are attached to the messages they name. */
+  readonly decisions?: readonly Decision[];
+};
+
+/**
+ * Lines up the stored history with what the model receives, by message id: a stored message that the
+ * replay left out is `not-replayed`, one the filters removed is `dropped`, one whose content, tool
+ * calls or tool-call id changed is `rewritten`; a sent message with no stored counterpart is `added`.
+ * Pure; the inputs are not changed.
+ */
+export function diffHistory(options: DiffHistoryOptions): HistoryDiff {
+  const reasons = reasonsById(options.decisions ?? []);
+  const replayed = new Map((options.replayed ?? options.stored).map((message) => [message.id, message]));
+  const sent = new Map(options.sent.map((message) => [message.id, message]));
+  const storedIds = new Set(options.stored.map((message) => message.id));
+  const entry = (message: Message, status: HistoryStatus): HistoryDiffEntry => {
+    const section = sectionOf(message);
+    return {
+      id: message.id,
+      role: message.role,
+      text: messageText(message),
+      status,
+      reasons: reasons.get(message.id) ?? [],
+      ...(section === undefined ? {} : { section }),
+    };
+  };
+  return {
+    stored: options.stored.map((message) => {
+      const replay = replayed.get(message.id);
+      if (replay === undefined) return entry(message, 'not-replayed');
+      const out = sent.get(message.id);
+      if (out === undefined) return entry(message, 'dropped');
+      return entry(message, isSame(message, out) ? 'kept' : 'rewritten');
+    }),
+    sent: options.sent.map((message) => {
+      if (!storedIds.has(message.id)) return entry(message, 'added');
+      const before = replayed.get(message.id);
+      return entry(message, before !== undefined && isSame(before, message) ? 'kept' : 'rewritten');
+    }),
+  };
+}
+
+function reasonsById(decisions: readonly Decision[]): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const decision of decisions) {
+    for (const id of decision.messageIds) {
+      const list = map.get(id) ?? [];
+      list.push(`${decision.type} by ${decision.stage}: ${decision.reason}`);
+      map.set(id, list);
+    }
+  }
+  return map;
+}
+
+function isSame(a: Message, b: Message): boolean {
+  return (
+    a.role === b.role &&
+    JSON.stringify(a.content) === JSON.stringify(b.content) &&
+    JSON.stringify(a.toolCalls ?? []) === JSON.stringify(b.toolCalls ?? []) &&
+    a.toolCallId === b.toolCallId
+  );
+}

@@ -1,0 +1,196 @@
+import {
+  type BuildInput,
+  type BuildResult,
+  type BuildTrace,
+  ContextError,
+  type Message,
+  type SessionRecord,
+  type SessionStore,
+  type SessionSummary,
+  type TokenCounter,
+  type ToolDefinition,
+} from '../index.js';
+import type { ContextPiece } from './context-pieces.js';
+import { diffHistory, type HistoryDiff } from './diff-history.js';
+import { type ContextInspection, inspectContext } from './inspect-context.js';
+
+/** Anything that builds a context: a `ContextBuilder` or a preset. */
+export type InspectorBuilder = {
+  readonly tokenCounter: TokenCounter;
+  build(input: BuildInput): Promise<BuildResult>;
+};
+
+/** What the inspector hands the builder besides the history: summary, tools, session key. */
+export type ReplayedSession = {
+  /** The history as the model loop would replay it from the record. */
+  readonly history: readonly Message[];
+  /** Extra build input (the archived summary, runtime context, …). @default {} */
+  readonly input?: Omit<BuildInput, 'history' | 'current' | 'signal'>;
+};
+
+/** Options for {@link SessionInspector}. */
+export type SessionInspectorOptions = {
+  /** Where the sessions are stored. */
+  readonly store: SessionStore;
+  /** Builds the context (the agent preset in the CLI). */
+  readonly builder: InspectorBuilder;
+  /** Turns a stored record into the builder's history (the store's replay rules). @default all stored messages */
+  readonly replay?: (record: SessionRecord) => ReplayedSession;
+  /** The tool definitions sent with the request. @default [] */
+  readonly tools?: readonly ToolDefinition[];
+  /** The model's context window. */
+  readonly contextWindowTokens: number;
+  /** Tokens reserved for the answer. @default 0 */
+  readonly maxOutputTokens?: number;
+  /** The model name shown. @default 'unknown' */
+  readonly model?: string;
+  /** Share of the window from which one item is warned about. @default 0.1 */
+  readonly largeItemShare?: number;
+};
+
+/** One section of the built context, as the page shows it: consecutive pieces of one category. */
+export type ContextSectionView = {
+  readonly id: string;
+  readonly name: string;
+  readonly tokens: number;
+  readonly items: readonly {
+    readonly label: string;
+    readonly role: Message['role'];
+    readonly tokens: number;
+    readonly messageId: string;
+    readonly text?: string;
+  }[];
+};
+
+/** Everything the inspector knows about one session's next model call. */
+export type SessionInspection = {
+  readonly key: string;
+  readonly storedMessages: number;
+  readonly lastConsolidated: number;
+  /** Problems the store reported while loading. */
+  readonly storeWarnings: readonly string[];
+  readonly inspection: ContextInspection;
+  readonly sections: readonly ContextSectionView[];
+  readonly messages: readonly Message[];
+  readonly trace: BuildTrace;
+  readonly diff: HistoryDiff;
+};
+
+/**
+ * Loads a session, replays it, builds the context the model would receive for the next message and
+ * analyses it: categories, sections, trace and the stored-versus-sent diff. Read-only: the store is
+ * never written.
+ */
+export class SessionInspector {
+  readonly #options: SessionInspectorOptions;
+
+  constructor(options: SessionInspectorOptions) {
+    this.#options = options;
+  }
+
+  /** The stored sessions, sorted by key. */
+  listSessions(options: { readonly signal?: AbortSignal } = {}): Promise<readonly SessionSummary[]> {
+    return this.#options.store.list(options);
+  }
+
+  /**
+   * Builds and analyses the context of `key` with `message` as the current message (none by default).
+   * @throws ContextError `NOT_FOUND` when nothing is stored under `key`.
+   */
+  async inspectSession(
+    key: string,
+    options: { readonly message?: string; readonly signal?: AbortSignal } = {},
+  ): Promise<SessionInspection> {
+    const signalOption = options.signal === undefined ? {} : { signal: options.signal };
+    const record = await this.#options.store.load(key, signalOption);
+    if (!record.exists) {
+      throw new ContextError({
+        code: 'NOT_FOUND',
+        message: `No session is stored under the key ${JSON.stringify(key)}; list the keys with 'ctxloom session list'.`,
+      });
+    }
+    const replayed = this.#options.replay?.(record) ?? { history: record.messages };
+    return this.inspectHistory({ key, record, replayed, ...options });
+  }
+
+  /** Builds and analyses a context from a history that is not in the store (e.g. a JSON file). */
+  async inspectHistory(request: {
+    readonly key: string;
+    readonly record?: SessionRecord;
+    readonly replayed: ReplayedSession;
+    readonly message?: string;
+    readonly signal?: AbortSignal;
+  }): Promise<SessionInspection> {
+    const { builder, tools = [] } = this.#options;
+    const { messages, trace } = await builder.build({
+      ...request.replayed.input,
+      sessionKey: request.key,
+      history: request.replayed.history,
+      tools,
+      ...(request.message === undefined ? {} : { current: request.message }),
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+    });
+    const inspection = inspectContext({
+      messages,
+      trace,
+      tools,
+      tokenCounter: builder.tokenCounter,
+      contextWindowTokens: this.#options.contextWindowTokens,
+      ...pick(this.#options),
+    });
+    const stored = request.record?.messages ?? request.replayed.history;
+    return {
+      key: request.key,
+      storedMessages: stored.length,
+      lastConsolidated: request.record?.lastConsolidated ?? 0,
+      storeWarnings: request.record?.warnings ?? [],
+      inspection,
+      sections: groupSections(inspection.pieces),
+      messages,
+      trace,
+      diff: diffHistory({
+        stored,
+        replayed: request.replayed.history,
+        sent: messages,
+        decisions: inspection.decisions,
+      }),
+    };
+  }
+}
+
+function pick(options: SessionInspectorOptions): {
+  maxOutputTokens?: number;
+  model?: string;
+  largeItemShare?: number;
+} {
+  return {
+    ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.largeItemShare === undefined ? {} : { largeItemShare: options.largeItemShare }),
+  };
+}
+
+function groupSections(pieces: readonly ContextPiece[]): readonly ContextSectionView[] {
+  const sections: {
+    id: string;
+    name: string;
+    tokens: number;
+    items: ContextSectionView['items'][number][];
+  }[] = [];
+  for (const piece of pieces) {
+    let last = sections.at(-1);
+    if (last === undefined || last.id !== piece.category.id) {
+      last = { id: piece.category.id, name: piece.category.name, tokens: 0, items: [] };
+      sections.push(last);
+    }
+    last.tokens += piece.tokens;
+    last.items.push({
+      label: piece.label,
+      role: piece.role,
+      tokens: piece.tokens,
+      messageId: piece.messageId,
+      ...(piece.text === undefined ? {} : { text: piece.text }),
+    });
+  }
+  return sections;
+}
