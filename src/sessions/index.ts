@@ -5,8 +5,19 @@
  */
 export { atomicWriteFile } from './atomic-write.js';
 export { type FileLockOptions, withFileLock } from './file-lock.js';
+export { JsonlSessionStore, type JsonlSessionStoreOptions } from './jsonl-session-store.js';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './memory-session-store.js';
 export { mergeMetadata } from './merge-metadata.js';
+export {
+  derivedMessageId,
+  fromNanobotDict,
+  NANOBOT_EXTRA_KEY,
+  type NanobotDict,
+  RUNTIME_CONTEXT_KEY,
+  toNanobotDict,
+} from './nanobot-message.js';
+export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
+export { sessionFileName } from './session-file-name.js';
 export type {
   MessageEvent,
   MessageEventListener,
@@ -16,3 +27,5 @@ export type {
   SessionSummary,
   StoreCallOptions,
 } from './session-store.js';
+export { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite-session-store.js';
+export { TIMESTAMP_KEY } from './stamp-message.js';

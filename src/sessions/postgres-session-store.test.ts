@@ -1,0 +1,63 @@
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { user } from '../core/factories.js';
+import { describeSessionStoreContract } from '../testing/contracts/session-store-contract.js';
+import { PostgresSessionStore } from './postgres-session-store.js';
+import type { MessageEvent } from './session-store.js';
+
+const PG_URL = process.env['CTXLOOM_TEST_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const runId = `t${process.pid}_${Math.floor(performance.now())}`;
+let counter = 0;
+const schemas: string[] = [];
+
+function freshSchema(): string {
+  counter += 1;
+  const schema = `ctxloom_${runId}_${counter}`;
+  schemas.push(schema);
+  return schema;
+}
+
+afterAll(async () => {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await client.end();
+});
+
+describeSessionStoreContract({
+  name: 'postgres',
+  repetitions: 2,
+  create: () => new PostgresSessionStore({ connectionString: PG_URL, schema: freshSchema() }),
+});
+
+describe('PostgresSessionStore', () => {
+  it('delivers events to subscribers of another store instance (LISTEN/NOTIFY)', async () => {
+    const schema = freshSchema();
+    const writer = new PostgresSessionStore({ connectionString: PG_URL, schema });
+    const reader = new PostgresSessionStore({ connectionString: PG_URL, schema });
+    const events: MessageEvent[] = [];
+    reader.subscribe((event) => events.push(event));
+    await reader.ready();
+    await writer.append('shared', [user('hello', { id: 'm1' }), user('again', { id: 'm2' })]);
+    for (let tries = 0; tries < 200 && events.length < 2; tries += 1)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(events.map((event) => [event.sessionKey, event.message.id, event.message.content])).toEqual([
+      ['shared', 'm1', 'hello'],
+      ['shared', 'm2', 'again'],
+    ]);
+    await writer.close();
+    await reader.close();
+  });
+
+  it('rejects a schema that is not a plain identifier', () => {
+    expect(() => new PostgresSessionStore({ connectionString: PG_URL, schema: 'x"; drop' })).toThrow(
+      /plain identifier/,
+    );
+  });
+
+  it('reports an unreachable server as STORE_UNAVAILABLE', async () => {
+    const store = new PostgresSessionStore({ connectionString: 'postgres://postgres@127.0.0.1:1/none' });
+    await expect(store.load('k')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    await store.close();
+  });
+});

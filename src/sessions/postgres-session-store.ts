@@ -1,0 +1,372 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { ContextError, SessionStoreError, throwIfAborted } from '../core/errors.js';
+import type { Message, Metadata } from '../core/message.js';
+import { ListenerSet } from './listener-set.js';
+import { loadOptional } from './load-optional.js';
+import { mergeMetadata } from './merge-metadata.js';
+import { PostgresNotifier } from './postgres-notifier.js';
+import { parseMessageRow, parseMetadataColumn } from './session-row.js';
+import type {
+  MessageEventListener,
+  SessionRecord,
+  SessionRewrite,
+  SessionStore,
+  SessionSummary,
+  StoreCallOptions,
+} from './session-store.js';
+import { clampLastConsolidated, stampMessage } from './stamp-message.js';
+
+/** Options for {@link PostgresSessionStore}. */
+export type PostgresSessionStoreOptions = {
+  /** A `postgres://` connection string. */
+  readonly connectionString: string;
+  /** The schema holding the tables (created if missing); letters, digits and `_` only. @default 'public' */
+  readonly schema?: string;
+  /** Connections in the pool. @default 4 */
+  readonly maxConnections?: number;
+  /** The clock for timestamps. @default the system clock */
+  readonly now?: () => Date;
+};
+
+type SessionRow = {
+  key: string;
+  created_at: string;
+  updated_at: string;
+  metadata: string;
+  last_consolidated: number;
+  message_count: number;
+};
+
+/**
+ * A {@link SessionStore} in PostgreSQL on `pg` (loaded on first use), for several servers sharing
+ * sessions. Each append is one transaction that upserts the session row (taking its row lock, so
+ * concurrent appends to one session from any number of processes are serialised) and numbers the
+ * messages after the current count. After commit, a `NOTIFY` on channel `ctxloom_<schema>` tells every
+ * other store instance, which loads the new rows and emits {@link MessageEvent}s to its subscribers:
+ * events cross processes and servers.
+ */
+export class PostgresSessionStore implements SessionStore {
+  readonly specificationVersion = 'v1';
+  readonly id = 'postgres';
+  readonly #listeners = new ListenerSet();
+  readonly #options: PostgresSessionStoreOptions;
+  readonly #schema: string;
+  readonly #now: () => Date;
+  readonly #origin = randomUUID();
+  #pool: Promise<pg.Pool> | undefined;
+  #notifier: PostgresNotifier | undefined;
+
+  constructor(options: PostgresSessionStoreOptions) {
+    const schema = options.schema ?? 'public';
+    if (!/^[A-Za-z_][A-Za-z0-9_]{0,40}$/.test(schema)) {
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: `PostgresSessionStore schema ${JSON.stringify(schema)} is not a plain identifier; use letters, digits and '_' (at most 41 characters).`,
+      });
+    }
+    this.#options = options;
+    this.#schema = schema;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** The NOTIFY channel this store's instances share. */
+  get channel(): string {
+    return `ctxloom_${this.#schema.toLowerCase()}`;
+  }
+
+  async append(
+    sessionKey: string,
+    messages: readonly Message[],
+    options: StoreCallOptions = {},
+  ): Promise<void> {
+    throwIfAborted(options.signal);
+    if (messages.length === 0) return;
+    const time = this.#now().toISOString();
+    const stamped = messages.map((message) => stampMessage(message, time));
+    await this.#transaction('append', async (client) => {
+      const count = (await this.#touch(client, sessionKey, time)).message_count;
+      await client.query(
+        `INSERT INTO ${this.#table('messages')} (session_key, seq, data)
+         SELECT $1, $2::int + ord - 1, data FROM unnest($3::text[]) WITH ORDINALITY AS t(data, ord)`,
+        [sessionKey, count, stamped.map((message) => JSON.stringify(message))],
+      );
+      await client.query(`UPDATE ${this.#table('sessions')} SET message_count = $2 WHERE key = $1`, [
+        sessionKey,
+        count + stamped.length,
+      ]);
+      const payload = JSON.stringify({ o: this.#origin, k: sessionKey, f: count, t: count + stamped.length });
+      if (Buffer.byteLength(payload) < 7900)
+        await client.query('SELECT pg_notify($1, $2)', [this.channel, payload]);
+    });
+    for (const message of stamped) this.#listeners.emit({ type: 'message-appended', sessionKey, message });
+  }
+
+  async load(sessionKey: string, options: StoreCallOptions = {}): Promise<SessionRecord> {
+    throwIfAborted(options.signal);
+    return this.#transaction('load', async (client) => {
+      await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+      const found = await client.query<SessionRow>(
+        `SELECT * FROM ${this.#table('sessions')} WHERE key = $1`,
+        [sessionKey],
+      );
+      const row = found.rows[0];
+      if (row === undefined) {
+        return {
+          key: sessionKey,
+          messages: [],
+          metadata: {},
+          lastConsolidated: 0,
+          exists: false,
+          warnings: [],
+        };
+      }
+      const messages = await this.#messages(client, { key: sessionKey, from: 0 });
+      return {
+        key: sessionKey,
+        messages,
+        metadata: parseMetadataColumn(row.metadata),
+        lastConsolidated: clampLastConsolidated(row.last_consolidated, messages.length),
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        exists: true,
+        warnings: [],
+      };
+    });
+  }
+
+  async setMetadata(sessionKey: string, patch: Metadata, options: StoreCallOptions = {}): Promise<void> {
+    await this.#update(sessionKey, options, async (client, row) => {
+      const metadata = JSON.stringify(mergeMetadata(parseMetadataColumn(row.metadata), patch));
+      await client.query(`UPDATE ${this.#table('sessions')} SET metadata = $2 WHERE key = $1`, [
+        sessionKey,
+        metadata,
+      ]);
+    });
+  }
+
+  async setLastConsolidated(
+    sessionKey: string,
+    value: number,
+    options: StoreCallOptions = {},
+  ): Promise<void> {
+    await this.#update(sessionKey, options, async (client, row) => {
+      const clamped = clampLastConsolidated(value, row.message_count);
+      await client.query(`UPDATE ${this.#table('sessions')} SET last_consolidated = $2 WHERE key = $1`, [
+        sessionKey,
+        clamped,
+      ]);
+    });
+  }
+
+  async rewrite(sessionKey: string, rewrite: SessionRewrite, options: StoreCallOptions = {}): Promise<void> {
+    const time = this.#now().toISOString();
+    const messages = rewrite.messages.map((message) => stampMessage(message, time));
+    await this.#update(sessionKey, options, async (client, row) => {
+      await client.query(`DELETE FROM ${this.#table('messages')} WHERE session_key = $1`, [sessionKey]);
+      await client.query(
+        `INSERT INTO ${this.#table('messages')} (session_key, seq, data)
+         SELECT $1, ord - 1, data FROM unnest($2::text[]) WITH ORDINALITY AS t(data, ord)`,
+        [sessionKey, messages.map((message) => JSON.stringify(message))],
+      );
+      const last = clampLastConsolidated(rewrite.lastConsolidated ?? row.last_consolidated, messages.length);
+      await client.query(
+        `UPDATE ${this.#table('sessions')} SET message_count = $2, last_consolidated = $3 WHERE key = $1`,
+        [sessionKey, messages.length, last],
+      );
+    });
+  }
+
+  async delete(sessionKey: string, options: StoreCallOptions = {}): Promise<boolean> {
+    throwIfAborted(options.signal);
+    return this.#transaction('delete', async (client) => {
+      await client.query(`DELETE FROM ${this.#table('messages')} WHERE session_key = $1`, [sessionKey]);
+      const result = await client.query(`DELETE FROM ${this.#table('sessions')} WHERE key = $1`, [
+        sessionKey,
+      ]);
+      return (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  async list(options: StoreCallOptions = {}): Promise<readonly SessionSummary[]> {
+    throwIfAborted(options.signal);
+    return this.#transaction('list', async (client) => {
+      const result = await client.query<SessionRow>(
+        `SELECT * FROM ${this.#table('sessions')} ORDER BY key COLLATE "C"`,
+      );
+      return result.rows.map((row) => ({
+        key: row.key,
+        messageCount: row.message_count,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+      }));
+    });
+  }
+
+  subscribe(listener: MessageEventListener): () => void {
+    const unsubscribe = this.#listeners.add(listener);
+    this.#notifier ??= new PostgresNotifier({
+      pool: () => this.#pool ?? this.#open(),
+      connectionString: this.#options.connectionString,
+      channel: this.channel,
+      onNotification: (payload) => this.#onNotification(payload),
+    });
+    return unsubscribe;
+  }
+
+  /** Resolves once cross-process notifications are being received (after the first `subscribe`). */
+  async ready(): Promise<void> {
+    await this.#open();
+    await this.#notifier?.ready();
+  }
+
+  async close(): Promise<void> {
+    this.#listeners.clear();
+    const notifier = this.#notifier;
+    this.#notifier = undefined;
+    await notifier?.close();
+    const pool = this.#pool;
+    this.#pool = undefined;
+    const resolved = await pool?.catch(() => undefined);
+    await resolved?.end();
+  }
+
+  async #onNotification(payload: string): Promise<void> {
+    const parsed = parseNotification(payload);
+    if (parsed === undefined || parsed.o === this.#origin || this.#listeners.size === 0) return;
+    const messages = await this.#transaction('notify', (client) =>
+      this.#messages(client, { key: parsed.k, from: parsed.f, to: parsed.t }),
+    );
+    for (const message of messages)
+      this.#listeners.emit({ type: 'message-appended', sessionKey: parsed.k, message });
+  }
+
+  async #messages(
+    client: pg.PoolClient,
+    range: { readonly key: string; readonly from: number; readonly to?: number },
+  ): Promise<Message[]> {
+    const result = await client.query<{ data: string }>(
+      `SELECT data FROM ${this.#table('messages')} WHERE session_key = $1 AND seq >= $2 AND ($3::int IS NULL OR seq < $3)
+       ORDER BY seq`,
+      [range.key, range.from, range.to ?? null],
+    );
+    return result.rows.map((row) => parseMessageRow(row.data, { backend: 'postgres', key: range.key }));
+  }
+
+  async #update(
+    sessionKey: string,
+    options: StoreCallOptions,
+    change: (client: pg.PoolClient, row: SessionRow) => Promise<void>,
+  ): Promise<void> {
+    throwIfAborted(options.signal);
+    const time = this.#now().toISOString();
+    await this.#transaction('update', async (client) =>
+      change(client, await this.#touch(client, sessionKey, time)),
+    );
+  }
+
+  /** Upserts the session row (taking its row lock until commit) and returns it. */
+  async #touch(client: pg.PoolClient, sessionKey: string, time: string): Promise<SessionRow> {
+    const result = await client.query<SessionRow>(
+      `INSERT INTO ${this.#table('sessions')} (key, created_at, updated_at) VALUES ($1, $2, $2)
+       ON CONFLICT (key) DO UPDATE SET updated_at = EXCLUDED.updated_at RETURNING *`,
+      [sessionKey, time],
+    );
+    const row = result.rows[0];
+    if (row === undefined) throw new Error('upsert returned no row');
+    return row;
+  }
+
+  #table(name: 'sessions' | 'messages'): string {
+    return `"${this.#schema}"."ctxloom_${name}"`;
+  }
+
+  async #transaction<T>(operation: string, task: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await (await this.#open()).connect();
+    } catch (error) {
+      throw this.#error(operation, error);
+    }
+    try {
+      await client.query('BEGIN');
+      const result = await task(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw this.#error(operation, error);
+    } finally {
+      client.release();
+    }
+  }
+
+  #open(): Promise<pg.Pool> {
+    this.#pool ??= (async () => {
+      const module = await loadOptional('pg', () => import('pg'), 'PostgresSessionStore');
+      const pool = new module.default.Pool({
+        connectionString: this.#options.connectionString,
+        max: this.#options.maxConnections ?? 4,
+      });
+      pool.on('error', () => undefined);
+      try {
+        await migrate(pool, this.#schema, (name) => this.#table(name));
+      } catch (error) {
+        await pool.end().catch(() => undefined);
+        throw this.#error('open', error);
+      }
+      return pool;
+    })();
+    return this.#pool;
+  }
+
+  #error(operation: string, error: unknown): ContextError {
+    if (ContextError.isInstance(error)) return error;
+    return new SessionStoreError({
+      code: 'STORE_UNAVAILABLE',
+      backend: 'postgres',
+      operation,
+      message: `PostgreSQL session store ${operation} failed: ${error instanceof Error ? error.message : String(error)}. Check the connection string and that the server is running.`,
+      cause: error,
+    });
+  }
+}
+
+async function migrate(
+  pool: pg.Pool,
+  schema: string,
+  table: (name: 'sessions' | 'messages') => string,
+): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    // Serialises concurrent first starts; CREATE ... IF NOT EXISTS alone races on the catalogue.
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`ctxloom:${schema}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${table('sessions')} (
+      key TEXT PRIMARY KEY, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+      metadata TEXT NOT NULL DEFAULT '{}', last_consolidated INTEGER NOT NULL DEFAULT 0,
+      message_count INTEGER NOT NULL DEFAULT 0)`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${table('messages')} (
+      session_key TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (session_key, seq))`);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+function parseNotification(payload: string): { o: string; k: string; f: number; t: number } | undefined {
+  try {
+    const value: unknown = JSON.parse(payload);
+    if (typeof value !== 'object' || value === null) return undefined;
+    const { o, k, f, t } = value as Record<string, unknown>;
+    if (typeof o !== 'string' || typeof k !== 'string' || typeof f !== 'number' || typeof t !== 'number')
+      return undefined;
+    return { o, k, f, t };
+  } catch {
+    return undefined;
+  }
+}
