@@ -5,7 +5,14 @@
  */
 export { atomicWriteFile } from './atomic-write.js';
 export { type FileLockOptions, withFileLock } from './file-lock.js';
+export {
+  type GetHistoryOptions,
+  getHistory,
+  MIN_COMPACTED_REPLAY_MESSAGES,
+  type ReplaySession,
+} from './get-history.js';
 export { JsonlSessionStore, type JsonlSessionStoreOptions } from './jsonl-session-store.js';
+export { findLegalMessageStart } from './legal-message-start.js';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './memory-session-store.js';
 export { mergeMetadata } from './merge-metadata.js';
 export {
@@ -13,7 +20,6 @@ export {
   fromNanobotDict,
   NANOBOT_EXTRA_KEY,
   type NanobotDict,
-  RUNTIME_CONTEXT_KEY,
   toNanobotDict,
 } from './nanobot-message.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';

@@ -1,0 +1,116 @@
+import type { Message } from '../core/message.js';
+import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import { findLegalMessageStart } from './legal-message-start.js';
+import { hasNanobotFlag } from './nanobot-fields.js';
+import { replayMessage } from './replay-sanitize.js';
+
+/** Messages a fully archived session still replays (nanobot's `MIN_COMPACTED_REPLAY_MESSAGES`). */
+export const MIN_COMPACTED_REPLAY_MESSAGES = 8;
+
+/** The part of a session {@link getHistory} reads. */
+export type ReplaySession = {
+  readonly messages: readonly Message[];
+  readonly lastConsolidated: number;
+};
+
+/** Options for {@link getHistory}. */
+export type GetHistoryOptions = {
+  /** Count cap (tests, SDK use); 0 = none. @default 0 */
+  readonly maxMessages?: number;
+  /** Token cap, the normal model path; 0 = none. @default 0 */
+  readonly maxTokens?: number;
+  /** Counts messages for `maxTokens`. @default a SimpleTokenCounter */
+  readonly tokenCounter?: TokenCounter;
+  /** With `maxMessages`, extend the window back to the user turn that started it. @default false */
+  readonly extendToUser?: boolean;
+  /** False → the public view: the exact recorded runtime-context suffix is stripped. @default true */
+  readonly includeRuntimeContext?: boolean;
+};
+
+/**
+ * Replays a stored session for the model, with nanobot's rules (§3.4): start at `lastConsolidated`
+ * but keep at least the last 8 messages (extended back to their user turn); optional count cap;
+ * align to a user turn; drop an illegal tool-result prefix; per-message sanitising and field
+ * whitelist; then the token cap, walking from the newest message (always kept), re-aligning to a
+ * user turn or recovering the last user turn even over budget, and dropping an illegal prefix again.
+ * Pure: the session is not changed.
+ */
+export function getHistory(session: ReplaySession, options: GetHistoryOptions = {}): readonly Message[] {
+  const { messages } = session;
+  const last = Math.max(0, Math.min(session.lastConsolidated, messages.length));
+  let start = last;
+  if (last > 0)
+    start = Math.min(
+      last,
+      extendBackToUser(messages, Math.max(0, messages.length - MIN_COMPACTED_REPLAY_MESSAGES)),
+    );
+  const cap = options.maxMessages ?? 0;
+  if (cap > 0) {
+    const uncapped = start < last && messages.length - last < cap;
+    if (!uncapped && messages.length - start > cap) {
+      const capped = messages.length - cap;
+      start =
+        options.extendToUser === true ? Math.max(start, extendBackToUser(messages, capped, start)) : capped;
+    }
+  }
+  let slice = messages.slice(start);
+  slice = slice.slice(alignToUser(slice));
+  slice = slice.slice(findLegalMessageStart(slice));
+  const includeRuntimeContext = options.includeRuntimeContext ?? true;
+  const out: Message[] = [];
+  for (const message of slice) {
+    const replayed = replayMessage(message, includeRuntimeContext);
+    if (replayed !== undefined) out.push(replayed);
+  }
+  const maxTokens = options.maxTokens ?? 0;
+  return maxTokens > 0 ? capByTokens(out, maxTokens, options.tokenCounter ?? new SimpleTokenCounter()) : out;
+}
+
+/**
+ * Moves `index` back to the user message that started the sequence when `messages[index:]` holds no
+ * user message (and one more back when that user follows a `_channel_delivery` message).
+ */
+function extendBackToUser(messages: readonly Message[], index: number, floor = 0): number {
+  if (messages.slice(index).some((message) => message.role === 'user')) return index;
+  for (let cursor = index - 1; cursor >= floor; cursor -= 1) {
+    if (messages[cursor]?.role !== 'user') continue;
+    const before = messages[cursor - 1];
+    return before !== undefined && cursor - 1 >= floor && hasNanobotFlag(before, '_channel_delivery')
+      ? cursor - 1
+      : cursor;
+  }
+  return index;
+}
+
+/** Index of the first user message (or the `_channel_delivery` message right before it); 0 if none. */
+function alignToUser(messages: readonly Message[]): number {
+  const first = messages.findIndex((message) => message.role === 'user');
+  if (first <= 0) return 0;
+  const before = messages[first - 1];
+  return before !== undefined && hasNanobotFlag(before, '_channel_delivery') ? first - 1 : first;
+}
+
+function capByTokens(
+  messages: readonly Message[],
+  maxTokens: number,
+  counter: TokenCounter,
+): readonly Message[] {
+  if (messages.length === 0) return messages;
+  let total = 0;
+  let start = messages.length;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const cost = counter.countMessage(messages[index] as Message);
+    if (index < messages.length - 1 && total + cost > maxTokens) break;
+    total += cost;
+    start = index;
+  }
+  let kept = messages.slice(start);
+  const firstUser = kept.findIndex((message) => message.role === 'user');
+  if (firstUser >= 0) kept = kept.slice(firstUser);
+  else {
+    const lastUser = messages.findLastIndex((message) => message.role === 'user');
+    if (lastUser >= 0) kept = messages.slice(lastUser);
+  }
+  return kept.slice(findLegalMessageStart(kept));
+}
