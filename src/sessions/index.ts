@@ -12,7 +12,6 @@ export {
   type ReplaySession,
 } from './get-history.js';
 export { JsonlSessionStore, type JsonlSessionStoreOptions } from './jsonl-session-store.js';
-export { findLegalMessageStart } from './legal-message-start.js';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './memory-session-store.js';
 export { mergeMetadata } from './merge-metadata.js';
 export {
