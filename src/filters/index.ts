@@ -86,3 +86,10 @@ export {
   type ToolResultBudgetFilterOptions,
 } from './tool-result-budget-filter.js';
 export { truncateText } from './truncate-text.js';
+export {
+  JoinSystemMessagesFilter,
+  type JoinSystemMessagesFilterOptions,
+  SYSTEM_PROMPT_PARTS_KEY,
+  type SystemPromptPart,
+} from './join-system-messages-filter.js';
+export { MergeCurrentMessageFilter, type MergeCurrentMessageFilterOptions } from './merge-current-message-filter.js';

@@ -1,6 +1,8 @@
 import { ContextPipeline } from '../pipeline/context-pipeline.js';
+import { type AgentPresetOptions, agentPresetOptions } from './for-agent.js';
 import { type ChatPresetOptions, chatPresetOptions } from './for-chat.js';
 import { type ReactPresetOptions, reactPresetOptions } from './for-react.js';
+import { type SkillPresetOptions, skillPresetOptions } from './for-skill.js';
 
 /**
  * Builds the context for one model call: providers in order, then filters (see `ContextPipeline`),
@@ -27,5 +29,30 @@ export class ContextBuilder extends ContextPipeline {
    */
   static forReact(options: ReactPresetOptions = {}): ContextBuilder {
     return new ContextBuilder(reactPresetOptions(options));
+  }
+
+  /**
+   * The skill preset (Jianmu §6): persona → ReAct protocol → bootstrap files → skill set (summary,
+   * full or always-only) → history; MaxMessages → TokenBudget. Without `skillSet`, the skills are
+   * resolved per build: `runtimePrompt.skillsCatalog` → `runtimePrompt.skillsDir` →
+   * `configSkillsDir` → `./skills` under `cwd`.
+   * @example const builder = ContextBuilder.forSkill({ systemPrompt: 'You are a release bot.', mode: 'summary' });
+   */
+  static forSkill(options: SkillPresetOptions): ContextBuilder {
+    return new ContextBuilder(skillPresetOptions(options));
+  }
+
+  /**
+   * The workspace-agent preset (nanobot): identity → bootstrap files → tool contract → memory →
+   * always-on skills → skills index → recent history → archived summary, joined into one system
+   * message; then the history and the current message (media, runtime context, `$skill`); then the
+   * context governor.
+   * @throws ContextError `INVALID_OPTIONS` without `workspace`.
+   * @example
+   * const builder = ContextBuilder.forAgent({ workspace: '~/agent', channel: 'cli', contextWindowTokens: 128_000 });
+   * const { messages, trace } = await builder.build({ history, current: 'Hi $context-budget', sessionKey: 'cli:direct' });
+   */
+  static forAgent(options: AgentPresetOptions): ContextBuilder {
+    return new ContextBuilder(agentPresetOptions(options));
   }
 }

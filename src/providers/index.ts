@@ -31,3 +31,52 @@ export {
   ToolsDescProvider,
   type ToolsDescProviderOptions,
 } from './tools-desc-provider.js';
+export {
+  type AgentBootstrapProviderOptions,
+  AgentBootstrapProvider,
+  type AgentBootstrapSkip,
+} from './agent-bootstrap-provider.js';
+export { AlwaysOnSkillsProvider, type AlwaysOnSkillsProviderOptions } from './always-on-skills-provider.js';
+export { ArchivedSummaryProvider, type ArchivedSummaryProviderOptions } from './archived-summary-provider.js';
+export {
+  CurrentMessageProvider,
+  type CurrentMessageProviderOptions,
+  type RuntimeMetadataOptions,
+  runtimeMetadataLines,
+} from './current-message-provider.js';
+export { IdentityProvider, type IdentityProviderOptions, renderIdentity } from './identity-provider.js';
+export { type MemoryReader, MemoryProvider, type MemoryProviderOptions } from './memory-provider.js';
+export { mergeContent } from './merge-content.js';
+export {
+  DEFAULT_RECENT_HISTORY,
+  RecentHistoryProvider,
+  type RecentHistoryProviderOptions,
+  type RecentHistorySource,
+  type RecentHistoryTokenizer,
+} from './recent-history-provider.js';
+export {
+  appendRuntimeContext,
+  normaliseRuntimeBlocks,
+  RUNTIME_CONTEXT_KEY,
+  type RuntimeContextMarker,
+  wrapRuntimeMetadata,
+} from './runtime-context.js';
+export { currentPlatform, describePlatform, type RuntimePlatform } from './runtime-platform.js';
+export {
+  DEFAULT_FILE_READING_TOOLS,
+  type SkillSetMode,
+  SkillSetPromptProvider,
+  type SkillSetPromptProviderOptions,
+} from './skill-set-prompt-provider.js';
+export { SkillsIndexProvider, type SkillsIndexProviderOptions } from './skills-index-provider.js';
+export { stripRuntimeContext } from './strip-runtime-context.js';
+export { DEFAULT_TOOL_CONTRACT, ToolContractProvider, type ToolContractProviderOptions } from './tool-contract-provider.js';
+export {
+  detectImageType,
+  imagesThenText,
+  type LoadUserMediaOptions,
+  loadUserMedia,
+  type SkippedMedia,
+  type UserMedia,
+  withAttachmentLines,
+} from './user-media.js';

@@ -2,6 +2,8 @@
  * @module ctxloom/workspace
  * Workspace layout, bootstrap files, safe paths and the file cache.
  */
+
+export { type AgentWorkspace, type AgentWorkspaceOptions, resolveAgentWorkspace } from './agent-workspace.js';
 export {
   type CachedTextFile,
   DEFAULT_WORKSPACE_FILE_CACHE,
@@ -12,6 +14,11 @@ export {
 export { resolveRealInside } from './resolve-real-inside.js';
 export { resolveInside, safeFileName } from './safe-path.js';
 export {
+  type ScaffoldResult,
+  type ScaffoldWorkspaceOptions,
+  scaffoldWorkspace,
+} from './scaffold-workspace.js';
+export {
   OFFLOAD_REFERENCE_HEADER,
   offloadReference,
   type PersistToolResultOptions,
@@ -19,3 +26,8 @@ export {
   persistToolResult,
   TOOL_RESULTS_DIR,
 } from './tool-result-offload.js';
+export {
+  matchesWorkspaceTemplate,
+  WORKSPACE_TEMPLATES,
+  type WorkspaceTemplateFile,
+} from './workspace-templates.js';

@@ -1,0 +1,76 @@
+import type { Decision } from '../core/decision.js';
+import { decision } from '../core/decision.js';
+import { type Message, sectionOf } from '../core/message.js';
+import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
+import { mergeContent } from '../providers/merge-content.js';
+
+/** Options for {@link MergeCurrentMessageFilter}. */
+export type MergeCurrentMessageFilterOptions = {
+  /** The filter id. @default 'merge-current-message' */
+  readonly id?: string;
+  /** The section of the current message. @default 'current-message' */
+  readonly currentSection?: string;
+};
+
+/**
+ * nanobot's same-role rule (§2.1): when the message right before the current message has the same
+ * role (e.g. the history ends with a user message that got no answer), the two become one message:
+ * content merged with `mergeContent`, metadata merged with the current message winning, keeping the
+ * current message's id and section. It also reports attached files the current-message provider
+ * skipped (`metadata.skippedMedia`) as `section-skip` decisions, since providers cannot emit
+ * decisions themselves.
+ */
+export class MergeCurrentMessageFilter implements ContextFilter {
+  readonly specificationVersion = 'v1';
+  readonly id: string;
+  readonly onError = 'skip';
+  readonly currentSection: string;
+
+  constructor(options: MergeCurrentMessageFilterOptions = {}) {
+    this.id = options.id ?? 'merge-current-message';
+    this.currentSection = options.currentSection ?? 'current-message';
+  }
+
+  apply(messages: readonly Message[]): FilterResult {
+    const index = messages.findLastIndex((message) => sectionOf(message) === this.currentSection);
+    const current = messages[index];
+    if (current === undefined) return { messages, decisions: [] };
+    const decisions = this.#skippedMedia(current);
+    const previous = messages[index - 1];
+    if (
+      previous === undefined ||
+      previous.role !== current.role ||
+      current.role === 'system' ||
+      current.role === 'tool'
+    ) {
+      return { messages, decisions };
+    }
+    const merged: Message = {
+      ...current,
+      content: mergeContent(previous.content, current.content),
+      metadata: { ...previous.metadata, ...current.metadata },
+    };
+    const next = [...messages.slice(0, index - 1), merged, ...messages.slice(index + 1)];
+    decisions.push(
+      decision('message-merge', {
+        stage: this.id,
+        reason: `The message before the current one is also a ${current.role} message; merged them into one.`,
+        messageIds: [previous.id, current.id],
+      }),
+    );
+    return { messages: next, decisions };
+  }
+
+  #skippedMedia(current: Message): Decision[] {
+    const skipped = current.metadata?.['skippedMedia'];
+    if (!Array.isArray(skipped)) return [];
+    return skipped.map((entry: unknown) =>
+      decision('section-skip', {
+        stage: this.id,
+        reason: `Attached file ${String(Reflect.get(Object(entry), 'path'))} was left out (${String(Reflect.get(Object(entry), 'reason'))}).`,
+        messageIds: [current.id],
+        details: { media: entry },
+      }),
+    );
+  }
+}

@@ -1,0 +1,198 @@
+import { ContextError } from '../core/errors.js';
+import type { IdGenerator } from '../core/ids.js';
+import { ContextGovernor, type ContextGovernorOptions } from '../filters/context-governor.js';
+import { JoinSystemMessagesFilter } from '../filters/join-system-messages-filter.js';
+import { MergeCurrentMessageFilter } from '../filters/merge-current-message-filter.js';
+import type { ContextPipelineOptions } from '../pipeline/context-pipeline.js';
+import type { MessageProvider } from '../pipeline/contracts.js';
+import {
+  AgentBootstrapProvider,
+  type AgentBootstrapProviderOptions,
+} from '../providers/agent-bootstrap-provider.js';
+import { AlwaysOnSkillsProvider } from '../providers/always-on-skills-provider.js';
+import { ArchivedSummaryProvider } from '../providers/archived-summary-provider.js';
+import {
+  CurrentMessageProvider,
+  type CurrentMessageProviderOptions,
+} from '../providers/current-message-provider.js';
+import { IdentityProvider } from '../providers/identity-provider.js';
+import { MemoryProvider, type MemoryReader } from '../providers/memory-provider.js';
+import {
+  RecentHistoryProvider,
+  type RecentHistoryProviderOptions,
+} from '../providers/recent-history-provider.js';
+import type { RuntimePlatform } from '../providers/runtime-platform.js';
+import { SkillsIndexProvider } from '../providers/skills-index-provider.js';
+import { StateHistoryProvider } from '../providers/state-history-provider.js';
+import { ToolContractProvider } from '../providers/tool-contract-provider.js';
+import type { SkillsIndexFormat } from '../skills/render-skills-index.js';
+import type { SkillEnvironment } from '../skills/skill-environment.js';
+import { SkillsCatalog } from '../skills/skills-catalog.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import { resolveAgentWorkspace } from '../workspace/agent-workspace.js';
+import type { WorkspaceFileCache } from '../workspace/file-cache.js';
+
+/** Skill options of the agent preset. */
+export type AgentSkillsOptions = {
+  /** Extra skill folders, after `{workspace}/skills` and before the built-ins. @default [] */
+  readonly dirs?: readonly string[];
+  /** Skill names left out everywhere. @default [] */
+  readonly disabled?: readonly string[];
+  /** The index format: nanobot's Markdown or seed 003's XML. @default 'markdown' */
+  readonly indexFormat?: SkillsIndexFormat;
+  /** The built-in skills folder; `null` turns built-ins off. @default BUILTIN_SKILLS_DIR */
+  readonly builtinDir?: string | null;
+  /** PATH and environment lookups for availability. @default the process's */
+  readonly environment?: SkillEnvironment;
+  /** A ready catalogue (the other skill options are then ignored). @default one built from the options */
+  readonly catalog?: SkillsCatalog;
+};
+
+/** Options for `ContextBuilder.forAgent`: nanobot's whole context behaviour for a workspace agent. */
+export type AgentPresetOptions = {
+  /** The agent workspace: SOUL.md, USER.md, memory/, skills/. */
+  readonly workspace: string;
+  /** The project folder of this conversation (AGENTS.md). @default the agent workspace */
+  readonly projectWorkspace?: string;
+  /** The channel (picks the identity's format hint), e.g. `cli`, `telegram`. @default undefined (no hint) */
+  readonly channel?: string;
+  /** Counts tokens for the budget and the trace. @default SimpleTokenCounter */
+  readonly tokenCounter?: TokenCounter;
+  /** The model's context window. @default 65536 */
+  readonly contextWindowTokens?: number;
+  /** Tokens reserved for the answer. @default 8192 */
+  readonly maxOutputTokens?: number;
+  /** Skills: extra folders, disabled names, index format. @default {} */
+  readonly skills?: AgentSkillsOptions;
+  /** The host facts printed in the identity. @default the running process */
+  readonly platform?: RuntimePlatform;
+  /** Bootstrap file rules (TOOLS.md, extra templates, legacy SOUL, size cap). @default {} (no TOOLS.md) */
+  readonly bootstrap?: Pick<
+    AgentBootstrapProviderOptions,
+    'includeToolsFile' | 'extraTemplates' | 'legacySoulTemplates' | 'maxFileChars'
+  >;
+  /** The tool contract text. @default DEFAULT_TOOL_CONTRACT */
+  readonly toolContract?: string;
+  /** Include memory/MEMORY.md (off for transient chats). @default true */
+  readonly includeMemory?: boolean;
+  /** Reads MEMORY.md. @default new MemoryFile({ workspace }) */
+  readonly memoryReader?: MemoryReader;
+  /** Recent History settings, or `false` to leave the part out (e.g. memory-writer runs). @default {} */
+  readonly recentHistory?:
+    | Pick<RecentHistoryProviderOptions, 'maxEntries' | 'maxTokens' | 'tokenizer' | 'unified' | 'source'>
+    | false;
+  /** The current message: media folder rules and the optional time/channel block. @default {} */
+  readonly currentMessage?: Pick<
+    CurrentMessageProviderOptions,
+    'cwd' | 'mediaRoots' | 'maxImageBytes' | 'runtimeMetadata'
+  >;
+  /** More governor settings (tool-result size, offload, compaction). @default {} */
+  readonly governor?: Omit<
+    ContextGovernorOptions,
+    'contextWindowTokens' | 'maxOutputTokens' | 'workspace' | 'tokenCounter'
+  >;
+  /** A file cache shared with other builders. @default one per builder */
+  readonly fileCache?: WorkspaceFileCache;
+  /** Clock for stage timings. @default performance.now */
+  readonly now?: () => number;
+  /** Id generator for new messages. @default random ids */
+  readonly generateId?: IdGenerator;
+  /** Check integrity after every filter. @default false */
+  readonly debug?: boolean;
+};
+
+/** Defaults of {@link AgentPresetOptions}. */
+export const DEFAULT_AGENT_PRESET = Object.freeze({ contextWindowTokens: 65_536, maxOutputTokens: 8192 });
+
+/**
+ * The pipeline of the agent preset: identity → bootstrap files → tool contract → memory → always-on
+ * skills → skills index → recent history → archived summary (each its own provider, joined into one
+ * system message with `\n\n---\n\n`), then the history, then the current message; filters: join the
+ * system parts, merge a same-role current message, then the context governor's steps.
+ * @throws ContextError `INVALID_OPTIONS` when `workspace` is missing.
+ */
+export function agentPresetOptions(options: AgentPresetOptions): ContextPipelineOptions {
+  if (typeof options.workspace !== 'string' || options.workspace.trim() === '') {
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message:
+        'ContextBuilder.forAgent needs `workspace`: the agent workspace folder (it holds SOUL.md, memory/ and skills/).',
+    });
+  }
+  const { agentDir, isSeparateProject } = resolveAgentWorkspace(options);
+  const catalog = options.skills?.catalog ?? agentCatalog(agentDir, options.skills ?? {});
+  const governor = new ContextGovernor({
+    ...options.governor,
+    contextWindowTokens: options.contextWindowTokens ?? DEFAULT_AGENT_PRESET.contextWindowTokens,
+    maxOutputTokens: options.maxOutputTokens ?? DEFAULT_AGENT_PRESET.maxOutputTokens,
+    workspace: agentDir,
+    ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter }),
+  });
+  return {
+    providers: agentProviders(options, { catalog, isSeparateProject }),
+    filters: [new JoinSystemMessagesFilter(), new MergeCurrentMessageFilter(), ...governor.filters],
+    ...pick(options),
+  };
+}
+
+function agentProviders(
+  options: AgentPresetOptions,
+  shared: { readonly catalog: SkillsCatalog; readonly isSeparateProject: boolean },
+): readonly MessageProvider[] {
+  const { workspace } = options;
+  const project =
+    options.projectWorkspace === undefined ? {} : { projectWorkspace: options.projectWorkspace };
+  const recent = options.recentHistory;
+  return [
+    new IdentityProvider({
+      workspace,
+      ...project,
+      ...(options.channel === undefined ? {} : { channel: options.channel }),
+      ...(options.platform === undefined ? {} : { platform: options.platform }),
+    }),
+    new AgentBootstrapProvider({
+      workspace,
+      ...project,
+      ...options.bootstrap,
+      ...(options.fileCache === undefined ? {} : { fileCache: options.fileCache }),
+    }),
+    new ToolContractProvider(options.toolContract === undefined ? {} : { text: options.toolContract }),
+    ...(options.includeMemory === false
+      ? []
+      : [
+          new MemoryProvider({
+            workspace,
+            ...(options.memoryReader === undefined ? {} : { reader: options.memoryReader }),
+          }),
+        ]),
+    new AlwaysOnSkillsProvider({ catalog: shared.catalog }),
+    new SkillsIndexProvider({
+      catalog: shared.catalog,
+      format: options.skills?.indexFormat ?? 'markdown',
+      paths: shared.isSeparateProject ? 'absolute' : 'relative',
+    }),
+    ...(recent === false ? [] : [new RecentHistoryProvider({ workspace, ...recent })]),
+    new ArchivedSummaryProvider(),
+    new StateHistoryProvider({ includeCurrent: false }),
+    new CurrentMessageProvider({ ...options.currentMessage, catalog: shared.catalog }),
+  ];
+}
+
+function agentCatalog(workspace: string, skills: AgentSkillsOptions): SkillsCatalog {
+  return new SkillsCatalog({
+    workspace,
+    ...(skills.dirs === undefined ? {} : { dirs: skills.dirs }),
+    ...(skills.disabled === undefined ? {} : { disabled: skills.disabled }),
+    ...(skills.builtinDir === undefined ? {} : { builtinDir: skills.builtinDir }),
+    ...(skills.environment === undefined ? {} : { environment: skills.environment }),
+  });
+}
+
+function pick(options: AgentPresetOptions): Omit<ContextPipelineOptions, 'providers' | 'filters'> {
+  return {
+    ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.generateId === undefined ? {} : { generateId: options.generateId }),
+    ...(options.debug === undefined ? {} : { debug: options.debug }),
+  };
+}

@@ -1,0 +1,100 @@
+import type { Message } from '../core/message.js';
+import type { HistoryEntry } from '../memory/history-entry.js';
+import { HistoryLog } from '../memory/history-log.js';
+import type { BuildInput } from '../pipeline/build-input.js';
+import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
+import { TiktokenTokenCounter } from '../tokens/tiktoken-token-counter.js';
+import { type TruncateTextToTokensOptions, truncateTextToTokens } from '../tokens/truncate-text-to-tokens.js';
+
+/** Encodes and decodes text for the token cap (a `TiktokenTokenCounter` or `HFTokenCounter` is one). */
+export type RecentHistoryTokenizer = NonNullable<TruncateTextToTokensOptions['tokenizer']>;
+
+/** Reads unconsumed history entries; `HistoryLog` implements it. */
+export type RecentHistorySource = Pick<HistoryLog, 'readRecent' | 'readDreamCursor'>;
+
+/** Options for {@link RecentHistoryProvider}. */
+export type RecentHistoryProviderOptions = {
+  /** The provider id. @default 'recent-history' */
+  readonly id?: string;
+  /** The agent workspace (`memory/history.jsonl`). */
+  readonly workspace: string;
+  /** Where entries come from. @default new HistoryLog({ workspace }) */
+  readonly source?: RecentHistorySource;
+  /** Entries kept (the newest). @default 50 */
+  readonly maxEntries?: number;
+  /** Token cap of the joined lines, the truncation suffix included. @default 8000 */
+  readonly maxTokens?: number;
+  /** Counts and cuts to the cap. @default cl100k_base (gpt-tokenizer, loaded on first use), as nanobot */
+  readonly tokenizer?: RecentHistoryTokenizer;
+  /** Unified sessions: also show entries of other non-internal sessions. @default false */
+  readonly unified?: boolean;
+};
+
+/** Defaults of {@link RecentHistoryProviderOptions}. */
+export const DEFAULT_RECENT_HISTORY = Object.freeze({ maxEntries: 50, maxTokens: 8000 });
+
+/**
+ * Part 7 of the agent system prompt (nanobot §1.7): history.jsonl entries the memory writer has not
+ * consumed yet (after the Dream cursor), scoped to `input.sessionKey`; the newest `maxEntries`; the
+ * last entry equal to the session's archived summary dropped (it is shown as the summary); lines
+ * `- [timestamp] content`; the text cut to `maxTokens` with the suffix counted inside the budget.
+ */
+export class RecentHistoryProvider implements MessageProvider {
+  readonly specificationVersion = 'v1';
+  readonly id: string;
+  readonly #source: RecentHistorySource;
+  readonly #options: RecentHistoryProviderOptions;
+  #tokenizer: Promise<RecentHistoryTokenizer> | undefined;
+
+  constructor(options: RecentHistoryProviderOptions) {
+    this.id = options.id ?? 'recent-history';
+    this.#source = options.source ?? new HistoryLog({ workspace: options.workspace });
+    this.#options = options;
+  }
+
+  async getMessages(input: BuildInput, context: BuildContext): Promise<readonly Message[]> {
+    const sinceCursor = await this.#source.readDreamCursor();
+    const entries = await this.#source.readRecent({
+      sinceCursor,
+      ...(input.sessionKey === undefined ? {} : { sessionKey: input.sessionKey }),
+      unified: this.#options.unified ?? false,
+    });
+    const kept = withoutSummary(
+      entries.slice(-(this.#options.maxEntries ?? DEFAULT_RECENT_HISTORY.maxEntries)),
+      input,
+    );
+    if (kept.length === 0) return [];
+    const lines = kept.map((entry) => `- [${entry.timestamp}] ${entry.content}`).join('\n');
+    const text = truncateTextToTokens(lines, {
+      maxTokens: this.#options.maxTokens ?? DEFAULT_RECENT_HISTORY.maxTokens,
+      tokenizer: await this.#loadTokenizer(),
+    });
+    if (text.trim() === '') return [];
+    return [
+      {
+        id: context.generateId(),
+        role: 'system',
+        content: `# Recent History\n\n${text}`,
+        metadata: { entries: kept.length, truncated: text !== lines },
+      },
+    ];
+  }
+
+  #loadTokenizer(): Promise<RecentHistoryTokenizer> {
+    if (this.#options.tokenizer !== undefined) return Promise.resolve(this.#options.tokenizer);
+    this.#tokenizer ??= TiktokenTokenCounter.create({ encoding: 'cl100k_base' });
+    return this.#tokenizer;
+  }
+}
+
+function withoutSummary(entries: readonly HistoryEntry[], input: BuildInput): readonly HistoryEntry[] {
+  const summary = input.summary?.text;
+  if (summary === undefined) return entries;
+  for (let index = entries.length - 1; index >= 0; index -= 1) {
+    const entry = entries[index];
+    if (entry?.sessionKey === input.sessionKey && entry?.content === summary) {
+      return [...entries.slice(0, index), ...entries.slice(index + 1)];
+    }
+  }
+  return entries;
+}

@@ -1,0 +1,41 @@
+import type { Message } from '../core/message.js';
+import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
+import { renderSkillsIndex, type SkillsIndexFormat } from '../skills/render-skills-index.js';
+import type { SkillsCatalog } from '../skills/skills-catalog.js';
+
+/** Options for {@link SkillsIndexProvider}. */
+export type SkillsIndexProviderOptions = {
+  /** The provider id. @default 'skills-index' */
+  readonly id?: string;
+  /** Where the skills come from (unavailable ones are listed, flagged). */
+  readonly catalog: Pick<SkillsCatalog, 'list'>;
+  /** Markdown groups (nanobot) or an XML list (seed 003). @default 'markdown' */
+  readonly format?: SkillsIndexFormat;
+  /** How skill roots print; see `SkillsIndexOptions.paths`. @default 'relative' */
+  readonly paths?: 'relative' | 'absolute';
+};
+
+/**
+ * Part 6 of the agent system prompt (nanobot §1.6): the index of every skill that is not an
+ * available always-on skill, so the model can read a SKILL.md when it needs it.
+ */
+export class SkillsIndexProvider implements MessageProvider {
+  readonly specificationVersion = 'v1';
+  readonly id: string;
+  readonly #options: SkillsIndexProviderOptions;
+
+  constructor(options: SkillsIndexProviderOptions) {
+    this.id = options.id ?? 'skills-index';
+    this.#options = options;
+  }
+
+  getMessages(_input: unknown, context: BuildContext): readonly Message[] {
+    const skills = this.#options.catalog.list({ includeUnavailable: true });
+    const text = renderSkillsIndex(skills, {
+      format: this.#options.format ?? 'markdown',
+      paths: this.#options.paths ?? 'relative',
+    });
+    if (text === '') return [];
+    return [{ id: context.generateId(), role: 'system', content: text }];
+  }
+}
