@@ -69,6 +69,7 @@ describe('StateHistoryProvider', () => {
       tool: 'list_dir',
       toolCallId: 'call_1',
       result: { entries: ['README.md', 'src'] },
+      output: 'README.md\nsrc',
     });
     expect(receipt).toMatchObject({ toolCallId: 'call_1', metadata: { semanticKind: TOOL_OBSERVATION } });
     expect(messages[4]).toBe(history[3]);

@@ -58,7 +58,8 @@ const RECEIPT_NOTE =
  * - an assistant message with tool calls gets its content rewritten as a tool-plan note followed by the
  *   calls, and `metadata.semanticKind = 'self_tool_plan'`; it KEEPS its `toolCalls`, so results still pair;
  * - a tool message whose `metadata.toolResult` is set gets its content rewritten as JSON
- *   `{ note, tool, toolCallId, result }` and `metadata.semanticKind = 'tool_observation'`;
+ *   `{ note, tool, toolCallId, result, output }` (`result` is
+ *   `toolResult`, or the text when `toolResult` is `true`; `output` keeps the original text) and `metadata.semanticKind = 'tool_observation'`;
  * - when any message was annotated, a `History semantics` system message is emitted first (before the
  *   history, after the other providers' system messages), so the request stays legal.
  * Message ids are kept, so rewritten messages still diff against the stored history. When
@@ -151,6 +152,7 @@ export function annotateMessage(message: Message): Message {
       tool: message.name ?? null,
       toolCallId: message.toolCallId ?? null,
       result: toolResult === true ? textOf(message.content) : toolResult,
+      ...(toolResult === true ? {} : { output: textOf(message.content) }),
     };
     return {
       ...message,

@@ -1,4 +1,5 @@
 import type { CliCommand } from '../cli-io.js';
+import { buildCommand } from './build.js';
 
 /** Every sub-command, in the order `ctxloom --help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [];
+export const COMMANDS: readonly CliCommand[] = [buildCommand];

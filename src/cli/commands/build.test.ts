@@ -1,0 +1,171 @@
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Message } from '../../index.js';
+import type { CliIo } from '../cli-io.js';
+import { main } from '../main.js';
+
+const exampleWorkspace = fileURLToPath(new URL('../../../examples/workspace', import.meta.url));
+
+function memoryIo(cwd: string): CliIo & { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return {
+    stdout: { write: (text: string) => (out += text) },
+    stderr: { write: (text: string) => (err += text) },
+    env: {},
+    cwd,
+    out: () => out,
+    err: () => err,
+  };
+}
+
+/** Splits `build` output into the JSON message list and the summary after it. */
+function splitOutput(out: string): { messages: Message[]; summary: string } {
+  const end = out.indexOf('\n]\n') + 2;
+  return { messages: JSON.parse(out.slice(0, end)) as Message[], summary: out.slice(end) };
+}
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'ctxloom-build-'));
+  await cp(exampleWorkspace, path.join(dir, 'ws'), { recursive: true });
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('ctxloom build', () => {
+  it('builds the example workspace with its ctxloom.yaml and prints a token table per section', async () => {
+    const io = memoryIo(dir);
+    const code = await main(['build', '--workspace', 'ws', 'What should I work on next?'], io);
+    expect(io.err()).toBe('');
+    expect(code).toBe(0);
+    const { messages, summary } = splitOutput(io.out());
+    const sections = [...new Set(messages.map((message) => message.metadata?.['section']))];
+    expect(sections).toEqual(['persona', 'react-protocol', 'bootstrap-files', 'history', 'current-message']);
+    expect(messages[0]?.content).toContain('You are Loom');
+    expect(String(messages[2]?.content)).toMatch(/^## AGENTS\.md\n\n# Working agreement/);
+    expect(messages.at(-1)).toMatchObject({ role: 'user', content: 'What should I work on next?' });
+    expect(
+      messages.filter((message) => message.metadata?.['semanticKind'] === 'self_tool_plan'),
+    ).toHaveLength(4);
+    expect(summary).toMatch(/preset: react\nsection +messages +tokens +percent\n/);
+    for (const section of sections)
+      expect(summary).toMatch(new RegExp(`\\n${String(section)} +\\d+ +[\\d,]+ +\\d+\\.\\d%\\n`));
+    expect(summary).toMatch(/\ntotal +20 +[\d,]+ +100\.0%\ncounter: simple\n/);
+  });
+
+  it('lets flags win over ctxloom.yaml and reports the trimming decisions', async () => {
+    const io = memoryIo(dir);
+    const args = ['build', '--workspace', 'ws', '--preset', 'chat', '--max-messages', '4', 'Next?'];
+    expect(await main(args, io)).toBe(0);
+    const { messages, summary } = splitOutput(io.out());
+    expect(messages.map((message) => message.metadata?.['section'])).toEqual([
+      'persona',
+      'bootstrap-files',
+      'history',
+      'history',
+      'history',
+      'history',
+      'current-message',
+    ]);
+    expect(summary).toContain('preset: chat');
+    expect(summary).toMatch(/decisions:\n {2}max-messages: message-drop \(12 messages\)/);
+  });
+
+  it('reads a history file given by flag, including OpenAI-style entries, and prints OpenAI-free text format', async () => {
+    const history = [
+      { role: 'user', content: 'List the files' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'c1', name: 'ls', content: 'a.txt' },
+    ];
+    await writeFile(path.join(dir, 'h.json'), JSON.stringify(history));
+    const io = memoryIo(dir);
+    const args = [
+      'build',
+      '--workspace',
+      'ws',
+      '--history',
+      'h.json',
+      '--format',
+      'text',
+      '--no-summary',
+      '--preset',
+      'chat',
+      'ok?',
+    ];
+    expect(await main(args, io)).toBe(0);
+    expect(io.out()).toContain('--- user [history]\nList the files\n');
+    expect(io.out()).toContain('  -> ls({}) [c1]');
+    expect(io.out()).toContain('--- tool [history] (result of c1)\na.txt\n');
+    expect(io.out()).not.toContain('counter:');
+  });
+
+  it('fails with exit 3 and the budget numbers when the pinned prefix does not fit', async () => {
+    const io = memoryIo(dir);
+    expect(await main(['build', '--workspace', 'ws', '--max-tokens', '50', 'hi'], io)).toBe(3);
+    expect(io.err()).toMatch(/^BUDGET_UNSATISFIABLE: .*maxTokens is 50/);
+  });
+
+  it('rejects bad options with exit 2 and a message naming the fix', async () => {
+    const cases: [string[], RegExp][] = [
+      [['build', 'hi'], /needs --workspace DIR/],
+      [['build', '--workspace', 'ws'], /needs a MESSAGE/],
+      [['build', '--workspace', 'nope', 'hi'], /Workspace .*nope is not a folder/],
+      [
+        ['build', '--workspace', 'ws', '--preset', 'swarm', 'hi'],
+        /--preset "swarm" is not supported; use one of: chat, react/,
+      ],
+      [['build', '--workspace', 'ws', '--format', 'xml', 'hi'], /--format "xml" is not supported/],
+      [
+        ['build', '--workspace', 'ws', '--max-tokens=-3', 'hi'],
+        /--max-tokens must be a positive integer, got "-3"/,
+      ],
+      [
+        ['build', '--workspace', 'ws', '--max-messages', '2.5', 'hi'],
+        /--max-messages must be a positive integer, got "2.5"/,
+      ],
+      [['build', '--workspace', 'ws', '--bogus', 'hi'], /Unknown option '--bogus'/],
+      [['build', '--workspace', 'ws', '--history', 'missing.jsonl', 'hi'], /missing\.jsonl does not exist/],
+    ];
+    for (const [args, pattern] of cases) {
+      const io = memoryIo(dir);
+      expect(await main(args, io), args.join(' ')).toBe(2);
+      expect(io.err(), args.join(' ')).toMatch(pattern);
+    }
+  });
+
+  it('reports an invalid ctxloom.yaml naming the file and the key', async () => {
+    await writeFile(path.join(dir, 'ws', 'ctxloom.yaml'), 'prompt:\n  personaDefaultPrompt: 42\n');
+    const io = memoryIo(dir);
+    expect(await main(['build', '--workspace', 'ws', 'hi'], io)).toBe(2);
+    expect(io.err()).toBe(
+      `INVALID_CONFIG: ${path.join(dir, 'ws', 'ctxloom.yaml')}: prompt.personaDefaultPrompt: expected string, got integer\n`,
+    );
+  });
+
+  it('reports an invalid history line with the file, the line and the field', async () => {
+    await writeFile(
+      path.join(dir, 'bad.jsonl'),
+      '{"id":"1","role":"user","content":"ok"}\n{"id":"2","role":"robot","content":"x"}\n',
+    );
+    const io = memoryIo(dir);
+    expect(await main(['build', '--workspace', 'ws', '--history', 'bad.jsonl', 'hi'], io)).toBe(2);
+    expect(io.err()).toMatch(/bad\.jsonl:2: not a valid message \(role: /);
+  });
+
+  it('prints its usage with --help', async () => {
+    const io = memoryIo(dir);
+    expect(await main(['build', '--help'], io)).toBe(0);
+    expect(io.out()).toMatch(/^Usage: ctxloom build --workspace DIR/);
+  });
+});

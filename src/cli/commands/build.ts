@@ -1,0 +1,249 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  type BuildTrace,
+  type ChatPresetOptions,
+  ContextBuilder,
+  ContextError,
+  type CtxloomConfig,
+  createSequentialIdGenerator,
+  loadConfig,
+  type Message,
+  resolveInside,
+  resolvePrompts,
+  SimpleTokenCounter,
+  type TokenCounter,
+  type TokenCounterConfig,
+  textOf,
+  traceDecisions,
+} from '../../index.js';
+import type { CliCommand, CliIo } from '../cli-io.js';
+import { EXIT_CODES } from '../exit-codes.js';
+import { readHistoryFile } from '../read-history-file.js';
+import { renderSectionTable } from '../render-section-table.js';
+
+/** What a preset row receives: the resolved preset options and the workspace. */
+type PresetRequest = { readonly options: ChatPresetOptions; readonly workspace: string };
+
+/** `--preset` values: one row per preset; add a row to add a preset. */
+const PRESETS: Readonly<Record<string, (request: PresetRequest) => ContextBuilder>> = {
+  chat: (request) => ContextBuilder.forChat(request.options),
+  react: (request) => ContextBuilder.forReact(request.options),
+};
+
+/** `--format` values: one row per output format; each renders the built messages as text. */
+const FORMATS: Readonly<Record<string, (messages: readonly Message[]) => string>> = {
+  json: (messages) => `${JSON.stringify(messages, null, 2)}\n`,
+  text: renderText,
+};
+
+/** `--counter` values: one row per token counter. */
+const COUNTERS: Readonly<
+  Record<string, (config: TokenCounterConfig, workspace: string) => TokenCounter | Promise<TokenCounter>>
+> = {
+  simple: () => new SimpleTokenCounter(),
+};
+
+const USAGE = `Usage: ctxloom build --workspace DIR [options] MESSAGE
+
+Builds the context for MESSAGE from the workspace (bootstrap files, ctxloom.yaml, history) and prints the
+messages, then a token table per section. Flags win over ctxloom.yaml.
+
+Options:
+  --workspace DIR      the workspace folder (required)
+  --history FILE       a JSON or JSONL file of messages (default: historyFile in ctxloom.yaml)
+  --preset NAME        ${Object.keys(PRESETS).join(' | ')} (default: preset in ctxloom.yaml, else chat)
+  --max-tokens N       token budget of the whole request
+  --max-messages N     keep the pinned prefix plus the newest N messages
+  --counter NAME       ${Object.keys(COUNTERS).join(' | ')} (default: tokenCounter.type in ctxloom.yaml, else simple)
+  --format NAME        ${Object.keys(FORMATS).join(' | ')} (default: json)
+  --config FILE        the config file (default: DIR/ctxloom.yaml)
+  --no-summary         print only the messages, without the token table
+`;
+
+/** `ctxloom build`: builds and prints the context for a message in a workspace. */
+export const buildCommand: CliCommand = {
+  name: 'build',
+  summary: 'Build the context for a message in a workspace and show where the tokens go',
+  usage: USAGE,
+  run: runBuild,
+};
+
+async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
+  const flags = parseFlags(args);
+  const workspace = await workspaceDir(flags.workspace, io.cwd);
+  const { config } = await loadConfig(
+    flags.config === undefined ? { dir: workspace } : { path: path.resolve(io.cwd, flags.config) },
+  );
+  const presetName = pick('--preset', flags.preset ?? config.preset ?? 'chat', PRESETS);
+  const formatName = pick('--format', flags.format ?? 'json', FORMATS);
+  const counterConfig: TokenCounterConfig = {
+    ...config.tokenCounter,
+    type: counterType(flags.counter, config),
+  };
+  const counterName = pick('--counter', counterConfig.type, COUNTERS);
+  const tokenCounter = await COUNTERS[counterName]?.(counterConfig, workspace);
+  const history = await loadHistory(flags.history, config, { workspace, cwd: io.cwd });
+  const runtimePrompt = {
+    workspaceDir: workspace,
+    includeBootstrapFiles: config.includeBootstrapFiles ?? true,
+  };
+  const maxTokens = positiveInteger('--max-tokens', flags['max-tokens']) ?? config.maxTokens;
+  const maxMessages = positiveInteger('--max-messages', flags['max-messages']) ?? config.maxMessages;
+  const options: ChatPresetOptions = {
+    workspace,
+    runtimePrompt,
+    prompts: resolvePrompts(config),
+    annotateHistory: config.annotateHistory ?? false,
+    generateId: createSequentialIdGenerator('ctx'),
+    ...(tokenCounter === undefined ? {} : { tokenCounter }),
+    ...(maxTokens === undefined ? {} : { maxTokens }),
+    ...(maxMessages === undefined ? {} : { maxMessages }),
+  };
+  const builder = PRESETS[presetName]?.({ options, workspace }) ?? ContextBuilder.forChat(options);
+  const { messages, trace } = await builder.build({ history, current: flags.message, runtimePrompt });
+  io.stdout.write(FORMATS[formatName]?.(messages) ?? '');
+  if (flags['no-summary'] !== true) io.stdout.write(`\n${renderSummary(trace, presetName)}`);
+  return EXIT_CODES.ok;
+}
+
+type Flags = {
+  readonly workspace?: string;
+  readonly history?: string;
+  readonly preset?: string;
+  readonly 'max-tokens'?: string;
+  readonly 'max-messages'?: string;
+  readonly counter?: string;
+  readonly format?: string;
+  readonly config?: string;
+  readonly 'no-summary'?: boolean;
+  readonly message: string;
+};
+
+function parseFlags(args: readonly string[]): Flags {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+  } catch (error) {
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: `${error instanceof Error ? error.message : String(error)}. Run 'ctxloom build --help'.`,
+    });
+  }
+  const message = parsed.positionals.join(' ');
+  if (message.trim() === '') {
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message:
+        'ctxloom build needs a MESSAGE, e.g. ctxloom build --workspace . "What should I work on next?"',
+    });
+  }
+  return { ...parsed.values, message };
+}
+
+function parse(args: readonly string[]) {
+  const text = { type: 'string' } as const;
+  return parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      workspace: text,
+      history: text,
+      preset: text,
+      'max-tokens': text,
+      'max-messages': text,
+      counter: text,
+      format: text,
+      config: text,
+      'no-summary': { type: 'boolean' },
+    },
+  });
+}
+
+async function workspaceDir(flag: string | undefined, cwd: string): Promise<string> {
+  if (flag === undefined) {
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: 'ctxloom build needs --workspace DIR (the folder with AGENTS.md, ctxloom.yaml, …).',
+    });
+  }
+  const dir = path.resolve(cwd, flag);
+  const info = await stat(dir).catch(() => undefined);
+  if (info?.isDirectory() !== true) {
+    throw new ContextError({
+      code: 'NOT_FOUND',
+      message: `Workspace ${dir} is not a folder; check --workspace.`,
+    });
+  }
+  return dir;
+}
+
+function pick<TTable extends Readonly<Record<string, unknown>>>(
+  flag: string,
+  value: string,
+  table: TTable,
+): string {
+  if (Object.hasOwn(table, value)) return value;
+  throw new ContextError({
+    code: 'INVALID_OPTIONS',
+    message: `${flag} ${JSON.stringify(value)} is not supported; use one of: ${Object.keys(table).join(', ')}.`,
+  });
+}
+
+function counterType(flag: string | undefined, config: CtxloomConfig): TokenCounterConfig['type'] {
+  const value = flag ?? config.tokenCounter?.type ?? 'simple';
+  if (value === 'simple' || value === 'byte' || value === 'tiktoken' || value === 'hf') return value;
+  return pick('--counter', value, COUNTERS) as TokenCounterConfig['type']; // pick throws for unknown names
+}
+
+function positiveInteger(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (Number.isInteger(number) && number > 0) return number;
+  throw new ContextError({
+    code: 'INVALID_OPTIONS',
+    message: `${flag} must be a positive integer, got ${JSON.stringify(value)}.`,
+  });
+}
+
+async function loadHistory(
+  flag: string | undefined,
+  config: CtxloomConfig,
+  where: { readonly workspace: string; readonly cwd: string },
+): Promise<readonly Message[]> {
+  if (flag !== undefined) return readHistoryFile(path.resolve(where.cwd, flag));
+  if (config.historyFile !== undefined)
+    return readHistoryFile(resolveInside(where.workspace, config.historyFile));
+  return [];
+}
+
+function renderSummary(trace: BuildTrace, preset: string): string {
+  const decisions = traceDecisions(trace).map(
+    (decision) =>
+      `  ${decision.stage}: ${decision.type} (${decision.messageIds.length} messages): ${decision.reason}`,
+  );
+  const errors = trace.stages.flatMap((stage) =>
+    stage.error === undefined ? [] : [`  ${stage.id}: ${stage.error.code}: ${stage.error.message}`],
+  );
+  return [
+    `preset: ${preset}`,
+    renderSectionTable(trace),
+    ...(decisions.length === 0 ? [] : ['decisions:', ...decisions, '']),
+    ...(errors.length === 0 ? [] : ['stage errors (skipped):', ...errors, '']),
+  ].join('\n');
+}
+
+function renderText(messages: readonly Message[]): string {
+  return messages
+    .map((message) => {
+      const section = message.metadata?.['section'];
+      const calls = (message.toolCalls ?? []).map(
+        (call) => `\n  -> ${call.name}(${call.arguments}) [${call.id}]`,
+      );
+      const reply = message.toolCallId === undefined ? '' : ` (result of ${message.toolCallId})`;
+      return `--- ${message.role} [${String(section ?? 'unknown')}]${reply}\n${textOf(message.content)}${calls.join('')}\n`;
+    })
+    .join('\n');
+}
