@@ -1,0 +1,98 @@
+import { ContextError } from '../core/errors.js';
+import type { PromptRuntimeContext } from '../pipeline/build-input.js';
+import { ContextPipeline } from '../pipeline/context-pipeline.js';
+import { ContextBuilder } from './context-builder.js';
+import type { SkillPresetOptions } from './for-skill.js';
+
+/**
+ * Options for {@link resolveForLlm}: how an LLM node chooses its builder (spec §7). The preset
+ * options are passed on to the chosen preset (`forChat` and `forReact` ignore the skill fields).
+ */
+export type ResolveForLlmOptions = SkillPresetOptions & {
+  /** A builder to use as is (priority 1). @default none */
+  readonly contextBuilder?: ContextPipeline;
+  /** Allow the skill-aware preset (priority 3). @default false */
+  readonly allowSkillContext?: boolean;
+  /** Prefer ReAct semantics even before a tool description is known (priority 4). @default false */
+  readonly preferReact?: boolean;
+};
+
+/** Which branch of the priority chain {@link resolveForLlm} takes. */
+export type BuilderChoice = 'explicit' | 'runtime' | 'skill' | 'react' | 'chat';
+
+/**
+ * The branch of spec §7's priority chain the options select:
+ * 1. `contextBuilder` → `explicit`;
+ * 2. else `runtimePrompt.contextBuilder` → `runtime`;
+ * 3. else `allowSkillContext` and (a `skillSet` or a runtime skill request: `skillsCatalog`,
+ *    `skillsDir`, `includeSkillsSummary` or `includeActiveSkills` in `runtimePrompt`) → `skill`;
+ * 4. else `preferReact` or a non-empty `toolsDesc` → `react`;
+ * 5. else → `chat`.
+ */
+export function chooseBuilder(options: ResolveForLlmOptions): BuilderChoice {
+  if (options.contextBuilder !== undefined) return 'explicit';
+  const runtimeBuilder = options.runtimePrompt?.contextBuilder;
+  if (runtimeBuilder !== undefined && runtimeBuilder !== null) return 'runtime';
+  if (
+    options.allowSkillContext === true &&
+    (options.skillSet !== undefined || hasSkillRequest(options.runtimePrompt))
+  ) {
+    return 'skill';
+  }
+  if (options.preferReact === true || (options.toolsDesc !== undefined && options.toolsDesc.trim() !== ''))
+    return 'react';
+  return 'chat';
+}
+
+/**
+ * Chooses the builder for an LLM call with the exact priority chain of spec §7 (see
+ * {@link chooseBuilder}). A simple LLM node passes nothing and gets `forChat`; an agent node passes
+ * `preferReact: true` and gets `forReact`.
+ * @throws ContextError `INVALID_OPTIONS` when `runtimePrompt.contextBuilder` is not a ContextBuilder.
+ * @example const builder = resolveForLlm({ preferReact: true, maxTokens: 8000 });
+ */
+export function resolveForLlm(options: ResolveForLlmOptions = {}): ContextPipeline {
+  const choice = chooseBuilder(options);
+  switch (choice) {
+    case 'explicit':
+      return options.contextBuilder as ContextPipeline; // chooseBuilder returned 'explicit' only because it is set
+    case 'runtime':
+      return runtimeBuilder(options.runtimePrompt?.contextBuilder);
+    case 'skill':
+      return ContextBuilder.forSkill(options);
+    case 'react':
+      return ContextBuilder.forReact(options);
+    case 'chat':
+      return ContextBuilder.forChat(options);
+    default:
+      return assertNever(choice);
+  }
+}
+
+function hasSkillRequest(runtimePrompt: PromptRuntimeContext | undefined): boolean {
+  if (runtimePrompt === undefined) return false;
+  return (
+    (runtimePrompt.skillsCatalog !== undefined && runtimePrompt.skillsCatalog !== null) ||
+    (runtimePrompt.skillsDir !== undefined && runtimePrompt.skillsDir !== '') ||
+    runtimePrompt.includeSkillsSummary === true ||
+    runtimePrompt.includeActiveSkills === true
+  );
+}
+
+function runtimeBuilder(value: unknown): ContextPipeline {
+  if (value instanceof ContextPipeline) return value;
+  throw new ContextError({
+    code: 'INVALID_OPTIONS',
+    message: `runtimePrompt.contextBuilder must be a ContextBuilder (e.g. ContextBuilder.forChat()), got ${describe(value)}.`,
+  });
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'object') return `an object with keys [${Object.keys(value).join(', ')}]`;
+  return typeof value;
+}
+
+function assertNever(value: never): never {
+  throw new ContextError({ code: 'UNEXPECTED', message: `Unhandled builder choice ${String(value)}.` });
+}
