@@ -23,6 +23,12 @@ export {
 export { createInspectorApp, type InspectorAppOptions } from './inspector-app.js';
 export { INSPECTOR_PAGE_HTML, INSPECTOR_PAGE_SCRIPT } from './inspector-page.js';
 export {
+  DEFAULT_WORKSPACE_INSPECTOR,
+  type OpenWorkspaceInspectorOptions,
+  openWorkspaceInspector,
+} from './open-workspace-inspector.js';
+export { readHistoryFile } from './read-history-file.js';
+export {
   DEFAULT_RENDER_CONTEXT_REPORT,
   type RenderContextReportOptions,
   renderContextReport,
@@ -36,3 +42,9 @@ export {
   SessionInspector,
   type SessionInspectorOptions,
 } from './session-inspector.js';
+export {
+  DEFAULT_INSPECTOR_SERVER,
+  type InspectorServer,
+  type StartInspectorServerOptions,
+  startInspectorServer,
+} from './start-inspector-server.js';

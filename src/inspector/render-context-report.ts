@@ -34,7 +34,7 @@ const COLORS: Readonly<Record<string, number>> = {
   free: 238,
 };
 const EXTRA_COLORS = [141, 177, 183, 147, 219, 105, 225, 111];
-const PLAIN_GLYPHS = '#@%&*+=$~^ox';
+const PLAIN_GLYPHS = '#@%&*+=$~^ox8:;?!Z';
 const PLAIN_KIND_GLYPHS: Partial<Record<ContextCategory['kind'], string>> = { reserved: '/', free: '.' };
 const COLOR_KIND_GLYPHS: Record<ContextCategory['kind'], string> = { used: '■', reserved: '▨', free: '□' };
 
@@ -64,7 +64,7 @@ export function renderContextReport(
     if (resolved.columns >= SIDE_BY_SIDE_COLUMNS) {
       const height = Math.max(grid.length, list.length);
       for (let row = 0; row < height; row += 1) {
-        lines.push(`${grid[row] ?? ' '.repeat(GRID_COLUMNS * 2)}   ${list[row] ?? ''}`.trimEnd());
+        lines.push(`${grid[row] ?? ' '.repeat(GRID_COLUMNS * 2 - 1)}   ${list[row] ?? ''}`.trimEnd());
       }
     } else {
       lines.push(...grid, '', ...list);
@@ -82,6 +82,7 @@ function categoryStyles(categories: readonly ContextCategory[], color: boolean):
   categories.forEach((category, index) => {
     if (!color) {
       const glyph = PLAIN_KIND_GLYPHS[category.kind] ?? PLAIN_GLYPHS[index % PLAIN_GLYPHS.length] ?? '#';
+      // reserved and free come last, so used categories index the glyph list without gaps
       styles.set(category.id, { glyph, paint: (text) => text });
       return;
     }
@@ -97,10 +98,7 @@ function categoryStyles(categories: readonly ContextCategory[], color: boolean):
 }
 
 function gridRows(categories: readonly ContextCategory[], styles: Map<string, Style>): readonly string[] {
-  const cells = apportionTokens(
-    GRID_ROWS * GRID_COLUMNS,
-    categories.map((category) => category.tokens),
-  );
+  const cells = gridCells(categories);
   const glyphs = categories.flatMap((category, index) => {
     const style = styles.get(category.id);
     return Array.from({ length: cells[index] ?? 0 }, () => style?.paint(style.glyph) ?? '?');
@@ -108,6 +106,24 @@ function gridRows(categories: readonly ContextCategory[], styles: Map<string, St
   return Array.from({ length: GRID_ROWS }, (_, row) =>
     glyphs.slice(row * GRID_COLUMNS, (row + 1) * GRID_COLUMNS).join(' '),
   );
+}
+
+/** Cells per category (1% of the window each); every non-empty used category gets at least one. */
+function gridCells(categories: readonly ContextCategory[]): readonly number[] {
+  const cells = [
+    ...apportionTokens(
+      GRID_ROWS * GRID_COLUMNS,
+      categories.map((category) => category.tokens),
+    ),
+  ];
+  categories.forEach((category, index) => {
+    if (category.kind !== 'used' || category.tokens === 0 || cells[index] !== 0) return;
+    const donor = cells.indexOf(Math.max(...cells));
+    if ((cells[donor] ?? 0) <= 1) return;
+    cells[donor] = (cells[donor] ?? 0) - 1;
+    cells[index] = 1;
+  });
+  return cells;
 }
 
 function categoryLine(category: ContextCategory, style: Style | undefined): string {

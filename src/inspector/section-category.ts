@@ -41,20 +41,14 @@ const RULES: readonly (readonly [RegExp, CategoryKey])[] = [
 /**
  * Maps a provider's section id (and the message role) to its category. System-prompt sections are
  * matched by name (identity, bootstrap, tool contract, memory, skills, recent history, summary);
- * unknown system sections get a category of their own named after the section; other roles go to
- * the current message, the summary or the history.
+ * unknown system sections get a category of their own named after the section (a system note of the
+ * history provider counts as history); other roles go to the current message, the summary or the history.
  */
 export function sectionCategory(section: string | undefined, role: string): CategoryKey {
   const id = (section ?? '').toLowerCase();
   const match = RULES.find(([pattern]) => pattern.test(id))?.[1];
   if (role === 'system') {
-    if (
-      match !== undefined &&
-      match !== STANDARD_CATEGORIES.current &&
-      match !== STANDARD_CATEGORIES.history
-    ) {
-      return match;
-    }
+    if (match !== undefined) return match;
     if (section === undefined) return STANDARD_CATEGORIES.otherSystem;
     return { id: `system:${section}`, name: section, rank: STANDARD_CATEGORIES.otherSystem.rank };
   }
