@@ -2,6 +2,27 @@
  * @module ctxloom/testing
  */
 export {
+  budgetArbitrary,
+  CORRUPTIONS,
+  type ConversationArbitraryOptions,
+  type Corruption,
+  contentArbitrary,
+  conversationArbitrary,
+  malformedConversationArbitrary,
+  messageArbitrary,
+  PLACEHOLDER_ASSISTANT_TEXT,
+  textArbitrary,
+  toolDefinitionsArbitrary,
+} from './arbitraries.js';
+export {
   describeSessionStoreContract,
   type SessionStoreContractOptions,
 } from './contracts/session-store-contract.js';
+export {
+  describeTokenCounterContract,
+  type TokenCounterContractOptions,
+} from './contracts/token-counter-contract.js';
+export {
+  createTestBuildContext,
+  type TestBuildContextOptions,
+} from './test-build-context.js';

@@ -2,12 +2,40 @@
  * @module ctxloom/tokens
  * The TokenCounter contract and the built-in counters.
  */
+export { ByteTokenCounter, type ByteTokenCounterOptions, utf8ByteLength } from './byte-token-counter.js';
 export {
   CachedTokenCounter,
   type CachedTokenCounterOptions,
   withTokenCache,
 } from './cached-token-counter.js';
+export {
+  type HFRuntimeImporter,
+  HFTokenCounter,
+  type HFTokenCounterFromFileOptions,
+  type HFTokenCounterFromJsonOptions,
+  type HFTokenCounterLoadOptions,
+  type HFTokenCounterOptions,
+  type HFTokenizer,
+} from './hf-token-counter.js';
 export { mediaPartCount, messageText } from './message-text.js';
 export { SimpleTokenCounter, type SimpleTokenCounterOptions } from './simple-token-counter.js';
 export { TextTokenCounter } from './text-token-counter.js';
+export {
+  loadTiktokenEncoder,
+  resolveTiktokenEncoding,
+  TIKTOKEN_MODEL_FAMILIES,
+  type TiktokenEncoder,
+  type TiktokenEncodingName,
+} from './tiktoken-encoding.js';
+export {
+  TiktokenTokenCounter,
+  type TiktokenTokenCounterCreateOptions,
+  type TiktokenTokenCounterOptions,
+} from './tiktoken-token-counter.js';
 export { DEFAULT_MESSAGE_COST, type MessageCostOptions, type TokenCounter } from './token-counter.js';
+export {
+  DEFAULT_TRUNCATE_TEXT_TO_TOKENS,
+  type TextTokenizer,
+  type TruncateTextToTokensOptions,
+  truncateTextToTokens,
+} from './truncate-text-to-tokens.js';
