@@ -42,36 +42,44 @@ export function toAiSdkMessages(
   const warnings: AdapterWarning[] = [];
   const carry = options.carryMetadata ?? true;
   const callNames = new Map<string, string>();
-  const out = messages.map((message, index): ModelMessage => {
-    const run = { index, warnings };
-    const carried: Carried = { id: message.id };
-    if (message.name !== undefined) carried['name'] = message.name;
-    // Message metadata is JSON-serialisable by the Message contract.
-    if (message.metadata !== undefined)
-      carried['metadata'] = message.metadata as { [key: string]: JSONValue };
-    const providerOptions: { providerOptions?: ProviderOptions } = carry
-      ? { providerOptions: { [AI_SDK_PROVIDER_KEY]: carried } }
-      : {};
-    switch (message.role) {
-      case 'system':
-        return { role: 'system', content: systemText(message, run), ...providerOptions };
-      case 'user':
-        return {
-          role: 'user',
-          content: userContent(message.content, { ...run, carried }),
-          ...providerOptions,
-        };
-      case 'assistant':
-        for (const call of message.toolCalls ?? []) callNames.set(call.id, call.name);
-        return { ...assistantMessage(message, { ...run, carried }), ...providerOptions };
-      case 'tool':
-        return { ...toolMessage(message, { ...run, carried, callNames }), ...providerOptions };
-    }
+  const out = messages.map((message, index) => {
+    if (message.role === 'assistant')
+      for (const call of message.toolCalls ?? []) callNames.set(call.id, call.name);
+    return convertMessage(message, { index, warnings, carry, callNames });
   });
   return { messages: out, warnings };
 }
 
 type Run = { readonly index: number; readonly warnings: AdapterWarning[]; readonly carried: Carried };
+
+function convertMessage(
+  message: Message,
+  run: {
+    readonly index: number;
+    readonly warnings: AdapterWarning[];
+    readonly carry: boolean;
+    readonly callNames: ReadonlyMap<string, string>;
+  },
+): ModelMessage {
+  const carried: Carried = { id: message.id };
+  if (message.name !== undefined) carried['name'] = message.name;
+  // Message metadata is JSON-serialisable by the Message contract.
+  if (message.metadata !== undefined) carried['metadata'] = message.metadata as { [key: string]: JSONValue };
+  const providerOptions: { providerOptions?: ProviderOptions } = run.carry
+    ? { providerOptions: { [AI_SDK_PROVIDER_KEY]: carried } }
+    : {};
+  const context = { index: run.index, warnings: run.warnings, carried };
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: systemText(message, context), ...providerOptions };
+    case 'user':
+      return { role: 'user', content: userContent(message.content, context), ...providerOptions };
+    case 'assistant':
+      return { ...assistantMessage(message, context), ...providerOptions };
+    case 'tool':
+      return { ...toolMessage(message, { ...context, callNames: run.callNames }), ...providerOptions };
+  }
+}
 
 function systemText(message: Message, run: Omit<Run, 'carried'>): string {
   if (typeof message.content === 'string') return message.content;

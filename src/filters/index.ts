@@ -46,10 +46,17 @@ export {
   type InflightCompactionFilterOptions,
 } from './inflight-compaction-filter.js';
 export {
+  JoinSystemMessagesFilter,
+  type JoinSystemMessagesFilterOptions,
+  SYSTEM_PROMPT_PARTS_KEY,
+  type SystemPromptPart,
+} from './join-system-messages-filter.js';
+export {
   DEFAULT_MAX_MESSAGES_FILTER,
   MaxMessagesFilter,
   type MaxMessagesFilterOptions,
 } from './max-messages-filter.js';
+export { MergeCurrentMessageFilter, type MergeCurrentMessageFilterOptions } from './merge-current-message-filter.js';
 export {
   isEmptyResult,
   type NormalizedToolResult,
@@ -86,10 +93,3 @@ export {
   type ToolResultBudgetFilterOptions,
 } from './tool-result-budget-filter.js';
 export { truncateText } from './truncate-text.js';
-export {
-  JoinSystemMessagesFilter,
-  type JoinSystemMessagesFilterOptions,
-  SYSTEM_PROMPT_PARTS_KEY,
-  type SystemPromptPart,
-} from './join-system-messages-filter.js';
-export { MergeCurrentMessageFilter, type MergeCurrentMessageFilterOptions } from './merge-current-message-filter.js';

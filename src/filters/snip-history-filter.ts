@@ -2,9 +2,9 @@ import { decision } from '../core/decision.js';
 import type { Message } from '../core/message.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
-import { findLegalMessageStart } from '../sessions/legal-message-start.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { estimatePromptTokens } from './estimate-prompt-tokens.js';
+import { findLegalMessageStart } from './find-legal-message-start.js';
 
 /** Options for {@link SnipHistoryFilter}. */
 export type SnipHistoryFilterOptions = {
@@ -20,7 +20,7 @@ export type SnipHistoryFilterOptions = {
  * leave, walking from the newest (which is always kept, even alone over budget). The kept tail is
  * then made legal: it starts at its first user message (or, when it has none, at the last user
  * message of the whole list, which may exceed the budget), and an illegal tool-result prefix is
- * dropped (`findLegalMessageStart`, shared with session replay). Steps 8 and 9 repair pairs the cut broke.
+ * dropped (`findLegalMessageStart`). Steps 8 and 9 repair pairs the cut broke.
  *
  * Unlike nanobot, system messages keep their positions (nanobot moves them all to the front).
  */
