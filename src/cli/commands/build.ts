@@ -3,19 +3,23 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   type BuildTrace,
+  ByteTokenCounter,
   type ChatPresetOptions,
   ContextBuilder,
   ContextError,
   type CtxloomConfig,
   createSequentialIdGenerator,
+  HFTokenCounter,
   loadConfig,
   type Message,
   resolveInside,
   resolvePrompts,
   SimpleTokenCounter,
+  TiktokenTokenCounter,
   type TokenCounter,
   type TokenCounterConfig,
   textOf,
+  toOpenAIChatMessages,
   traceDecisions,
 } from '../../index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
@@ -30,12 +34,21 @@ type PresetRequest = { readonly options: ChatPresetOptions; readonly workspace: 
 const PRESETS: Readonly<Record<string, (request: PresetRequest) => ContextBuilder>> = {
   chat: (request) => ContextBuilder.forChat(request.options),
   react: (request) => ContextBuilder.forReact(request.options),
+  skill: (request) => ContextBuilder.forSkill({ ...request.options, cwd: request.workspace }),
 };
 
-/** `--format` values: one row per output format; each renders the built messages as text. */
-const FORMATS: Readonly<Record<string, (messages: readonly Message[]) => string>> = {
-  json: (messages) => `${JSON.stringify(messages, null, 2)}\n`,
-  text: renderText,
+/** What a format row returns: the rendered text and what the format could not express. */
+type Rendered = { readonly text: string; readonly warnings: readonly string[] };
+
+/** `--format` values: one row per output format; each renders the built messages. */
+const FORMATS: Readonly<Record<string, (messages: readonly Message[]) => Rendered>> = {
+  json: (messages) => ({ text: `${JSON.stringify(messages, null, 2)}\n`, warnings: [] }),
+  openai: (messages) => {
+    const result = toOpenAIChatMessages(messages);
+    const warnings = result.warnings.map((warning) => JSON.stringify(warning));
+    return { text: `${JSON.stringify(result.messages, null, 2)}\n`, warnings };
+  },
+  text: (messages) => ({ text: renderText(messages), warnings: [] }),
 };
 
 /** `--counter` values: one row per token counter. */
@@ -43,7 +56,30 @@ const COUNTERS: Readonly<
   Record<string, (config: TokenCounterConfig, workspace: string) => TokenCounter | Promise<TokenCounter>>
 > = {
   simple: () => new SimpleTokenCounter(),
+  byte: () => new ByteTokenCounter(),
+  tiktoken: (config) =>
+    config.model === undefined
+      ? TiktokenTokenCounter.create({ encoding: tiktokenEncoding(config.encoding ?? 'o200k_base') })
+      : TiktokenTokenCounter.create({ model: config.model }),
+  hf: (config, workspace) => {
+    if (config.tokenizerPath === undefined) {
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message:
+          '--counter hf needs a local tokenizer.json: pass --tokenizer FILE or set tokenCounter.tokenizerPath in ctxloom.yaml.',
+      });
+    }
+    return HFTokenCounter.fromFile({ path: path.resolve(workspace, config.tokenizerPath) });
+  },
 };
+
+function tiktokenEncoding(value: string): 'o200k_base' | 'cl100k_base' {
+  if (value === 'o200k_base' || value === 'cl100k_base') return value;
+  throw new ContextError({
+    code: 'INVALID_OPTIONS',
+    message: `tokenCounter.encoding ${JSON.stringify(value)} is not supported; use o200k_base or cl100k_base.`,
+  });
+}
 
 const USAGE = `Usage: ctxloom build --workspace DIR [options] MESSAGE
 
@@ -57,6 +93,7 @@ Options:
   --max-tokens N       token budget of the whole request
   --max-messages N     keep the pinned prefix plus the newest N messages
   --counter NAME       ${Object.keys(COUNTERS).join(' | ')} (default: tokenCounter.type in ctxloom.yaml, else simple)
+  --tokenizer FILE     the tokenizer.json for --counter hf (default: tokenCounter.tokenizerPath)
   --format NAME        ${Object.keys(FORMATS).join(' | ')} (default: json)
   --config FILE        the config file (default: DIR/ctxloom.yaml)
   --no-summary         print only the messages, without the token table
@@ -81,6 +118,7 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   const counterConfig: TokenCounterConfig = {
     ...config.tokenCounter,
     type: counterType(flags.counter, config),
+    ...(flags.tokenizer === undefined ? {} : { tokenizerPath: path.resolve(io.cwd, flags.tokenizer) }),
   };
   const counterName = pick('--counter', counterConfig.type, COUNTERS);
   const tokenCounter = await COUNTERS[counterName]?.(counterConfig, workspace);
@@ -103,7 +141,9 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   };
   const builder = PRESETS[presetName]?.({ options, workspace }) ?? ContextBuilder.forChat(options);
   const { messages, trace } = await builder.build({ history, current: flags.message, runtimePrompt });
-  io.stdout.write(FORMATS[formatName]?.(messages) ?? '');
+  const rendered = FORMATS[formatName]?.(messages) ?? { text: '', warnings: [] };
+  io.stdout.write(rendered.text);
+  for (const warning of rendered.warnings) io.stderr.write(`warning (${formatName}): ${warning}\n`);
   if (flags['no-summary'] !== true) io.stdout.write(`\n${renderSummary(trace, presetName)}`);
   return EXIT_CODES.ok;
 }
@@ -115,6 +155,7 @@ type Flags = {
   readonly 'max-tokens'?: string;
   readonly 'max-messages'?: string;
   readonly counter?: string;
+  readonly tokenizer?: string;
   readonly format?: string;
   readonly config?: string;
   readonly 'no-summary'?: boolean;
@@ -155,6 +196,7 @@ function parse(args: readonly string[]) {
       'max-tokens': text,
       'max-messages': text,
       counter: text,
+      tokenizer: text,
       format: text,
       config: text,
       'no-summary': { type: 'boolean' },
