@@ -12,8 +12,12 @@ export {
   type ReplaySession,
 } from './get-history.js';
 export { JsonlSessionStore, type JsonlSessionStoreOptions } from './jsonl-session-store.js';
+export { LenientMessageCoercer } from './lenient-message-coercer.js';
+export { MaxCountRetention } from './max-count-retention.js';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './memory-session-store.js';
 export { mergeMetadata } from './merge-metadata.js';
+export type { CoerceContext, MessageCoercer } from './message-coercer.js';
+export { MessageStore, type MessageStoreAppendOptions, type MessageStoreOptions } from './message-store.js';
 export {
   derivedMessageId,
   fromNanobotDict,
@@ -22,6 +26,7 @@ export {
   toNanobotDict,
 } from './nanobot-message.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
+export type { RetentionPolicy } from './retention-policy.js';
 export { sessionFileName } from './session-file-name.js';
 export type {
   MessageEvent,
@@ -34,3 +39,4 @@ export type {
 } from './session-store.js';
 export { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite-session-store.js';
 export { TIMESTAMP_KEY } from './stamp-message.js';
+export { StrictMessageCoercer } from './strict-message-coercer.js';

@@ -1,6 +1,6 @@
 import { appendFile, mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { SessionStoreError, throwIfAborted } from '../core/errors.js';
+import { ContextError, SessionStoreError, throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
 import { atomicWriteFile } from './atomic-write.js';
 import { withFileLock } from './file-lock.js';
@@ -14,6 +14,7 @@ import {
 import { KeyedQueue } from './keyed-queue.js';
 import { ListenerSet } from './listener-set.js';
 import { compareKeys, mergeMetadata } from './merge-metadata.js';
+import { checkRewriteCount } from './rewrite-conflict.js';
 import { sessionFileName, sessionKeyFromFileName } from './session-file-name.js';
 import type {
   MessageEventListener,
@@ -141,13 +142,11 @@ export class JsonlSessionStore implements SessionStore {
   async rewrite(sessionKey: string, rewrite: SessionRewrite, options: StoreCallOptions = {}): Promise<void> {
     const time = this.#now().toISOString();
     const messages = rewrite.messages.map((message) => stampMessage(message, time));
-    await this.#update(sessionKey, options, (parsed) => ({
-      messages,
-      lastConsolidated: clampLastConsolidated(
-        rewrite.lastConsolidated ?? parsed.lastConsolidated,
-        messages.length,
-      ),
-    }));
+    await this.#update(sessionKey, options, (parsed) => {
+      checkRewriteCount(rewrite, { backend: 'jsonl', actual: parsed.messages.length });
+      const last = rewrite.lastConsolidated ?? parsed.lastConsolidated;
+      return { messages, lastConsolidated: clampLastConsolidated(last, messages.length) };
+    });
   }
 
   async delete(sessionKey: string, options: StoreCallOptions = {}): Promise<boolean> {
@@ -271,8 +270,8 @@ export class JsonlSessionStore implements SessionStore {
     });
   }
 
-  #error(operation: string, error: unknown): Error {
-    if (error instanceof SessionStoreError) return error;
+  #error(operation: string, error: unknown): ContextError {
+    if (ContextError.isInstance(error)) return error;
     return new SessionStoreError({
       code: 'STORE_UNAVAILABLE',
       backend: 'jsonl',

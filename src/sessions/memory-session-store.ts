@@ -2,6 +2,7 @@ import { throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
 import { ListenerSet } from './listener-set.js';
 import { compareKeys, mergeMetadata } from './merge-metadata.js';
+import { checkRewriteCount } from './rewrite-conflict.js';
 import type {
   MessageEventListener,
   SessionRecord,
@@ -94,6 +95,7 @@ export class MemorySessionStore implements SessionStore {
     throwIfAborted(options.signal);
     const time = this.#now().toISOString();
     const entry = this.#entry(sessionKey, time);
+    checkRewriteCount(rewrite, { backend: 'memory', actual: entry.messages.length });
     const messages = rewrite.messages.map((message) => stampMessage(message, time));
     const lastConsolidated = clampLastConsolidated(
       rewrite.lastConsolidated ?? entry.lastConsolidated,

@@ -6,6 +6,7 @@ import { ListenerSet } from './listener-set.js';
 import { loadOptional } from './load-optional.js';
 import { mergeMetadata } from './merge-metadata.js';
 import { PostgresNotifier } from './postgres-notifier.js';
+import { checkRewriteCount } from './rewrite-conflict.js';
 import { parseMessageRow, parseMetadataColumn } from './session-row.js';
 import type {
   MessageEventListener,
@@ -163,6 +164,7 @@ export class PostgresSessionStore implements SessionStore {
     const time = this.#now().toISOString();
     const messages = rewrite.messages.map((message) => stampMessage(message, time));
     await this.#update(sessionKey, options, async (client, row) => {
+      checkRewriteCount(rewrite, { backend: 'postgres', actual: row.message_count });
       await client.query(`DELETE FROM ${this.#table('messages')} WHERE session_key = $1`, [sessionKey]);
       await client.query(
         `INSERT INTO ${this.#table('messages')} (session_key, seq, data)

@@ -49,6 +49,12 @@ export type SessionRewrite = {
   readonly messages: readonly Message[];
   /** The new archive pointer; clamped to the message count. @default unchanged, clamped */
   readonly lastConsolidated?: number;
+  /**
+   * Optimistic concurrency: rewrite only if the session still holds exactly this many messages, else
+   * throw `STORE_CONFLICT` and change nothing (another writer appended since you loaded).
+   * @default no check
+   */
+  readonly ifMessageCount?: number;
 };
 
 /** Options every store operation accepts. */
@@ -87,7 +93,7 @@ export interface SessionStore {
     lastConsolidated: number,
     options?: StoreCallOptions,
   ): Promise<void>;
-  /** Replaces a session's messages atomically (compaction, retention). */
+  /** Replaces a session's messages atomically (compaction, retention); see `ifMessageCount`. */
   rewrite(sessionKey: string, rewrite: SessionRewrite, options?: StoreCallOptions): Promise<void>;
   /** Deletes a session; resolves to false when it did not exist. */
   delete(sessionKey: string, options?: StoreCallOptions): Promise<boolean>;

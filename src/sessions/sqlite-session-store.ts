@@ -1,9 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { SessionStoreError, throwIfAborted } from '../core/errors.js';
+import { ContextError, SessionStoreError, throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
 import { ListenerSet } from './listener-set.js';
 import { loadOptional } from './load-optional.js';
 import { mergeMetadata } from './merge-metadata.js';
+import { checkRewriteCount } from './rewrite-conflict.js';
 import { parseMessageRow, parseMetadataColumn } from './session-row.js';
 import type {
   MessageEventListener,
@@ -152,6 +153,7 @@ export class SqliteSessionStore implements SessionStore {
     const time = this.#now().toISOString();
     const messages = rewrite.messages.map((message) => stampMessage(message, time));
     await this.#update(sessionKey, options, (db, row) => {
+      checkRewriteCount(rewrite, { backend: 'sqlite', actual: row.message_count });
       db.prepare('DELETE FROM ctxloom_messages WHERE session_key = ?').run(sessionKey);
       const insert = db.prepare('INSERT INTO ctxloom_messages (session_key, seq, data) VALUES (?, ?, ?)');
       messages.forEach((message, index) => insert.run(sessionKey, index, JSON.stringify(message)));
@@ -249,6 +251,7 @@ export class SqliteSessionStore implements SessionStore {
     try {
       return task();
     } catch (error) {
+      if (ContextError.isInstance(error)) throw error;
       throw new SessionStoreError({
         code: 'STORE_UNAVAILABLE',
         backend: 'sqlite',

@@ -127,6 +127,16 @@ function defineTests(options: SessionStoreContractOptions): void {
     expect(record.metadata).toEqual({ keep: true });
   });
 
+  it('refuses a rewrite when the message count changed (optimistic concurrency)', async () => {
+    await store.append('c', [user('a', { id: '1' }), user('b', { id: '2' })]);
+    await expect(store.rewrite('c', { messages: [], ifMessageCount: 1 })).rejects.toMatchObject({
+      code: 'STORE_CONFLICT',
+    });
+    expect((await store.load('c')).messages).toHaveLength(2);
+    await store.rewrite('c', { messages: [], ifMessageCount: 2 });
+    expect((await store.load('c')).messages).toHaveLength(0);
+  });
+
   it('lists sessions sorted by key with message counts, and deletes them', async () => {
     await store.append('b', [user('x', { id: '1' })]);
     await store.append('a', [user('x', { id: '2' }), user('y', { id: '3' })]);
