@@ -91,19 +91,23 @@ function render(data) {
   main.appendChild(el('h3', {}, ['Stored history and what the model receives']));
   main.appendChild(diff(data.diff));
 }
-function chart(i, colors) {
-  var wrap = el('section', { id: 'chart', 'aria-label': 'Token budget by category' }, []);
-  var total = i.categories.reduce(function (sum, c) { return sum + c.tokens; }, 0) || 1;
-  var bar = svg('svg', { viewBox: '0 0 1000 40', width: '100%', height: 40, role: 'img' });
+function bar(categories, colors, label) {
+  var total = categories.reduce(function (sum, c) { return sum + c.tokens; }, 0) || 1;
+  var box = svg('svg', { viewBox: '0 0 1000 28', width: '100%', height: 28, role: 'img', 'aria-label': label, preserveAspectRatio: 'none' });
   var x = 0;
-  i.categories.forEach(function (c) {
+  categories.forEach(function (c) {
     if (c.tokens === 0) return;
     var w = c.tokens / total * 1000;
-    var rect = svg('rect', { x: x, y: 0, width: Math.max(w, 0.5), height: 40, fill: colors[c.id], 'data-category': c.id });
+    var rect = svg('rect', { x: x, y: 0, width: Math.max(w, 1), height: 28, fill: colors[c.id], 'data-category': c.id });
     var title = svg('title', {}); title.textContent = c.name + ': ' + fmt(c.tokens) + ' tokens';
-    rect.appendChild(title); bar.appendChild(rect); x += w;
+    rect.appendChild(title); box.appendChild(rect); x += w;
   });
-  wrap.appendChild(bar);
+  return el('figure', {}, [el('figcaption', {}, [label]), box]);
+}
+function chart(i, colors) {
+  var wrap = el('section', { id: 'chart', 'aria-label': 'Token budget by category' }, []);
+  wrap.appendChild(bar(i.categories, colors, 'Context window: ' + fmt(i.contextWindowTokens) + ' tokens'));
+  wrap.appendChild(bar(i.categories.filter(function (c) { return c.kind === 'used'; }), colors, 'Used: ' + fmt(i.usedTokens) + ' tokens by category'));
   var table = el('table', { class: 'legend' }, []);
   i.categories.forEach(function (c) {
     var swatch = el('span', { class: 'swatch' }, []); swatch.style.background = colors[c.id];
@@ -180,6 +184,8 @@ nav a { color: #0b57d0; text-decoration: none; }
 nav a.active { font-weight: 700; }
 main { padding: 12px 22px; min-width: 0; }
 .muted { color: #777; } .error { color: #b3261e; }
+figure { margin: 6px 0 10px; } figcaption { font-size: 12px; color: #555; margin-bottom: 2px; }
+figure svg { display: block; border: 1px solid #ccc; border-radius: 3px; }
 .legend { border-collapse: collapse; margin: 8px 0; }
 .legend td { padding: 2px 10px 2px 0; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
