@@ -1,0 +1,150 @@
+import { type Decision, decision } from '../core/decision.js';
+import type { ContentPart, Message } from '../core/message.js';
+import { truncateText } from '../memory/truncate-text.js';
+import { NANOBOT_EXTRA_KEY } from './nanobot-message.js';
+import type { SessionStore, StoreCallOptions } from './session-store.js';
+
+/** Options for {@link saveTurn}. */
+export type SaveTurnOptions = StoreCallOptions & {
+  /** How many of `messages` were already stored before this run; only later ones are saved. */
+  readonly initialLength: number;
+  /** Longer tool results are truncated with the truncation suffix. @default 16000 */
+  readonly maxToolResultChars?: number;
+  /** Stamped on the last saved assistant message as nanobot's `latency_ms`. */
+  readonly latencyMs?: number;
+};
+
+/** What {@link saveTurn} stored and what it left out. */
+export type SaveTurnResult = {
+  readonly saved: readonly Message[];
+  readonly decisions: readonly Decision[];
+};
+
+const STAGE = 'save-turn';
+const OMITTED = '[tool result omitted during persistence]';
+
+/**
+ * Persists a finished turn the way nanobot's `_save_turn` does (§3.5): only the messages this run
+ * added (index ≥ `initialLength`; pass the run's own list, never the governed model copy, so
+ * governance edits are never persisted). Drops blank assistant messages without tool calls and tool
+ * results with a missing, undeclared (checked against the stored session and this turn) or already
+ * answered id (the first answer wins); truncates long tool results; replaces data-URL images with
+ * `[image: path]` breadcrumbs (`[image]` without a path) so base64 is never stored; drops a user
+ * message whose parts all vanish. Every drop or rewrite is a {@link Decision}.
+ */
+export async function saveTurn(
+  store: SessionStore,
+  sessionKey: string,
+  messages: readonly Message[],
+  options: SaveTurnOptions,
+): Promise<SaveTurnResult> {
+  const stored = (await store.load(sessionKey, options)).messages;
+  const declared = new Set<string>();
+  const answered = new Set<string>();
+  for (const message of stored) track(message, { declared, answered });
+  const decisions: Decision[] = [];
+  const saved: Message[] = [];
+  const maxChars = options.maxToolResultChars ?? 16_000;
+  for (const message of messages.slice(Math.max(0, options.initialLength))) {
+    const verdict = check(message, { declared, answered });
+    if (verdict !== undefined) {
+      decisions.push(decision('message-drop', { stage: STAGE, reason: verdict, messageIds: [message.id] }));
+      continue;
+    }
+    const cleaned = sanitize(message, maxChars);
+    if (cleaned === undefined) {
+      decisions.push(drop(message, 'user message with no content left after removing inline images'));
+      continue;
+    }
+    if (cleaned !== message) {
+      decisions.push(
+        decision('message-rewrite', {
+          stage: STAGE,
+          reason: 'truncated a long tool result or replaced inline image data with a breadcrumb',
+          messageIds: [message.id],
+        }),
+      );
+    }
+    track(cleaned, { declared, answered });
+    saved.push(cleaned);
+  }
+  const withLatency = stampLatency(saved, options.latencyMs);
+  await store.append(sessionKey, withLatency, options);
+  return { saved: withLatency, decisions };
+}
+
+type Seen = { readonly declared: Set<string>; readonly answered: Set<string> };
+
+function track(message: Message, seen: Seen): void {
+  for (const call of message.toolCalls ?? []) seen.declared.add(call.id);
+  if (message.role === 'tool' && message.toolCallId !== undefined) seen.answered.add(message.toolCallId);
+}
+
+function check(message: Message, seen: Seen): string | undefined {
+  if (message.role === 'assistant' && (message.toolCalls?.length ?? 0) === 0 && isBlank(message)) {
+    return 'assistant message with empty content and no tool calls';
+  }
+  if (message.role !== 'tool') return undefined;
+  const id = message.toolCallId;
+  if (id === undefined || id === '') return 'tool result without a tool call id';
+  if (!seen.declared.has(id)) return `tool result for undeclared call id '${id}'`;
+  if (seen.answered.has(id)) return `duplicate tool result for call id '${id}' (the first is kept)`;
+  return undefined;
+}
+
+function sanitize(message: Message, maxChars: number): Message | undefined {
+  const { content } = message;
+  if (typeof content === 'string') {
+    if (message.role !== 'tool') return message;
+    const truncated = truncateText(content, maxChars);
+    return truncated === content ? message : { ...message, content: truncated };
+  }
+  let changed = false;
+  const parts: ContentPart[] = [];
+  for (const part of content) {
+    const next = sanitizePart(part, message.role === 'tool' ? maxChars : 0);
+    if (next !== part) changed = true;
+    parts.push(next);
+  }
+  if (parts.length === 0) {
+    if (message.role === 'user') return undefined;
+    if (message.role === 'tool') return { ...message, content: [{ type: 'text', text: OMITTED }] };
+  }
+  return changed ? { ...message, content: parts } : message;
+}
+
+function sanitizePart(part: ContentPart, maxChars: number): ContentPart {
+  if (part.type === 'text') {
+    const text = truncateText(part.text, maxChars);
+    return text === part.text ? part : { type: 'text', text };
+  }
+  if (!part.url.startsWith('data:')) return part;
+  const label = part.type === 'image' ? 'image' : 'file';
+  const where = part.path ?? (part.type === 'file' ? part.filename : undefined);
+  return { type: 'text', text: where === undefined ? `[${label}]` : `[${label}: ${where}]` };
+}
+
+function stampLatency(messages: readonly Message[], latencyMs: number | undefined): readonly Message[] {
+  if (latencyMs === undefined) return messages;
+  const index = messages.findLastIndex((message) => message.role === 'assistant');
+  if (index < 0) return messages;
+  return messages.map((message, position) => {
+    if (position !== index) return message;
+    const extra = message.metadata?.[NANOBOT_EXTRA_KEY];
+    const base = typeof extra === 'object' && extra !== null ? extra : {};
+    return {
+      ...message,
+      metadata: { ...message.metadata, [NANOBOT_EXTRA_KEY]: { ...base, latency_ms: latencyMs } },
+    };
+  });
+}
+
+function isBlank(message: Message): boolean {
+  const { content } = message;
+  if (typeof content === 'string') return content.trim() === '';
+  return content.every((part) => part.type === 'text' && part.text.trim() === '');
+}
+
+function drop(message: Message, reason: string): Decision {
+  return decision('message-drop', { stage: STAGE, reason, messageIds: [message.id] });
+}
