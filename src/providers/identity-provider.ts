@@ -96,7 +96,7 @@ function workspaceLines(options: IdentityProviderOptions): string {
     ...(workspace.isSeparateProject ? [`The agent workspace is at: ${workspace.agentDir}`] : []),
     `- Agent profile: ${at('SOUL.md')} and ${at('USER.md')} (kept current by the memory writer; do not edit them directly)`,
     `- Long-term memory: ${at('memory/MEMORY.md')} (kept current by the memory writer; do not edit it directly)`,
-    `- History log: ${at('memory/history.jsonl')} (append-only JSONL; search it with grep)`,
+    `- History log: ${at('memory/history.jsonl')} (append-only JSONL; search it instead of reading it whole)`,
     `- Custom skills: ${at('skills/{skill-name}/SKILL.md')}`,
   ].join('\n');
 }
