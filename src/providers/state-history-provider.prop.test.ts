@@ -1,43 +1,24 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { assistant, tool, user } from '../core/factories.js';
 import type { Message } from '../core/message.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
+import { conversationArbitrary } from '../testing/arbitraries.js';
 import { StateHistoryProvider } from './state-history-provider.js';
 import { testBuildContext } from './test-context.js';
 
-/** A legal conversation: user turns, plain replies and tool transactions (some results with toolResult). */
+/** A legal conversation (the shared arbitrary) where some tool results carry `metadata.toolResult`. */
 const conversation = fc
-  .array(
-    fc.oneof(
-      fc.record({ kind: fc.constant('user' as const), text: fc.string() }),
-      fc.record({ kind: fc.constant('reply' as const), text: fc.string() }),
-      fc.record({
-        kind: fc.constant('transaction' as const),
-        text: fc.string(),
-        calls: fc.integer({ min: 1, max: 3 }),
-        structured: fc.boolean(),
-      }),
-    ),
-    { maxLength: 25 },
+  .tuple(
+    conversationArbitrary(),
+    fc.array(fc.oneof(fc.constant(undefined), fc.boolean(), fc.jsonValue()), { minLength: 8, maxLength: 8 }),
   )
-  .map((units) => {
-    const messages: Message[] = [];
-    units.forEach((unit, index) => {
-      if (unit.kind === 'user') messages.push(user(unit.text, { id: `u${index}` }));
-      else if (unit.kind === 'reply') messages.push(assistant(unit.text, { id: `a${index}` }));
-      else {
-        const ids = Array.from({ length: unit.calls }, (_, call) => `c${index}_${call}`);
-        const toolCalls = ids.map((id) => ({ id, name: 'run', arguments: { n: index } }));
-        messages.push(assistant(unit.text, { id: `a${index}`, toolCalls }));
-        for (const id of ids) {
-          const metadata = unit.structured ? { toolResult: { ok: true, id } } : {};
-          messages.push(tool(`result ${id}`, { id: `t${id}`, toolCallId: id, name: 'run', metadata }));
-        }
-      }
-    });
-    return messages;
-  });
+  .map(([messages, results]) =>
+    messages.map((message, index): Message => {
+      const toolResult = results[index % results.length];
+      if (message.role !== 'tool' || toolResult === undefined) return message;
+      return { ...message, metadata: { toolResult } };
+    }),
+  );
 
 describe('StateHistoryProvider properties', () => {
   test.prop([conversation, fc.boolean()])('never mutates the history', async (history, annotate) => {
