@@ -7,7 +7,7 @@ import type { RuntimePlatform } from '../../../src/providers/index.js';
 import { BUILTIN_SKILLS_DIR, createStaticSkillEnvironment } from '../../../src/skills/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const workspaces = path.join(here, 'workspaces');
+const workspaces = path.resolve(here, '../../fixtures/agent-workspaces');
 const repoRoot = path.resolve(here, '../../..');
 const linux: RuntimePlatform = { os: 'linux', arch: 'x64', nodeVersion: '20.20.2' };
 const windows: RuntimePlatform = { os: 'win32', arch: 'x64', nodeVersion: '20.20.2' };
