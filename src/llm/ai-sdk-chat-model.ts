@@ -1,0 +1,163 @@
+import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
+import { ContextError, toContextError } from '../core/errors.js';
+import type { ContentPart, Message } from '../core/message.js';
+import type { ToolDefinition } from '../core/tool-definition.js';
+import { loadOptional } from '../sessions/load-optional.js';
+import type { ChatModel, ChatRequest, ChatResult, FinishReason } from './chat-model.js';
+
+/** Options for {@link AiSdkChatModel}. */
+export type AiSdkChatModelOptions = {
+  /** Any AI SDK `LanguageModel` (e.g. from `@ai-sdk/openai-compatible`). */
+  readonly model: LanguageModel;
+  /** Retries done by the AI SDK itself. @default 2 */
+  readonly maxRetries?: number;
+};
+
+const REASONS: readonly FinishReason[] = ['stop', 'length', 'tool-calls', 'content-filter', 'error', 'other'];
+
+/**
+ * A {@link ChatModel} that calls an AI SDK `LanguageModel` through `generateText` (the `ai` package is
+ * imported on first use). Tools are sent as schemas without `execute`, so the SDK never runs them;
+ * tool calls come back in the result.
+ */
+export class AiSdkChatModel implements ChatModel {
+  readonly specificationVersion = 'v1';
+  readonly id: string;
+  readonly #options: AiSdkChatModelOptions;
+
+  constructor(options: AiSdkChatModelOptions) {
+    this.#options = options;
+    this.id =
+      typeof options.model === 'string'
+        ? `ai-sdk:${options.model}`
+        : `ai-sdk:${options.model.provider}:${options.model.modelId}`;
+  }
+
+  async generate(request: ChatRequest): Promise<ChatResult> {
+    const ai = await loadOptional('ai', () => import('ai'), 'AiSdkChatModel');
+    const tools = toToolSet(ai.jsonSchema, request.tools ?? []);
+    try {
+      const result = await ai.generateText({
+        model: this.#options.model,
+        messages: toModelMessages(request.messages),
+        maxRetries: this.#options.maxRetries ?? 2,
+        ...(tools === undefined ? {} : { tools }),
+        ...(tools === undefined || request.toolChoice === undefined
+          ? {}
+          : { toolChoice: request.toolChoice }),
+        ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
+        ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+        ...(request.signal === undefined ? {} : { abortSignal: request.signal }),
+      });
+      const reason = REASONS.find((candidate) => candidate === result.finishReason) ?? 'other';
+      return {
+        text: result.text,
+        finishReason: reason,
+        toolCalls: result.toolCalls.map((call) => ({
+          id: call.toolCallId,
+          name: call.toolName,
+          arguments: JSON.stringify(call.input ?? {}),
+        })),
+        usage: {
+          ...(result.usage.inputTokens === undefined ? {} : { inputTokens: result.usage.inputTokens }),
+          ...(result.usage.outputTokens === undefined ? {} : { outputTokens: result.usage.outputTokens }),
+        },
+        ...(result.reasoningText === undefined || result.reasoningText === ''
+          ? {}
+          : { reasoning: result.reasoningText }),
+      };
+    } catch (error) {
+      if (request.signal?.aborted === true) {
+        throw new ContextError({ code: 'ABORTED', message: 'The model request was aborted.', cause: error });
+      }
+      const wrapped = toContextError(error, 'MODEL_REQUEST_FAILED');
+      if (wrapped.code !== 'UNEXPECTED') throw wrapped;
+      throw new ContextError({
+        code: 'MODEL_REQUEST_FAILED',
+        message: `AI SDK model call failed: ${wrapped.message}`,
+        cause: error,
+      });
+    }
+  }
+}
+
+function toToolSet(
+  jsonSchema: typeof import('ai')['jsonSchema'],
+  definitions: readonly ToolDefinition[],
+): ToolSet | undefined {
+  if (definitions.length === 0) return undefined;
+  const tools: ToolSet = {};
+  for (const definition of definitions) {
+    tools[definition.name] = {
+      ...(definition.description === undefined ? {} : { description: definition.description }),
+      inputSchema: jsonSchema(definition.parameters ?? { type: 'object', properties: {} }),
+    };
+  }
+  return tools;
+}
+
+/** Converts messages into AI SDK `ModelMessage`s (tool results as text outputs). */
+export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
+  const names = new Map<string, string>();
+  for (const message of messages) for (const call of message.toolCalls ?? []) names.set(call.id, call.name);
+  return messages.map((message): ModelMessage => {
+    const text = typeof message.content === 'string' ? message.content : partsText(message.content);
+    switch (message.role) {
+      case 'system':
+        return { role: 'system', content: text };
+      case 'user':
+        return typeof message.content === 'string'
+          ? { role: 'user', content: message.content }
+          : { role: 'user', content: message.content.map(toUserPart) };
+      case 'assistant':
+        return {
+          role: 'assistant',
+          content: [
+            ...(text === '' ? [] : [{ type: 'text' as const, text }]),
+            ...(message.toolCalls ?? []).map((call) => ({
+              type: 'tool-call' as const,
+              toolCallId: call.id,
+              toolName: call.name,
+              input: parseArguments(call.arguments),
+            })),
+          ],
+        };
+      case 'tool':
+        return {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: message.toolCallId ?? '',
+              toolName: message.name ?? names.get(message.toolCallId ?? '') ?? 'tool',
+              output: { type: 'text', value: text },
+            },
+          ],
+        };
+      default:
+        return assertNever(message.role);
+    }
+  });
+}
+
+function toUserPart(part: ContentPart): { type: 'text'; text: string } | { type: 'image'; image: string } {
+  if (part.type === 'image') return { type: 'image', image: part.url };
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  return { type: 'text', text: `[file: ${part.filename ?? part.path ?? part.mediaType}]` };
+}
+
+function partsText(parts: readonly ContentPart[]): string {
+  return parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+function parseArguments(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { _raw: text };
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unexpected role ${String(value)}`);
+}
