@@ -52,7 +52,8 @@ export type NormalizedToolResult = {
  * exempt tools (`read_file`) are returned as they are; an oversized result is offloaded to the
  * workspace (see `persistToolResult`) and replaced by a reference; a string that is still longer than
  * `maxChars` (no workspace, or the write failed) is hard-truncated with `"\n... (truncated)"`.
- * Our own offload references are recognised and left alone, so normalising twice changes nothing.
+ * Our own offload references are recognised and left alone (not even truncated when `maxChars` is
+ * smaller than the reference), so normalising twice changes nothing.
  */
 export async function normalizeToolResult(
   options: NormalizeToolResultOptions,
@@ -63,9 +64,14 @@ export async function normalizeToolResult(
     return { content, action: 'unchanged' };
   }
   const maxChars = options.maxChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS;
-  const isReference = typeof content === 'string' && content.startsWith(`${OFFLOAD_REFERENCE_HEADER}\n`);
+  if (
+    typeof content === 'string' &&
+    content.startsWith(`${OFFLOAD_REFERENCE_HEADER}\nFull output saved to: `)
+  ) {
+    return { content, action: 'unchanged' };
+  }
   let offloadError: string | undefined;
-  if (options.workspace !== undefined && !isReference) {
+  if (options.workspace !== undefined) {
     try {
       const outcome = await persistToolResult({
         ...options.offload,

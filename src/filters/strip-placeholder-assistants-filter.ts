@@ -32,8 +32,8 @@ export class StripPlaceholderAssistantsFilter implements ContextFilter {
       typeof message.content === 'string' &&
       (message.toolCalls?.length ?? 0) === 0 &&
       this.#placeholders.has(message.content.trim());
+    if (!messages.some(isPlaceholder)) return { messages, decisions: [] };
     const dropped = messages.filter(isPlaceholder);
-    if (dropped.length === 0) return { messages, decisions: [] };
     return {
       messages: messages.filter((message) => !isPlaceholder(message)),
       decisions: [

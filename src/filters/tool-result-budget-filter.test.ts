@@ -56,6 +56,13 @@ describe('ToolResultBudgetFilter', () => {
     expect((await filter.apply(messages, {}, context)).messages).toBe(messages);
   });
 
+  it('leaves its own reference alone on later runs even when maxChars is smaller than the reference', async () => {
+    const filter = new ToolResultBudgetFilter({ workspace, maxToolResultChars: 50 });
+    const first = await filter.apply(turn('exec', 'q'.repeat(60)), {}, context);
+    expect(String(first.messages[2]?.content).startsWith('[tool output persisted]\n')).toBe(true);
+    expect((await filter.apply(first.messages, {}, context)).messages).toBe(first.messages);
+  });
+
   it('exempts read_file (not even truncated) and truncates without a workspace', async () => {
     const long = 'y'.repeat(16_001);
     const exempt = turn('read_file', long);

@@ -4,8 +4,8 @@ import type { Message } from '../core/message.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
 import type { PersistToolResultOptions } from '../workspace/tool-result-offload.js';
-import { DEFAULT_MAX_TOOL_RESULT_CHARS } from './governor-constants.js';
-import { type NormalizedToolResult, normalizeToolResult } from './normalize-tool-result.js';
+import { DEFAULT_MAX_TOOL_RESULT_CHARS, DEFAULT_OFFLOAD_EXEMPT_TOOLS } from './governor-constants.js';
+import { isEmptyResult, type NormalizedToolResult, normalizeToolResult } from './normalize-tool-result.js';
 
 /** Options for {@link ToolResultBudgetFilter}. */
 export type ToolResultBudgetFilterOptions = {
@@ -51,8 +51,12 @@ export class ToolResultBudgetFilter implements ContextFilter {
         out?.push(message);
         continue;
       }
-      throwIfAborted(context.signal);
       const toolName = message.name !== undefined && message.name !== '' ? message.name : 'tool';
+      if (this.#isUnchanged(message, toolName)) {
+        out?.push(message);
+        continue;
+      }
+      throwIfAborted(context.signal);
       const result = await normalizeToolResult({
         toolCallId:
           message.toolCallId !== undefined && message.toolCallId !== ''
@@ -76,6 +80,22 @@ export class ToolResultBudgetFilter implements ContextFilter {
       decisions.push(this.#decide(message, result, context.tokenCounter.countMessage(next)));
     }
     return out === undefined ? { messages, decisions: [] } : { messages: out, decisions };
+  }
+
+  /** The synchronous fast path: a result that is not empty and fits (or is exempt) stays as it is. */
+  #isUnchanged(message: Message, toolName: string): boolean {
+    if (isEmptyResult(message.content)) return false;
+    if ((this.#options.exemptTools ?? DEFAULT_OFFLOAD_EXEMPT_TOOLS).includes(toolName)) return true;
+    const maxChars = this.#options.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS;
+    if (maxChars <= 0) return true;
+    const content = message.content;
+    if (typeof content === 'string') return content.length <= maxChars;
+    let length = -1;
+    for (const part of content) {
+      if (part.type !== 'text') return true;
+      length += part.text.length + 1;
+    }
+    return length <= maxChars;
   }
 
   #decide(message: Message, result: NormalizedToolResult, tokensAfter: number): Decision {
