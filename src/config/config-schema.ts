@@ -57,6 +57,8 @@ export const ctxloomConfigSchema = z.strictObject({
   includeBootstrapFiles: z.boolean().optional(),
   /** Annotate tool plans and tool receipts in the history (`self_tool_plan` / `tool_observation`). */
   annotateHistory: z.boolean().optional(),
+  /** Remove broken historical tool-call transactions before budgeting (`ctxloom build` default: true). */
+  sanitizeToolCalls: z.boolean().optional(),
   /** Prompt text overrides. */
   prompt: promptConfigSchema.optional(),
 });

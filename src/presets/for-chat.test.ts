@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PROMPTS } from '../config/prompt-defaults.js';
 import { assistant, tool, user } from '../core/factories.js';
 import { createSequentialIdGenerator } from '../core/ids.js';
+import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import { ContextBuilder } from './context-builder.js';
 
 let workspace: string;
@@ -70,6 +71,22 @@ describe('ContextBuilder.forChat', () => {
       'max-messages',
       'token-budget',
     ]);
+  });
+
+  it('puts SanitizeToolCalls first when asked, removing a broken historical transaction', async () => {
+    const builder = ContextBuilder.forChat({ sanitizeToolCalls: true, maxMessages: 50 });
+    expect(builder.filters.map((filter) => filter.id)).toEqual(['sanitize-tool-calls', 'max-messages']);
+    const broken = [
+      user('u0', { id: 'u0' }),
+      assistant('', { id: 'a0', toolCalls: [{ id: 'lost', name: 'ls', arguments: {} }] }),
+      ...history,
+    ];
+    const { messages, trace } = await builder.build({ history: broken });
+    expect(messages.map((message) => message.id)).not.toContain('a0');
+    expect(validateToolCallIntegrity(messages)).toEqual([]);
+    expect(
+      trace.stages.find((stage) => stage.id === 'sanitize-tool-calls')?.decisions.length,
+    ).toBeGreaterThan(0);
   });
 
   it('adds the bootstrap files only when includeBootstrapFiles is true and a workspace is known', async () => {

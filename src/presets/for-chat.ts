@@ -2,6 +2,7 @@ import { DEFAULT_PROMPTS, type PromptDefaults } from '../config/prompt-defaults.
 import type { IdGenerator } from '../core/ids.js';
 import type { Role } from '../core/message.js';
 import { MaxMessagesFilter } from '../filters/max-messages-filter.js';
+import { SanitizeToolCallsFilter } from '../filters/sanitize-tool-calls-filter.js';
 import { TokenBudgetFilter } from '../filters/token-budget-filter.js';
 import type { PromptRuntimeContext } from '../pipeline/build-input.js';
 import type { ContextPipelineOptions } from '../pipeline/context-pipeline.js';
@@ -43,6 +44,12 @@ export type ChatPresetOptions = {
   readonly pinnedRoles?: readonly Role[];
   /** Which end `TokenBudgetFilter` trims. @default true (the oldest) */
   readonly trimFromStart?: boolean;
+  /**
+   * Run `SanitizeToolCallsFilter` before the budget filters: broken historical tool-call transactions
+   * are removed from the request (with a decision), a broken current tail fails the build. Off by
+   * default to keep the spec's filter chain; turn it on for untrusted histories. @default false
+   */
+  readonly sanitizeToolCalls?: boolean;
   /** Clock for stage timings. @default performance.now */
   readonly now?: () => number;
   /** Id generator for new messages. @default random ids */
@@ -88,10 +95,13 @@ export function historyProvider(options: ChatPresetOptions): StateHistoryProvide
   });
 }
 
-/** MaxMessages (when `maxMessages`) then TokenBudget (when `maxTokens`). @internal */
+/**
+ * SanitizeToolCalls (when `sanitizeToolCalls`), then MaxMessages (when `maxMessages`), then
+ * TokenBudget (when `maxTokens`). @internal
+ */
 export function budgetFilters(options: ChatPresetOptions): readonly ContextFilter[] {
   const pinned = options.pinnedRoles === undefined ? {} : { pinnedRoles: options.pinnedRoles };
-  const filters: ContextFilter[] = [];
+  const filters: ContextFilter[] = options.sanitizeToolCalls === true ? [new SanitizeToolCallsFilter()] : [];
   if (options.maxMessages !== undefined) {
     filters.push(new MaxMessagesFilter({ maxMessages: options.maxMessages, ...pinned }));
   }

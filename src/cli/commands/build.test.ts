@@ -219,6 +219,25 @@ describe('ctxloom build', () => {
     expect(summary).toMatch(/\nskills +1 +[\d,]+ +\d+\.\d%\n/);
   });
 
+  it('removes a broken historical tool call from the request and says so', async () => {
+    const lines = [
+      { id: 'u1', role: 'user', content: 'check the build' },
+      {
+        id: 'a1',
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'lost', name: 'run_tests', arguments: '{}' }],
+      },
+      { id: 'u2', role: 'user', content: 'never mind, what next?' },
+    ];
+    await writeFile(path.join(dir, 'broken.jsonl'), lines.map((line) => JSON.stringify(line)).join('\n'));
+    const io = memoryIo(dir);
+    expect(await main(['build', '--workspace', 'ws', '--history', 'broken.jsonl', 'hi'], io)).toBe(0);
+    const { messages, summary } = splitOutput(io.out());
+    expect(messages.map((message) => message.id)).not.toContain('a1');
+    expect(summary).toMatch(/decisions:\n {2}sanitize-tool-calls: /);
+  });
+
   it('prints its usage with --help', async () => {
     const io = memoryIo(dir);
     expect(await main(['build', '--help'], io)).toBe(0);

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  type AgentPresetOptions,
   type BuildTrace,
   ByteTokenCounter,
   type ChatPresetOptions,
@@ -35,7 +36,20 @@ const PRESETS: Readonly<Record<string, (request: PresetRequest) => ContextBuilde
   chat: (request) => ContextBuilder.forChat(request.options),
   react: (request) => ContextBuilder.forReact(request.options),
   skill: (request) => ContextBuilder.forSkill({ ...request.options, cwd: request.workspace }),
+  agent: (request) => ContextBuilder.forAgent(agentOptions(request)),
 };
+
+/** The agent preset (nanobot): the workspace is the agent workspace; --max-tokens is the context window. */
+function agentOptions(request: PresetRequest): AgentPresetOptions {
+  const { options, workspace } = request;
+  return {
+    workspace,
+    channel: 'cli',
+    ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter }),
+    ...(options.maxTokens === undefined ? {} : { contextWindowTokens: options.maxTokens }),
+    ...(options.generateId === undefined ? {} : { generateId: options.generateId }),
+  };
+}
 
 /** What a format row returns: the rendered text and what the format could not express. */
 type Rendered = { readonly text: string; readonly warnings: readonly string[] };
@@ -115,30 +129,10 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   );
   const presetName = pick('--preset', flags.preset ?? config.preset ?? 'chat', PRESETS);
   const formatName = pick('--format', flags.format ?? 'json', FORMATS);
-  const counterConfig: TokenCounterConfig = {
-    ...config.tokenCounter,
-    type: counterType(flags.counter, config),
-    ...(flags.tokenizer === undefined ? {} : { tokenizerPath: path.resolve(io.cwd, flags.tokenizer) }),
-  };
-  const counterName = pick('--counter', counterConfig.type, COUNTERS);
-  const tokenCounter = await COUNTERS[counterName]?.(counterConfig, workspace);
+  const tokenCounter = await loadCounter(flags, { config, workspace, cwd: io.cwd });
   const history = await loadHistory(flags.history, config, { workspace, cwd: io.cwd });
-  const runtimePrompt = {
-    workspaceDir: workspace,
-    includeBootstrapFiles: config.includeBootstrapFiles ?? true,
-  };
-  const maxTokens = positiveInteger('--max-tokens', flags['max-tokens']) ?? config.maxTokens;
-  const maxMessages = positiveInteger('--max-messages', flags['max-messages']) ?? config.maxMessages;
-  const options: ChatPresetOptions = {
-    workspace,
-    runtimePrompt,
-    prompts: resolvePrompts(config),
-    annotateHistory: config.annotateHistory ?? false,
-    generateId: createSequentialIdGenerator('ctx'),
-    ...(tokenCounter === undefined ? {} : { tokenCounter }),
-    ...(maxTokens === undefined ? {} : { maxTokens }),
-    ...(maxMessages === undefined ? {} : { maxMessages }),
-  };
+  const options = presetOptions(flags, { config, workspace, tokenCounter });
+  const runtimePrompt = options.runtimePrompt ?? {};
   const builder = PRESETS[presetName]?.({ options, workspace }) ?? ContextBuilder.forChat(options);
   const { messages, trace } = await builder.build({ history, current: flags.message, runtimePrompt });
   const rendered = FORMATS[formatName]?.(messages) ?? { text: '', warnings: [] };
@@ -146,6 +140,43 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   for (const warning of rendered.warnings) io.stderr.write(`warning (${formatName}): ${warning}\n`);
   if (flags['no-summary'] !== true) io.stdout.write(`\n${renderSummary(trace, presetName)}`);
   return EXIT_CODES.ok;
+}
+
+type Sources = { readonly config: CtxloomConfig; readonly workspace: string; readonly cwd: string };
+
+async function loadCounter(flags: Flags, sources: Sources): Promise<TokenCounter | undefined> {
+  const counterConfig: TokenCounterConfig = {
+    ...sources.config.tokenCounter,
+    type: counterType(flags.counter, sources.config),
+    ...(flags.tokenizer === undefined ? {} : { tokenizerPath: path.resolve(sources.cwd, flags.tokenizer) }),
+  };
+  const counterName = pick('--counter', counterConfig.type, COUNTERS);
+  return COUNTERS[counterName]?.(counterConfig, sources.workspace);
+}
+
+/** The preset options: flags first, then ctxloom.yaml, then the defaults. */
+function presetOptions(
+  flags: Flags,
+  sources: {
+    readonly config: CtxloomConfig;
+    readonly workspace: string;
+    readonly tokenCounter?: TokenCounter | undefined;
+  },
+): ChatPresetOptions {
+  const { config, workspace, tokenCounter } = sources;
+  const maxTokens = positiveInteger('--max-tokens', flags['max-tokens']) ?? config.maxTokens;
+  const maxMessages = positiveInteger('--max-messages', flags['max-messages']) ?? config.maxMessages;
+  return {
+    workspace,
+    runtimePrompt: { workspaceDir: workspace, includeBootstrapFiles: config.includeBootstrapFiles ?? true },
+    prompts: resolvePrompts(config),
+    annotateHistory: config.annotateHistory ?? false,
+    sanitizeToolCalls: config.sanitizeToolCalls ?? true,
+    generateId: createSequentialIdGenerator('ctx'),
+    ...(tokenCounter === undefined ? {} : { tokenCounter }),
+    ...(maxTokens === undefined ? {} : { maxTokens }),
+    ...(maxMessages === undefined ? {} : { maxMessages }),
+  };
 }
 
 type Flags = {
