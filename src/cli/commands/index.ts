@@ -1,7 +1,15 @@
 import type { CliCommand } from '../cli-io.js';
 import { buildCommand } from './build.js';
+import { initCommand } from './init.js';
 import { inspectCommand } from './inspect.js';
 import { serveCommand } from './serve.js';
+import { skillsCommand } from './skills.js';
 
 /** Every sub-command, in the order `ctxloom --help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [buildCommand, inspectCommand, serveCommand];
+export const COMMANDS: readonly CliCommand[] = [
+  initCommand,
+  buildCommand,
+  inspectCommand,
+  skillsCommand,
+  serveCommand,
+];

@@ -1,0 +1,134 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Message } from '../../index.js';
+import type { CliIo } from '../cli-io.js';
+import { main } from '../main.js';
+
+function memoryIo(
+  cwd: string,
+  env: Record<string, string> = {},
+): CliIo & { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return {
+    stdout: { write: (text: string) => (out += text) },
+    stderr: { write: (text: string) => (err += text) },
+    env,
+    cwd,
+    out: () => out,
+    err: () => err,
+  };
+}
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'ctxloom-agent-cli-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('ctxloom init', () => {
+  it('scaffolds a workspace and reports what it created, then keeps existing files', async () => {
+    const io = memoryIo(dir);
+    expect(await main(['init', 'agent'], io)).toBe(0);
+    expect(io.out()).toContain('  created  SOUL.md');
+    expect(io.out()).toContain('  created  memory/MEMORY.md');
+    await writeFile(path.join(dir, 'agent', 'SOUL.md'), 'my soul');
+    const again = memoryIo(dir);
+    expect(await main(['init', 'agent'], again)).toBe(0);
+    expect(again.out()).toContain('  kept     SOUL.md (already there)');
+    expect(again.out()).toContain('Nothing to create');
+    expect(await readFile(path.join(dir, 'agent', 'SOUL.md'), 'utf8')).toBe('my soul');
+  });
+
+  it('needs exactly one folder', async () => {
+    const io = memoryIo(dir);
+    expect(await main(['init'], io)).toBe(2);
+    expect(io.err()).toMatch(/^INVALID_OPTIONS: ctxloom init needs exactly one folder/);
+  });
+});
+
+describe('ctxloom skills list', () => {
+  beforeEach(async () => {
+    const skill = (name: string, frontmatter: string) =>
+      mkdir(path.join(dir, 'skills', name), { recursive: true }).then(() =>
+        writeFile(path.join(dir, 'skills', name, 'SKILL.md'), `---\n${frontmatter}\n---\n# ${name}\n`),
+      );
+    await skill('ours', 'description: Our own skill.');
+    await skill(
+      'needs-tool',
+      'description: Needs a tool.\nmetadata: {"nanobot":{"requires":{"bins":["no-such-binary-xyz"]}}}',
+    );
+    await skill('broken', 'name: [oops');
+  });
+
+  it('lists available skills in precedence order with built-ins last, warning about invalid files', async () => {
+    const io = memoryIo(dir, { PATH: '' });
+    expect(await main(['skills', 'list', '--workspace', '.'], io)).toBe(0);
+    const names = io
+      .out()
+      .split('\n')
+      .filter((line) => /^\S/.test(line))
+      .map((line) => line.split(/\s+/)[0]);
+    expect(names).toEqual(['name', 'ours', 'context-budget', 'memory-hygiene', 'session-debugging']);
+    expect(io.err()).toContain(`warning: skipped ${path.join(dir, 'skills', 'broken', 'SKILL.md')}`);
+  });
+
+  it('shows unavailable skills with --all and prints JSON with --json', async () => {
+    const io = memoryIo(dir, { PATH: '' });
+    expect(await main(['skills', 'list', '--all', '--json', '--disable', 'memory-hygiene'], io)).toBe(0);
+    const report = JSON.parse(io.out()) as {
+      skills: { name: string; available: boolean; missing: unknown }[];
+    };
+    expect(report.skills.map((skill) => skill.name)).toEqual([
+      'needs-tool',
+      'ours',
+      'context-budget',
+      'session-debugging',
+    ]);
+    expect(report.skills[0]).toMatchObject({
+      available: false,
+      missing: { bins: ['no-such-binary-xyz'], env: [] },
+    });
+  });
+
+  it('rejects an unknown action', async () => {
+    const io = memoryIo(dir);
+    expect(await main(['skills', 'remove'], io)).toBe(2);
+  });
+});
+
+describe('ctxloom build --preset agent', () => {
+  it('builds the agent context for a fresh workspace with an explicit skill', async () => {
+    expect(await main(['init', 'ws'], memoryIo(dir))).toBe(0);
+    await writeFile(
+      path.join(dir, 'ws', 'memory', 'MEMORY.md'),
+      '# Long-term Memory\n\n- Ana prefers short answers.\n',
+    );
+    const io = memoryIo(dir);
+    const code = await main(
+      [
+        'build',
+        '--preset',
+        'agent',
+        '--workspace',
+        'ws',
+        '--no-summary',
+        'Help me trim context $context-budget',
+      ],
+      io,
+    );
+    expect(code).toBe(0);
+    const messages = JSON.parse(io.out()) as Message[];
+    expect(messages.map((message) => message.role)).toEqual(['system', 'user']);
+    const prompt = String(messages[0]?.content);
+    expect(prompt).toContain('## Runtime');
+    expect(prompt).toContain('- Ana prefers short answers.');
+    expect(prompt).toContain('- **context-budget** — ');
+    expect(prompt).not.toContain('## USER.md'); // untouched template
+    expect(String(messages[1]?.content)).toContain('### Skill: context-budget');
+  });
+});

@@ -1,0 +1,134 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  ContextError,
+  createSkillEnvironment,
+  type Skill,
+  SkillsCatalog,
+  unavailableSuffix,
+} from '../../index.js';
+import type { CliCommand, CliIo } from '../cli-io.js';
+import { EXIT_CODES } from '../exit-codes.js';
+
+const USAGE = `Usage: ctxloom skills list [--all] [--workspace DIR] [--dir DIR]... [--disable NAME]... [--json]
+
+Lists the skills an agent in the workspace can use, in precedence order: the workspace's
+skills/<name>/SKILL.md, then each --dir, then ctxloom's built-in skills (a name found earlier
+shadows a later one).
+
+Options:
+  --all             also list skills whose requirements (executables on PATH, environment variables) are missing
+  --workspace DIR   the agent workspace (default: the current folder)
+  --dir DIR         an extra skills folder (repeatable)
+  --disable NAME    leave a skill out (repeatable)
+  --json            print JSON instead of a table
+`;
+
+/** `ctxloom skills list`: the skills catalogue of a workspace. */
+export const skillsCommand: CliCommand = {
+  name: 'skills',
+  summary: 'List the skills of a workspace (workspace > extra folders > built-in), with availability',
+  usage: USAGE,
+  run: runSkills,
+};
+
+async function runSkills(args: readonly string[], io: CliIo): Promise<number> {
+  const flags = parseFlags(args);
+  const workspace = path.resolve(io.cwd, flags.workspace ?? '.');
+  const info = await stat(workspace).catch(() => undefined);
+  if (info?.isDirectory() !== true) {
+    throw new ContextError({
+      code: 'NOT_FOUND',
+      message: `Workspace ${workspace} is not a folder; check --workspace.`,
+    });
+  }
+  const catalog = new SkillsCatalog({
+    workspace,
+    dirs: (flags.dir ?? []).map((dir) => path.resolve(io.cwd, dir)),
+    disabled: flags.disable ?? [],
+    environment: createSkillEnvironment({ env: io.env }),
+  });
+  const skills = catalog.list({ includeUnavailable: flags.all === true });
+  const problems = catalog.problems();
+  if (flags.json === true) {
+    const rows = skills.map((skill) => ({ ...describeSkill(skill), missing: skill.missing }));
+    const report = {
+      skills: rows,
+      problems: problems.map((problem) => ({ path: problem.path, message: problem.error.message })),
+    };
+    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    io.stdout.write(renderTable(skills));
+  }
+  for (const problem of problems)
+    io.stderr.write(`warning: skipped ${problem.path}: ${problem.error.message}\n`);
+  return EXIT_CODES.ok;
+}
+
+function describeSkill(skill: Skill) {
+  return {
+    name: skill.name,
+    source: skill.source,
+    description: skill.description,
+    always: skill.always,
+    available: skill.available,
+    path: skill.path,
+  };
+}
+
+function renderTable(skills: readonly Skill[]): string {
+  if (skills.length === 0)
+    return 'No skills found. Add one as skills/<name>/SKILL.md, or use --all to see unavailable ones.\n';
+  const nameWidth = Math.max(4, ...skills.map((skill) => skill.name.length));
+  const header = `${'name'.padEnd(nameWidth)}  source     status\n`;
+  const rows = skills.map((skill) => {
+    const status = skill.available
+      ? skill.always
+        ? 'always-on'
+        : 'available'
+      : unavailableSuffix(skill).trim().slice(1, -1);
+    const description = skill.description.replace(/\s+/g, ' ');
+    return `${skill.name.padEnd(nameWidth)}  ${skill.source.padEnd(9)}  ${status}\n${' '.repeat(nameWidth + 2)}${description}`;
+  });
+  return `${header}${rows.join('\n')}\n`;
+}
+
+type Flags = {
+  readonly all?: boolean;
+  readonly json?: boolean;
+  readonly workspace?: string;
+  readonly dir?: readonly string[];
+  readonly disable?: readonly string[];
+};
+
+function parseFlags(args: readonly string[]): Flags {
+  let parsed: { values: Flags; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        all: { type: 'boolean' },
+        json: { type: 'boolean' },
+        workspace: { type: 'string' },
+        dir: { type: 'string', multiple: true },
+        disable: { type: 'string', multiple: true },
+      },
+    });
+  } catch (error) {
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: `${error instanceof Error ? error.message : String(error)}. Run 'ctxloom skills --help'.`,
+    });
+  }
+  const [action, ...rest] = parsed.positionals;
+  if (action !== 'list' || rest.length > 0) {
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: `Unknown skills action ${JSON.stringify(parsed.positionals.join(' '))}; use 'ctxloom skills list [--all]'.`,
+    });
+  }
+  return parsed.values;
+}
