@@ -158,7 +158,7 @@ function largeItems(
     .sort((a, b) => b.tokens - a.tokens)
     .map((piece) => ({
       type: 'large-item',
-      message: `${piece.label} takes ${piece.tokens.toLocaleString('en-US')} tokens (${percent(piece.tokens)}% of the window).`,
+      message: `${piece.label} takes ${piece.tokens.toLocaleString('en-US')} tokens (${percent(piece.tokens).toFixed(1)}% of the window).`,
       tokens: piece.tokens,
       messageId: piece.messageId,
     }));

@@ -52,7 +52,7 @@ async function setup() {
   });
   const inspector = new SessionInspector({
     store,
-    builder,
+    createBuilder: () => builder,
     contextWindowTokens: 1_000,
     maxOutputTokens: 100,
     model: 'test-model',

@@ -100,7 +100,12 @@ describe.skipIf(!isAvailable)('inspector page in Chromium', () => {
 
     expect(await page.locator('#trace tr').count()).toBeGreaterThan(3);
     expect(await page.locator('#trace li.decision[data-type="message-drop"]').count()).toBeGreaterThan(0);
-    expect(await page.locator('#stored li[data-status="dropped"]').count()).toBeGreaterThan(0);
+    expect(await page.locator('#trace li.decision[data-type="tool-result-offload"]').count()).toBe(1);
+    const status = (id: string) => page.locator(`#stored li[data-id="${id}"]`).getAttribute('data-status');
+    expect(await status('m01')).toBe('not-replayed');
+    expect(await status('m18')).toBe('rewritten');
+    expect(await status('m22')).toBe('dropped');
+    expect(await page.locator('#stored li[data-id="m22"] .reasons').textContent()).toMatch(/placeholder/);
     expect(await page.locator('#sent li[data-status="added"]').count()).toBeGreaterThan(0);
 
     await page.locator('#message').fill('What should I work on next?');

@@ -157,7 +157,7 @@ function diff(d) {
       var badge = el('span', { class: 'badge ' + e.status }, [e.status]);
       var reasons = el('ul', { class: 'reasons' }, e.reasons.map(function (r) { return el('li', {}, [r]); }));
       var body = e.text.length > 600 ? e.text.slice(0, 600) + '…' : e.text;
-      list.appendChild(el('li', { class: 'msg ' + e.status, 'data-status': e.status }, [
+      list.appendChild(el('li', { class: 'msg ' + e.status, 'data-status': e.status, 'data-id': e.id }, [
         el('div', { class: 'msg-head' }, [badge, ' ' + e.role + (e.section ? ' · ' + e.section : '') + ' · ' + e.id]),
         el('pre', {}, [body]), reasons]));
     });

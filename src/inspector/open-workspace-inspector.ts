@@ -1,22 +1,24 @@
 import path from 'node:path';
 import {
   ContextBuilder,
+  createSequentialIdGenerator,
+  getHistory,
   JsonlSessionStore,
   loadConfig,
   MemorySessionStore,
-  resolvePrompts,
+  type SessionRecord,
   type SessionStore,
-  SimpleTokenCounter,
   type TokenCounter,
 } from '../index.js';
 import { readHistoryFile } from './read-history-file.js';
-import { SessionInspector } from './session-inspector.js';
+import { resolveInspectorCounter } from './resolve-inspector-counter.js';
+import { type ReplayedSession, SessionInspector } from './session-inspector.js';
 
 /** Options for {@link openWorkspaceInspector}. */
 export type OpenWorkspaceInspectorOptions = {
   /** The agent workspace (AGENTS.md, SOUL.md, memory/, skills/, sessions/). */
   readonly workspace: string;
-  /** The model name. @default 'gpt-4o' */
+  /** The model name; picks the exact tiktoken counter for OpenAI models. @default 'gpt-4o' */
   readonly model?: string;
   /** The model's context window. @default 128000 */
   readonly contextWindowTokens?: number;
@@ -28,7 +30,7 @@ export type OpenWorkspaceInspectorOptions = {
   readonly sessionKey?: string;
   /** Use this store instead of the workspace's. @default JsonlSessionStore over `<workspace>/sessions` */
   readonly store?: SessionStore;
-  /** Counts tokens. @default SimpleTokenCounter */
+  /** Counts tokens. @default from `ctxloom.yaml` `tokenCounter`, else tiktoken for OpenAI models, else simple */
   readonly tokenCounter?: TokenCounter;
   readonly signal?: AbortSignal;
 };
@@ -41,9 +43,18 @@ export const DEFAULT_WORKSPACE_INSPECTOR = Object.freeze({
   sessionKey: 'cli:direct',
 });
 
+/** Tokens the model loop keeps free besides the answer when replaying (nanobot §3.4). */
+const REPLAY_MARGIN_TOKENS = 1_024;
+/** Offloaded tool results are kept; the inspector never prunes the agent's offload buckets. */
+const KEEP_ALL_BUCKETS = { maxBuckets: Number.MAX_SAFE_INTEGER, maxBucketAgeMs: Number.MAX_SAFE_INTEGER };
+
 /**
- * Opens a workspace for inspection: its `ctxloom.yaml`, its session store, the builder the agent
- * would use and a token counter, wired into a {@link SessionInspector}.
+ * Opens a workspace for inspection the way its agent would build the next model call: the session
+ * store in `<workspace>/sessions` (nanobot's JSONL), nanobot's replay rules (`getHistory` with the
+ * loop's replay budget, the archived summary from `metadata._last_summary`), the agent preset
+ * (`ContextBuilder.forAgent`, channel taken from the session key) and the counter of `ctxloom.yaml`.
+ * Oversized tool results are offloaded as the agent would (idempotent files under
+ * `<workspace>/.ctxloom/tool-results/`); nothing else is written.
  * @throws ContextError `INVALID_CONFIG` for a bad `ctxloom.yaml`, `NOT_FOUND`/`INVALID_INPUT` for a bad history file.
  */
 export async function openWorkspaceInspector(
@@ -53,19 +64,10 @@ export async function openWorkspaceInspector(
   const workspace = path.resolve(resolved.workspace);
   const signalOption = resolved.signal === undefined ? {} : { signal: resolved.signal };
   const { config } = await loadConfig({ dir: workspace, optional: true, ...signalOption });
-  const tokenCounter = resolved.tokenCounter ?? new SimpleTokenCounter();
-  const builder = ContextBuilder.forChat({
-    workspace,
-    runtimePrompt: { includeBootstrapFiles: config.includeBootstrapFiles ?? true, workspaceDir: workspace },
-    tokenCounter,
-    prompts: resolvePrompts(config),
-    maxTokens: Math.min(
-      config.maxTokens ?? Number.POSITIVE_INFINITY,
-      Math.max(1, resolved.contextWindowTokens - resolved.maxOutputTokens),
-    ),
-    ...(config.maxMessages === undefined ? {} : { maxMessages: config.maxMessages }),
-    ...(config.annotateHistory === undefined ? {} : { annotateHistory: config.annotateHistory }),
-  });
+  const tokenCounter =
+    resolved.tokenCounter ??
+    (await resolveInspectorCounter({ config, model: resolved.model, workspace, ...signalOption }));
+  const { contextWindowTokens, maxOutputTokens } = resolved;
   const store =
     resolved.store ??
     (resolved.historyFile === undefined
@@ -76,11 +78,51 @@ export async function openWorkspaceInspector(
         ));
   return new SessionInspector({
     store,
-    builder,
-    contextWindowTokens: resolved.contextWindowTokens,
-    maxOutputTokens: resolved.maxOutputTokens,
+    createBuilder: (sessionKey) =>
+      ContextBuilder.forAgent({
+        workspace,
+        channel: channelOf(sessionKey),
+        tokenCounter,
+        contextWindowTokens,
+        maxOutputTokens,
+        governor: { offload: KEEP_ALL_BUCKETS },
+        generateId: createSequentialIdGenerator('built'),
+      }),
+    replay: (record) => replaySession(record, { tokenCounter, contextWindowTokens, maxOutputTokens }),
+    contextWindowTokens,
+    maxOutputTokens,
     model: resolved.model,
   });
+}
+
+/** The channel of a nanobot session key (`telegram:8281248569` → `telegram`). */
+function channelOf(sessionKey: string): string {
+  const colon = sessionKey.indexOf(':');
+  return colon <= 0 ? sessionKey : sessionKey.slice(0, colon);
+}
+
+/** nanobot's replay: `getHistory` within the loop's replay budget, plus the persisted archived summary. */
+function replaySession(
+  record: SessionRecord,
+  budget: {
+    readonly tokenCounter: TokenCounter;
+    readonly contextWindowTokens: number;
+    readonly maxOutputTokens: number;
+  },
+): ReplayedSession {
+  const available = budget.contextWindowTokens - Math.max(1, budget.maxOutputTokens) - REPLAY_MARGIN_TOKENS;
+  const maxTokens = available > 0 ? available : Math.max(128, Math.floor(budget.contextWindowTokens / 2));
+  const history = getHistory(record, { maxTokens, tokenCounter: budget.tokenCounter });
+  const summary = lastSummary(record.metadata['_last_summary']);
+  return { history, ...(summary === undefined ? {} : { input: { summary } }) };
+}
+
+function lastSummary(value: unknown): { readonly text: string; readonly lastActive: string } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const text: unknown = Reflect.get(value, 'text');
+  const lastActive: unknown = Reflect.get(value, 'last_active') ?? Reflect.get(value, 'lastActive');
+  if (typeof text !== 'string' || text.trim() === '') return undefined;
+  return { text, lastActive: typeof lastActive === 'string' ? lastActive : '' };
 }
 
 async function historyStore(

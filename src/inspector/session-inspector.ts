@@ -32,8 +32,8 @@ export type ReplayedSession = {
 export type SessionInspectorOptions = {
   /** Where the sessions are stored. */
   readonly store: SessionStore;
-  /** Builds the context (the agent preset in the CLI). */
-  readonly builder: InspectorBuilder;
+  /** Makes the builder for a session (the agent preset for the session's channel in the CLI). */
+  readonly createBuilder: (sessionKey: string) => InspectorBuilder;
   /** Turns a stored record into the builder's history (the store's replay rules). @default all stored messages */
   readonly replay?: (record: SessionRecord) => ReplayedSession;
   /** The tool definitions sent with the request. @default [] */
@@ -121,7 +121,8 @@ export class SessionInspector {
     readonly message?: string;
     readonly signal?: AbortSignal;
   }): Promise<SessionInspection> {
-    const { builder, tools = [] } = this.#options;
+    const { tools = [] } = this.#options;
+    const builder = this.#options.createBuilder(request.key);
     const { messages, trace } = await builder.build({
       ...request.replayed.input,
       sessionKey: request.key,
