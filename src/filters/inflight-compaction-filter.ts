@@ -2,6 +2,7 @@ import { type Decision, decision } from '../core/decision.js';
 import type { Message } from '../core/message.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
 import { estimatePromptTokens } from './estimate-prompt-tokens.js';
 import {
   compactionText,
@@ -52,55 +53,36 @@ export class InflightCompactionFilter implements ContextFilter {
     if (!(budget > 0)) return { messages, decisions: [] };
     const state = governorRunState(input);
     const compacted = state.compactedToolCallIds ?? new Set<string>();
-    const counter = context.tokenCounter;
-    const text = this.#options.text ?? compactionText;
-    const decisions: Decision[] = [];
-    let out: Message[] | undefined;
-    const replace = (index: number, reason: string): number => {
-      const message = (out ?? messages)[index] as Message; // index comes from a scan of the list
-      const next: Message = { ...message, content: text(message.name ?? 'tool') };
-      out ??= messages.slice();
-      out[index] = next;
-      const before = counter.countMessage(message);
-      const after = counter.countMessage(next);
-      decisions.push(
-        decision('tool-result-compact', {
-          stage: this.id,
-          reason,
-          messageIds: [message.id],
-          tokensBefore: before,
-          tokensAfter: after,
-          details: { toolCallId: message.toolCallId, name: message.name },
-        }),
-      );
-      return after - before;
-    };
-    for (const [index, message] of messages.entries()) {
-      const id = message.toolCallId;
-      if (message.role !== 'tool' || id === undefined || !compacted.has(id)) continue;
-      if (message.content === text(message.name ?? 'tool')) continue;
-      replace(
+    const edit = new CompactionEdit(messages, {
+      stage: this.id,
+      counter: context.tokenCounter,
+      text: this.#options.text ?? compactionText,
+    });
+    for (const index of recordedCompactions(messages, { compacted, text: edit.text })) {
+      const id = messages[index]?.toolCallId ?? '';
+      edit.compact(
         index,
         `result of ${id} was compacted earlier in this run; re-applied to keep the boundary stable`,
       );
     }
-    let estimate = estimatePromptTokens(counter, { messages: out ?? messages, tools: input.tools ?? [] });
-    if (estimate <= budget) return this.#result(messages, out, decisions);
+    let estimate = estimatePromptTokens(context.tokenCounter, {
+      messages: edit.messages,
+      tools: input.tools ?? [],
+    });
+    if (estimate <= budget) return edit.result();
     const target = Math.floor(budget * (this.#options.targetRatio ?? DEFAULT_COMPACTION_TARGET_RATIO));
-    const candidates = this.#candidates(out ?? messages, { state, compacted });
+    const candidates = this.#candidates(edit.messages, { state, compacted });
     for (const [position, index] of candidates.entries()) {
-      const isNewest = position === candidates.length - 1;
-      if (isNewest && estimate <= budget) break;
-      const message = (out ?? messages)[index] as Message; // candidates index the list
-      const id = message.toolCallId ?? '';
+      if (position === candidates.length - 1 && estimate <= budget) break; // the newest only as a last resort
+      const id = edit.messages[index]?.toolCallId ?? '';
       compacted.add(id);
-      estimate += replace(
+      estimate += edit.compact(
         index,
         `prompt of ${estimate} tokens exceeds the budget of ${budget}; compacted ${id}`,
       );
       if (estimate <= target) break;
     }
-    return this.#result(messages, out, decisions);
+    return edit.result();
   }
 
   #candidates(
@@ -113,17 +95,92 @@ export class InflightCompactionFilter implements ContextFilter {
     const indexes: number[] = [];
     for (const [index, message] of messages.entries()) {
       const isInflight = ids === undefined ? index >= start : ids.has(message.id);
-      if (!isInflight || message.role !== 'tool') continue;
-      const callId = message.toolCallId;
-      if (callId === undefined || callId === '' || run.compacted.has(callId)) continue;
-      if (!this.#compactable.has(message.name ?? '')) continue;
-      if (typeof message.content !== 'string' || message.content.length < minChars) continue;
-      indexes.push(index);
+      if (isInflight && this.#isCandidate(message, { compacted: run.compacted, minChars }))
+        indexes.push(index);
     }
     return indexes;
   }
 
-  #result(messages: readonly Message[], out: Message[] | undefined, decisions: Decision[]): FilterResult {
-    return out === undefined ? { messages, decisions: [] } : { messages: out, decisions };
+  #isCandidate(
+    message: Message,
+    run: { readonly compacted: ReadonlySet<string>; readonly minChars: number },
+  ): boolean {
+    const callId = message.toolCallId;
+    return (
+      message.role === 'tool' &&
+      callId !== undefined &&
+      callId !== '' &&
+      !run.compacted.has(callId) &&
+      this.#compactable.has(message.name ?? '') &&
+      typeof message.content === 'string' &&
+      message.content.length >= run.minChars
+    );
+  }
+}
+
+/** Indexes of tool results compacted earlier in the run whose content is not the notice yet. */
+function recordedCompactions(
+  messages: readonly Message[],
+  run: { readonly compacted: ReadonlySet<string>; readonly text: (toolName: string) => string },
+): readonly number[] {
+  const indexes: number[] = [];
+  for (const [index, message] of messages.entries()) {
+    const id = message.toolCallId;
+    if (message.role !== 'tool' || id === undefined || !run.compacted.has(id)) continue;
+    if (message.content !== run.text(message.name ?? 'tool')) indexes.push(index);
+  }
+  return indexes;
+}
+
+/** Copy-on-write replacement of tool results by the compaction notice, with a decision per change. */
+class CompactionEdit {
+  readonly text: (toolName: string) => string;
+  readonly #input: readonly Message[];
+  readonly #options: { readonly stage: string; readonly counter: TokenCounter };
+  readonly #decisions: Decision[] = [];
+  #out: Message[] | undefined;
+
+  constructor(
+    input: readonly Message[],
+    options: {
+      readonly stage: string;
+      readonly counter: TokenCounter;
+      readonly text: (toolName: string) => string;
+    },
+  ) {
+    this.#input = input;
+    this.#options = options;
+    this.text = options.text;
+  }
+
+  get messages(): readonly Message[] {
+    return this.#out ?? this.#input;
+  }
+
+  /** Replaces the result at `index`; returns the change in tokens (negative when it shrank). */
+  compact(index: number, reason: string): number {
+    const message = this.messages[index] as Message; // callers pass indexes found in this list
+    const next: Message = { ...message, content: this.text(message.name ?? 'tool') };
+    this.#out ??= this.#input.slice();
+    this.#out[index] = next;
+    const before = this.#options.counter.countMessage(message);
+    const after = this.#options.counter.countMessage(next);
+    this.#decisions.push(
+      decision('tool-result-compact', {
+        stage: this.#options.stage,
+        reason,
+        messageIds: [message.id],
+        tokensBefore: before,
+        tokensAfter: after,
+        details: { toolCallId: message.toolCallId, name: message.name },
+      }),
+    );
+    return after - before;
+  }
+
+  result(): FilterResult {
+    return this.#out === undefined
+      ? { messages: this.#input, decisions: [] }
+      : { messages: this.#out, decisions: this.#decisions };
   }
 }

@@ -85,11 +85,7 @@ export class StripMalformedToolCallsFilter implements ContextFilter {
     const finalIds = new Map<string, string[]>();
     let changed = false;
     for (const call of message.toolCalls ?? []) {
-      const problem = !isValidToolCallName(call)
-        ? `tool call ${JSON.stringify(call.id)} has no name`
-        : typeof call.id !== 'string' || call.id === ''
-          ? `tool call ${call.name} has no id`
-          : undefined;
+      const problem = callProblem(call);
       if (problem !== undefined) {
         changed = true;
         run.decisions.push(
@@ -150,6 +146,12 @@ export class StripMalformedToolCallsFilter implements ContextFilter {
     }
     return rest;
   }
+}
+
+function callProblem(call: ToolCall): string | undefined {
+  if (!isValidToolCallName(call)) return `tool call ${JSON.stringify(call.id)} has no name`;
+  if (typeof call.id !== 'string' || call.id === '') return `tool call ${call.name} has no id`;
+  return undefined;
 }
 
 function needsRepair(declared: Set<string>): (message: Message) => boolean {

@@ -181,6 +181,28 @@ async function syncFolder(folder: string): Promise<void> {
   }
 }
 
+type Bucket = { readonly name: string; readonly mtimeMs: number };
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function listSiblingBuckets(
+  root: string,
+  options: { readonly current: string; readonly errors: string[] },
+): Promise<readonly Bucket[]> {
+  const siblings: Bucket[] = [];
+  for (const entry of await readdir(root, { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name === options.current) continue;
+    try {
+      siblings.push({ name: entry.name, mtimeMs: (await stat(path.join(root, entry.name))).mtimeMs });
+    } catch (error) {
+      options.errors.push(`${entry.name}: ${describe(error)}`);
+    }
+  }
+  return siblings;
+}
+
 async function applyBucketRetention(options: {
   readonly root: string;
   readonly current: string;
@@ -195,30 +217,21 @@ async function applyBucketRetention(options: {
       await rm(resolveInside(options.root, name), { recursive: true, force: true });
       removedBuckets.push(name);
     } catch (error) {
-      cleanupErrors.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      cleanupErrors.push(`${name}: ${describe(error)}`);
     }
   };
-  let siblings: { readonly name: string; readonly mtimeMs: number }[] = [];
+  let siblings: readonly Bucket[];
   try {
-    const entries = await readdir(options.root, { withFileTypes: true });
-    for (const entry of entries) {
-      if (!entry.isDirectory() || entry.name === options.current) continue;
-      try {
-        const info = await stat(path.join(options.root, entry.name));
-        siblings.push({ name: entry.name, mtimeMs: info.mtimeMs });
-      } catch (error) {
-        cleanupErrors.push(`${entry.name}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
+    siblings = await listSiblingBuckets(options.root, { current: options.current, errors: cleanupErrors });
   } catch (error) {
-    return { removedBuckets, cleanupErrors: [error instanceof Error ? error.message : String(error)] };
+    return { removedBuckets, cleanupErrors: [describe(error)] };
   }
-  const fresh: typeof siblings = [];
+  const fresh: Bucket[] = [];
   for (const sibling of siblings) {
     if (options.now - sibling.mtimeMs > options.maxAgeMs) await remove(sibling.name);
     else fresh.push(sibling);
   }
-  siblings = fresh.sort((a, b) => b.mtimeMs - a.mtimeMs || a.name.localeCompare(b.name));
-  for (const sibling of siblings.slice(Math.max(0, options.maxBuckets - 1))) await remove(sibling.name);
+  fresh.sort((a, b) => b.mtimeMs - a.mtimeMs || a.name.localeCompare(b.name));
+  for (const sibling of fresh.slice(Math.max(0, options.maxBuckets - 1))) await remove(sibling.name);
   return { removedBuckets, cleanupErrors };
 }
