@@ -76,9 +76,15 @@ export class BootstrapFilesProvider implements MessageProvider {
     const embedded: string[] = [];
     const truncated: string[] = [];
     const skipped: BootstrapSkip[] = [];
-    for (const file of this.files) {
-      throwIfAborted(context.signal);
-      const read = await this.#read({ workspace, file, signal: context.signal });
+    throwIfAborted(context.signal);
+    const reads = await Promise.all(
+      this.files.map(async (file) => ({
+        file,
+        read: await this.#read({ workspace, file, signal: context.signal }),
+      })),
+    );
+    throwIfAborted(context.signal);
+    for (const { file, read } of reads) {
       if (typeof read !== 'string') {
         skipped.push(read);
         continue;
