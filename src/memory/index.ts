@@ -3,6 +3,7 @@
  * Long-term memory files: `memory/MEMORY.md`, `memory/history.jsonl` with its cursors, consolidation
  * of old turns and the memory writer.
  */
+export { DEFAULT_ARCHIVE_INSTRUCTION, renderArchiveInstruction } from './archive-instruction.js';
 export { formatHistoryTimestamp } from './format-timestamp.js';
 export {
   formatHistoryLine,
@@ -18,5 +19,16 @@ export {
   type HistoryLogOptions,
   type ReadRecentOptions,
 } from './history-log.js';
+export { type HistorySink, LegacyHistoryFile, type LegacyHistoryFileOptions } from './history-sink.js';
+export {
+  type ArchiveOutcome,
+  type ConsolidationResult,
+  DEFAULT_MEMORY_CONSOLIDATOR,
+  MemoryConsolidator,
+  type MemoryConsolidatorOptions,
+  type SystemPromptSource,
+} from './memory-consolidator.js';
 export { MemoryFile, type MemoryFileOptions } from './memory-file.js';
+export { pickConsolidationBoundary } from './pick-consolidation-boundary.js';
+export { DEFAULT_RAW_ARCHIVE_MAX_CHARS, formatRawArchive } from './raw-archive.js';
 export { stripReasoningLeaks } from './strip-reasoning-leaks.js';
