@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -86,8 +86,9 @@ describe('CurrentMessageProvider', () => {
     writeFileSync(path.join(dir, 'outside.png'), PNG);
     const inside = path.join(dir, 'inside');
     mkdirSync(path.join(inside, 'folder'), { recursive: true });
+    symlinkSync(path.join(dir, 'outside.png'), path.join(inside, 'link.png'));
     const message = await current(
-      { current: 'hi', media: ['nope.png', 'folder', '../outside.png', 'a\0b'] },
+      { current: 'hi', media: ['nope.png', 'folder', '../outside.png', 'a\0b', 'link.png'] },
       { cwd: inside, mediaRoots: [inside] },
     );
     expect(message.content).toBe('hi');
@@ -96,6 +97,7 @@ describe('CurrentMessageProvider', () => {
       { path: path.join(inside, 'folder'), reason: 'not-a-file' },
       { path: path.join(dir, 'outside.png'), reason: 'outside-media-roots' },
       { path: 'a\0b', reason: 'unsafe-path' },
+      { path: path.join(inside, 'link.png'), reason: 'outside-media-roots' },
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { open, stat } from 'node:fs/promises';
+import { open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { throwIfAborted } from '../core/errors.js';
 import type { ContentPart, ImagePart } from '../core/message.js';
@@ -99,7 +99,7 @@ type Loaded =
 async function loadOne(raw: string, options: LoadUserMediaOptions): Promise<Loaded> {
   if (raw.trim() === '' || raw.includes('\0')) return { path: raw, reason: 'unsafe-path' };
   const file = path.resolve(options.cwd ?? process.cwd(), raw);
-  if (options.mediaRoots !== undefined && !options.mediaRoots.some((root) => isInside(root, file))) {
+  if (options.mediaRoots !== undefined && !(await isInsideRoots(file, options.mediaRoots))) {
     return { path: file, reason: 'outside-media-roots' };
   }
   let size: number;
@@ -138,8 +138,17 @@ function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
   return prefix.every((byte, index) => bytes[index] === byte);
 }
 
+/** Inside one of the roots, both before and after following symbolic links. */
+async function isInsideRoots(file: string, roots: readonly string[]): Promise<boolean> {
+  if (!roots.some((root) => isInside(path.resolve(root), file))) return false;
+  const real = await realpath(file).catch(() => undefined);
+  if (real === undefined) return true; // missing: reported as such by the stat that follows
+  const realRoots = await Promise.all(roots.map((root) => realpath(root).catch(() => path.resolve(root))));
+  return realRoots.some((root) => isInside(root, real));
+}
+
 function isInside(root: string, file: string): boolean {
-  const relative = path.relative(path.resolve(root), file);
+  const relative = path.relative(root, file);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
