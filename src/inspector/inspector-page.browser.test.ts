@@ -13,7 +13,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const SCREENSHOT = path.join(ROOT, 'test-results/inspector.png');
 const HOSTILE_KEY = 'web:<img src=x onerror="window.__pwned=1">';
 const isAvailable = existsSync(CHROMIUM);
-const isCi = (process.env['CI'] ?? '') !== '' && process.env['CI'] !== 'false';
+const { CI = '' } = process.env;
+const isCi = CI !== '' && CI !== 'false';
 
 if (!isAvailable && isCi) {
   describe('inspector page in Chromium', () => {

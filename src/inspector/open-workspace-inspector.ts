@@ -43,6 +43,8 @@ export const DEFAULT_WORKSPACE_INSPECTOR = Object.freeze({
   sessionKey: 'cli:direct',
 });
 
+/** nanobot's session metadata key for the persisted archived summary `{ text, last_active }`. */
+const LAST_SUMMARY_KEY = '_last_summary';
 /** Tokens the model loop keeps free besides the answer when replaying (nanobot §3.4). */
 const REPLAY_MARGIN_TOKENS = 1_024;
 /** Offloaded tool results are kept; the inspector never prunes the agent's offload buckets. */
@@ -113,7 +115,7 @@ function replaySession(
   const available = budget.contextWindowTokens - Math.max(1, budget.maxOutputTokens) - REPLAY_MARGIN_TOKENS;
   const maxTokens = available > 0 ? available : Math.max(128, Math.floor(budget.contextWindowTokens / 2));
   const history = getHistory(record, { maxTokens, tokenCounter: budget.tokenCounter });
-  const summary = lastSummary(record.metadata['_last_summary']);
+  const summary = lastSummary(record.metadata[LAST_SUMMARY_KEY]);
   return { history, ...(summary === undefined ? {} : { input: { summary } }) };
 }
 
