@@ -47,4 +47,14 @@ describe('BackfillToolResultsFilter', () => {
     expect(validateToolCallIntegrity(messages)).toEqual([]);
     expect(new BackfillToolResultsFilter().apply(messages).messages).toBe(messages);
   });
+
+  it('puts a backfilled result in the section of its assistant', () => {
+    const asks = assistant('', {
+      generateId,
+      metadata: { section: 'history' },
+      toolCalls: [{ id: 'q', name: 'exec', arguments: '{}' }],
+    });
+    const { messages } = new BackfillToolResultsFilter().apply([asks]);
+    expect(messages[1]?.metadata).toEqual({ section: 'history' });
+  });
 });

@@ -1,5 +1,5 @@
 import { type Decision, decision } from '../core/decision.js';
-import type { Message } from '../core/message.js';
+import { type Message, SECTION_KEY, sectionOf } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
 import { DEFAULT_BACKFILL_TEXT } from './governor-constants.js';
 
@@ -14,7 +14,7 @@ export type BackfillToolResultsFilterOptions = {
 /**
  * Governor steps 4 and 9: for every declared tool call without a result, inserts a tool message
  * (`toolCallId`, the call's name, the backfill text) after the assistant and the tool messages that
- * directly follow it. Backfilled ids are `<assistant id>:backfill:<call id>` (deterministic, so a
+ * directly follow it (in the assistant's section). Backfilled ids are `<assistant id>:backfill:<call id>` (deterministic, so a
  * rebuilt context is byte-identical). Returns the same list when nothing is missing.
  */
 export class BackfillToolResultsFilter implements ContextFilter {
@@ -48,6 +48,7 @@ export class BackfillToolResultsFilter implements ContextFilter {
       }
       const missing = (message.toolCalls ?? []).filter((call) => call.id !== '' && !answered.has(call.id));
       if (missing.length > 0 && out === undefined) out = messages.slice(0, index - run.length);
+      const section = sectionOf(message);
       for (const call of missing) {
         const filled: Message = {
           id: `${message.id}:backfill:${call.id}`,
@@ -55,6 +56,7 @@ export class BackfillToolResultsFilter implements ContextFilter {
           content: this.#text,
           toolCallId: call.id,
           name: call.name,
+          ...(section === undefined ? {} : { metadata: { [SECTION_KEY]: section } }),
         };
         run.push(filled);
         decisions.push(
