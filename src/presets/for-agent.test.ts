@@ -175,6 +175,20 @@ describe('ContextBuilder.forAgent on a nanobot workspace', () => {
     expect(systemText(messages)).not.toContain('# Memory');
   });
 
+  it('makes the role sequence legal for strict providers when asked', async () => {
+    const history = [assistant('left over', { id: 'h1' })];
+    const { messages, trace } = await nanobotBuilder({ strictRoles: true, recentHistory: false }).build({
+      history,
+      current: 'hi',
+    });
+    expect(trace.stages.at(-1)?.id).toBe('role-alternation');
+    expect(messages.slice(1).map((message) => [message.role, message.content])).toEqual([
+      ['user', '(conversation continued)'],
+      ['assistant', 'left over'],
+      ['user', 'hi'],
+    ]);
+  });
+
   it('refuses a missing workspace', () => {
     expect(() => ContextBuilder.forAgent({ workspace: '' })).toThrow(ContextError);
   });

@@ -3,6 +3,7 @@ import type { IdGenerator } from '../core/ids.js';
 import { ContextGovernor, type ContextGovernorOptions } from '../filters/context-governor.js';
 import { JoinSystemMessagesFilter } from '../filters/join-system-messages-filter.js';
 import { MergeCurrentMessageFilter } from '../filters/merge-current-message-filter.js';
+import { RoleAlternationFilter } from '../filters/role-alternation-filter.js';
 import type { ContextPipelineOptions } from '../pipeline/context-pipeline.js';
 import type { MessageProvider } from '../pipeline/contracts.js';
 import {
@@ -91,6 +92,8 @@ export type AgentPresetOptions = {
     ContextGovernorOptions,
     'contextWindowTokens' | 'maxOutputTokens' | 'workspace' | 'tokenCounter'
   >;
+  /** Make the role sequence legal for strict providers (GLM, Anthropic) after the governor. @default false */
+  readonly strictRoles?: boolean;
   /** A file cache shared with other builders. @default one per builder */
   readonly fileCache?: WorkspaceFileCache;
   /** Clock for stage timings. @default performance.now */
@@ -130,7 +133,12 @@ export function agentPresetOptions(options: AgentPresetOptions): ContextPipeline
   });
   return {
     providers: agentProviders(options, { catalog, isSeparateProject }),
-    filters: [new JoinSystemMessagesFilter(), new MergeCurrentMessageFilter(), ...governor.filters],
+    filters: [
+      new JoinSystemMessagesFilter(),
+      new MergeCurrentMessageFilter(),
+      ...governor.filters,
+      ...(options.strictRoles === true ? [new RoleAlternationFilter()] : []),
+    ],
     ...pick(options),
   };
 }
