@@ -47,7 +47,7 @@ function valueAt(raw: unknown, keys: readonly PropertyKey[]): unknown {
   let value = raw;
   for (const key of keys) {
     if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
+    value = Reflect.get(value, key);
   }
   return value;
 }

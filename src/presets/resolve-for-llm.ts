@@ -52,10 +52,9 @@ export function chooseBuilder(options: ResolveForLlmOptions): BuilderChoice {
  * @example const builder = resolveForLlm({ preferReact: true, maxTokens: 8000 });
  */
 export function resolveForLlm(options: ResolveForLlmOptions = {}): ContextPipeline {
+  if (options.contextBuilder !== undefined) return options.contextBuilder;
   const choice = chooseBuilder(options);
   switch (choice) {
-    case 'explicit':
-      return options.contextBuilder as ContextPipeline; // chooseBuilder returned 'explicit' only because it is set
     case 'runtime':
       return runtimeBuilder(options.runtimePrompt?.contextBuilder);
     case 'skill':
@@ -64,6 +63,11 @@ export function resolveForLlm(options: ResolveForLlmOptions = {}): ContextPipeli
       return ContextBuilder.forReact(options);
     case 'chat':
       return ContextBuilder.forChat(options);
+    case 'explicit':
+      throw new ContextError({
+        code: 'UNEXPECTED',
+        message: 'chooseBuilder chose an explicit builder that is not set.',
+      });
     default:
       return assertNever(choice);
   }

@@ -127,6 +127,10 @@ describe('ctxloom build', () => {
       ],
       [['build', '--workspace', 'ws', '--format', 'xml', 'hi'], /--format "xml" is not supported/],
       [
+        ['build', '--workspace', 'ws', '--counter', 'words', 'hi'],
+        /--counter "words" is not supported; use one of: simple, byte, tiktoken, hf/,
+      ],
+      [
         ['build', '--workspace', 'ws', '--max-tokens=-3', 'hi'],
         /--max-tokens must be a positive integer, got "-3"/,
       ],

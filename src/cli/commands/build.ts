@@ -22,6 +22,7 @@ import {
   textOf,
   toAiSdkMessages,
   toAnthropicMessages,
+  tokenCounterConfigSchema,
   toOpenAIChatMessages,
   traceDecisions,
 } from '../../index.js';
@@ -283,8 +284,12 @@ function pick<TTable extends Readonly<Record<string, unknown>>>(
 
 function counterType(flag: string | undefined, config: CtxloomConfig): TokenCounterConfig['type'] {
   const value = flag ?? config.tokenCounter?.type ?? 'simple';
-  if (value === 'simple' || value === 'byte' || value === 'tiktoken' || value === 'hf') return value;
-  return pick('--counter', value, COUNTERS) as TokenCounterConfig['type']; // pick throws for unknown names
+  const parsed = tokenCounterConfigSchema.shape.type.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new ContextError({
+    code: 'INVALID_OPTIONS',
+    message: `--counter ${JSON.stringify(value)} is not supported; use one of: ${Object.keys(COUNTERS).join(', ')}.`,
+  });
 }
 
 function positiveInteger(flag: string, value: string | undefined): number | undefined {
