@@ -188,7 +188,7 @@ figure { margin: 6px 0 10px; } figcaption { font-size: 12px; color: #555; margin
 figure svg { display: block; border: 1px solid #ccc; border-radius: 3px; }
 .legend { border-collapse: collapse; margin: 8px 0; }
 .legend td { padding: 2px 10px 2px 0; }
-.num { text-align: right; font-variant-numeric: tabular-nums; }
+.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .swatch { display: inline-block; width: 11px; height: 11px; border-radius: 2px; vertical-align: -1px; }
 #warnings { padding-left: 18px; } .warning { color: #8a4b00; }
 details.section { border: 1px solid #ddd; border-radius: 6px; margin: 6px 0; padding: 4px 10px; }

@@ -28,6 +28,8 @@ export type OpenWorkspaceInspectorOptions = {
   readonly historyFile?: string;
   /** The session key the history file is shown under. @default 'cli:direct' */
   readonly sessionKey?: string;
+  /** Share of the window (0–1) from which one item is warned about. @default 0.1 */
+  readonly largeItemShare?: number;
   /** Use this store instead of the workspace's. @default JsonlSessionStore over `<workspace>/sessions` */
   readonly store?: SessionStore;
   /** Counts tokens. @default from `ctxloom.yaml` `tokenCounter`, else tiktoken for OpenAI models, else simple */
@@ -94,6 +96,7 @@ export async function openWorkspaceInspector(
     contextWindowTokens,
     maxOutputTokens,
     model: resolved.model,
+    ...(resolved.largeItemShare === undefined ? {} : { largeItemShare: resolved.largeItemShare }),
   });
 }
 

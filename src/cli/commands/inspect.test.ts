@@ -188,6 +188,18 @@ describe('ctxloom inspect', () => {
     );
   });
 
+  it('warns from a lower share of the window with --warn-percent', async () => {
+    const { stdout } = await run(['inspect', '--workspace', workspace, '--warn-percent', '0.3', '--json']);
+    const data = JSON.parse(stdout) as { warnings: { type: string; message: string }[] };
+    expect(data.warnings.map((warning) => warning.message)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Tool contract takes [\d,]+ tokens \(0\.\d% of the window\)\.$/),
+      ]),
+    );
+    const bad = await run(['inspect', '--workspace', workspace, '--warn-percent', '0']);
+    expect(bad.code).toBe(2);
+  });
+
   it('rejects bad flags and unknown sessions with clear errors', async () => {
     const bad = await run(['inspect', '--workspace', workspace, '--context-window', 'lots']);
     expect(bad.code).toBe(2);

@@ -8,7 +8,7 @@ import {
 import type { CliCommand, CliIo } from '../cli-io.js';
 
 const USAGE = `Usage: ctxloom inspect [--workspace DIR] [--session KEY | --history FILE] [--model NAME]
-                       [--context-window N] [--max-output N] [--json] [MESSAGE]
+                       [--context-window N] [--max-output N] [--warn-percent P] [--json] [MESSAGE]
 
 Shows where the context window goes for a session's next model call: the model and used/total
 tokens, a grid of cells coloured by category, one line per category (each system-prompt part and
@@ -22,6 +22,7 @@ Options:
   --model NAME           the model name shown (default: gpt-4o)
   --context-window N     the model's context window in tokens (default: 128000)
   --max-output N         tokens reserved for the answer (default: 8192)
+  --warn-percent P       warn about any single item taking at least P% of the window (default: 10)
   --json                 print the analysis as JSON
   MESSAGE                the current user message (default: none)
 
@@ -38,12 +39,14 @@ export const inspectCommand: CliCommand = {
     const { values, positionals } = parseInspectArgs(args);
     const contextWindowTokens = parseTokens('--context-window', values['context-window']);
     const maxOutputTokens = parseTokens('--max-output', values['max-output']);
+    const warnPercent = parsePercent(values['warn-percent']);
     const inspector = await openWorkspaceInspector({
       workspace: values.workspace ?? io.cwd,
       ...(values.model === undefined ? {} : { model: values.model }),
       ...(contextWindowTokens === undefined ? {} : { contextWindowTokens }),
       ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
       ...(values.history === undefined ? {} : { historyFile: values.history }),
+      ...(warnPercent === undefined ? {} : { largeItemShare: warnPercent / 100 }),
       ...(values.session === undefined ? {} : { sessionKey: values.session }),
     });
     const key = values.session ?? (await newestSession(inspector));
@@ -72,6 +75,7 @@ function parseInspectArgs(args: readonly string[]) {
         model: { type: 'string' },
         'context-window': { type: 'string' },
         'max-output': { type: 'string' },
+        'warn-percent': { type: 'string' },
         json: { type: 'boolean', default: false },
       },
     });
@@ -136,5 +140,15 @@ function parseTokens(flag: string, value: string | undefined): number | undefine
   throw new ContextError({
     code: 'INVALID_OPTIONS',
     message: `${flag} must be a whole number of tokens, got ${JSON.stringify(value)}; e.g. ${flag} 128000.`,
+  });
+}
+
+function parsePercent(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value.replace(/%$/, ''));
+  if (Number.isFinite(parsed) && parsed > 0 && parsed <= 100) return parsed;
+  throw new ContextError({
+    code: 'INVALID_OPTIONS',
+    message: `--warn-percent must be a number above 0 and at most 100, got ${JSON.stringify(value)}; e.g. --warn-percent 5.`,
   });
 }
