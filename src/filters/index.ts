@@ -56,7 +56,11 @@ export {
   MaxMessagesFilter,
   type MaxMessagesFilterOptions,
 } from './max-messages-filter.js';
-export { MergeCurrentMessageFilter, type MergeCurrentMessageFilterOptions } from './merge-current-message-filter.js';
+export {
+  MERGED_FROM_KEY,
+  MergeCurrentMessageFilter,
+  type MergeCurrentMessageFilterOptions,
+} from './merge-current-message-filter.js';
 export {
   isEmptyResult,
   type NormalizedToolResult,

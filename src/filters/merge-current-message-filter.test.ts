@@ -21,10 +21,17 @@ describe('MergeCurrentMessageFilter', () => {
         id: 'cur',
         role: 'user',
         content: 'unanswered\n\nagain',
-        metadata: { a: 1, b: 2, section: 'current-message' },
+        metadata: { a: 1, b: 2, section: 'current-message', mergedFrom: 'h' },
       },
     ]);
     expect(decisions).toEqual([expect.objectContaining({ type: 'message-merge', messageIds: ['h', 'cur'] })]);
+  });
+
+  it('merges only the nearest message, once', () => {
+    const input = [user('u1', { id: 'u1' }), user('u2', { id: 'u2' }), current('now')];
+    const first = filter.apply(input);
+    expect(first.messages.map((message) => message.content)).toEqual(['u1', 'u2\n\nnow']);
+    expect(filter.apply(first.messages).messages).toBe(first.messages);
   });
 
   it('appends when the roles differ and returns the same array', () => {

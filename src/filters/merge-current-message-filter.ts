@@ -12,11 +12,15 @@ export type MergeCurrentMessageFilterOptions = {
   readonly currentSection?: string;
 };
 
+/** Metadata key naming the message merged into the current one (also makes the merge happen once). */
+export const MERGED_FROM_KEY = 'mergedFrom';
+
 /**
  * nanobot's same-role rule (§2.1): when the message right before the current message has the same
  * role (e.g. the history ends with a user message that got no answer), the two become one message:
  * content merged with `mergeContent`, metadata merged with the current message winning, keeping the
- * current message's id and section. It also reports attached files the current-message provider
+ * current message's id and section and recording `metadata.mergedFrom` (so it merges once, like
+ * nanobot, and a second run changes nothing). It also reports attached files the current-message provider
  * skipped (`metadata.skippedMedia`) as `section-skip` decisions, since providers cannot emit
  * decisions themselves.
  */
@@ -37,18 +41,15 @@ export class MergeCurrentMessageFilter implements ContextFilter {
     if (current === undefined) return { messages, decisions: [] };
     const decisions = this.#skippedMedia(current);
     const previous = messages[index - 1];
-    if (
-      previous === undefined ||
-      previous.role !== current.role ||
-      current.role === 'system' ||
-      current.role === 'tool'
-    ) {
+    const isMergeable = current.role === 'user' || current.role === 'assistant';
+    const isMerged = current.metadata?.[MERGED_FROM_KEY] !== undefined;
+    if (previous === undefined || previous.role !== current.role || !isMergeable || isMerged) {
       return { messages, decisions };
     }
     const merged: Message = {
       ...current,
       content: mergeContent(previous.content, current.content),
-      metadata: { ...previous.metadata, ...current.metadata },
+      metadata: { ...previous.metadata, ...current.metadata, [MERGED_FROM_KEY]: previous.id },
     };
     const next = [...messages.slice(0, index - 1), merged, ...messages.slice(index + 1)];
     decisions.push(
