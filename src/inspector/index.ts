@@ -21,7 +21,7 @@ export {
   inspectContext,
 } from './inspect-context.js';
 export { createInspectorApp, type InspectorAppOptions } from './inspector-app.js';
-export { INSPECTOR_PAGE_HTML, INSPECTOR_PAGE_SCRIPT } from './inspector-page.js';
+export { INSPECTOR_PAGE_HTML, INSPECTOR_PAGE_SCRIPT, INSPECTOR_PAGE_STYLE } from './inspector-page.js';
 export {
   DEFAULT_WORKSPACE_INSPECTOR,
   type OpenWorkspaceInspectorOptions,

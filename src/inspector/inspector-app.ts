@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import { ContextError } from '../index.js';
-import { INSPECTOR_PAGE_HTML, INSPECTOR_PAGE_SCRIPT } from './inspector-page.js';
+import { INSPECTOR_PAGE_HTML, INSPECTOR_PAGE_SCRIPT, INSPECTOR_PAGE_STYLE } from './inspector-page.js';
 import type { SessionInspector } from './session-inspector.js';
 
 /** Options for {@link createInspectorApp}. */
@@ -18,8 +18,9 @@ export type InspectorAppOptions = {
 
 const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d+)?$/i;
 const SCRIPT_HASH = createHash('sha256').update(INSPECTOR_PAGE_SCRIPT).digest('base64');
+const STYLE_HASH = createHash('sha256').update(INSPECTOR_PAGE_STYLE).digest('base64');
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': `default-src 'none'; script-src 'sha256-${SCRIPT_HASH}'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+  'Content-Security-Policy': `default-src 'none'; script-src 'sha256-${SCRIPT_HASH}'; style-src 'sha256-${STYLE_HASH}'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',

@@ -72,12 +72,19 @@ describe.skipIf(!isAvailable)('inspector page in Chromium', () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
     await page.goto(server.url);
     const sessions = page.locator('#sessions a');
     await expect
       .poll(() => sessions.allTextContents())
       .toEqual(['cli:direct', 'telegram:8281248569', HOSTILE_KEY]);
 
+    // the inline style and script run under the strict CSP (hash-allowed), so the page is styled
+    expect(await page.locator('header').evaluate((node) => getComputedStyle(node).backgroundColor)).toBe(
+      'rgb(29, 36, 51)',
+    );
     await page.getByRole('link', { name: 'cli:direct' }).click();
     await page.locator('#session-title').getByText('cli:direct').waitFor();
     expect(await page.locator('#usage').textContent()).toMatch(

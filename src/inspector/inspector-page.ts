@@ -170,7 +170,8 @@ $('rebuild').addEventListener('click', function (event) { event.preventDefault()
 loadSessions().then(loadSession);
 `;
 
-const STYLE = `
+/** The page style sheet; its SHA-256 goes into the Content-Security-Policy. */
+export const INSPECTOR_PAGE_STYLE = `
 :root { color-scheme: light; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d1d1f; }
 body { margin: 0; display: grid; grid-template-columns: 260px 1fr; min-height: 100vh; }
 header { grid-column: 1 / -1; background: #1d2433; color: #fff; padding: 10px 18px; display: flex; gap: 16px; align-items: center; }
@@ -216,7 +217,7 @@ export const INSPECTOR_PAGE_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>ctxloom inspector</title>
-<style>${STYLE}</style>
+<style>${INSPECTOR_PAGE_STYLE}</style>
 </head>
 <body>
 <header><h1>ctxloom inspector</h1><span class="muted">read-only</span>
