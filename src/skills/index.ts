@@ -23,6 +23,7 @@ export {
   unavailableSuffix,
 } from './render-skills-index.js';
 export { type ResolveSkillReadPathOptions, resolveSkillReadPath } from './resolve-skill-read-path.js';
+export { skillContractIssues } from './skill-contract-issues.js';
 export {
   createSkillEnvironment,
   createStaticSkillEnvironment,

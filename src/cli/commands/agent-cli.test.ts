@@ -75,6 +75,7 @@ describe('ctxloom skills list', () => {
       .map((line) => line.split(/\s+/)[0]);
     expect(names).toEqual(['name', 'ours', 'context-budget', 'memory-hygiene', 'session-debugging']);
     expect(io.err()).toContain(`warning: skipped ${path.join(dir, 'skills', 'broken', 'SKILL.md')}`);
+    expect(io.err()).toContain('note: ours: frontmatter name null should equal the folder name "ours"');
   });
 
   it('shows unavailable skills with --all and prints JSON with --json', async () => {

@@ -6,6 +6,7 @@ import {
   createSkillEnvironment,
   type Skill,
   SkillsCatalog,
+  skillContractIssues,
   unavailableSuffix,
 } from '../../index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
@@ -63,6 +64,9 @@ async function runSkills(args: readonly string[], io: CliIo): Promise<number> {
   }
   for (const problem of problems)
     io.stderr.write(`warning: skipped ${problem.path}: ${problem.error.message}\n`);
+  for (const skill of skills.filter((entry) => entry.source === 'workspace')) {
+    for (const issue of skillContractIssues(skill)) io.stderr.write(`note: ${skill.name}: ${issue}\n`);
+  }
   return EXIT_CODES.ok;
 }
 
