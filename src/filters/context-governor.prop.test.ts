@@ -44,13 +44,14 @@ describe('ContextGovernor properties', () => {
   )(
     'output is legal, fits when satisfiable, is idempotent, and leaves the input unchanged',
     async (sample) => {
-      const governor = new ContextGovernor({
+      const settings = {
         contextWindowTokens: 1_000_000,
         blockLimit: sample.budget,
         maxToolResultChars: sample.maxToolResultChars,
         tokenCounter: counter,
         ...(sample.useWorkspace ? { workspace, sessionKey: 'prop' } : {}),
-      });
+      };
+      const governor = new ContextGovernor({ ...settings, onOverBudget: 'keep' });
       const snapshot = structuredClone(sample.messages);
       const compactedToolCallIds = new Set<string>();
       const options = {
@@ -64,9 +65,24 @@ describe('ContextGovernor properties', () => {
       expect(sample.messages).toEqual(snapshot);
       const tokens =
         counter.countMessages(messages) + (sample.tools.length === 0 ? 0 : counter.countTools(sample.tools));
-      if (sample.budget > 0 && tokens > sample.budget) {
+      const isOverBudget = sample.budget > 0 && tokens > sample.budget;
+      if (isOverBudget) {
         // Over budget only when unsatisfiable: snipping already reduced the turns to the last user one.
         expect(messages.filter((message) => message.role === 'user').length).toBeLessThanOrEqual(1);
+      }
+      // By default an unsatisfiable budget is a typed error with the numbers, never a silent overflow.
+      const strict = new ContextGovernor(settings).prepareForModel(sample.messages, {
+        ...options,
+        compactedToolCallIds: new Set(),
+      });
+      if (isOverBudget) {
+        await expect(strict).rejects.toMatchObject({
+          code: 'BUDGET_UNSATISFIABLE',
+          budget: sample.budget,
+          required: tokens,
+        });
+      } else {
+        expect((await strict).messages).toEqual(messages);
       }
       const again = await governor.prepareForModel(messages, { ...options, inflightStartIndex: 0 });
       expect(again.messages).toBe(messages);

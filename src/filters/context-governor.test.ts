@@ -137,6 +137,28 @@ describe('ContextGovernor', () => {
     expect(again.messages).toEqual(result.messages);
   });
 
+  it('throws a typed error with the numbers when even the last user turn does not fit', async () => {
+    const governor = new ContextGovernor({
+      contextWindowTokens: 1_000,
+      maxOutputTokens: 0,
+      safetyBufferTokens: 0,
+    });
+    const history = [system('s'), user('old'), assistant('ok'), user('x'.repeat(8_000))];
+    await expect(governor.prepareForModel(history)).rejects.toMatchObject({
+      code: 'BUDGET_UNSATISFIABLE',
+      budget: 1_000,
+      required: expect.any(Number),
+      message: expect.stringContaining('but the input budget is 1000'),
+    });
+    const kept = await new ContextGovernor({
+      contextWindowTokens: 1_000,
+      maxOutputTokens: 0,
+      safetyBufferTokens: 0,
+      onOverBudget: 'keep',
+    }).prepareForModel(history);
+    expect(kept.messages.map((message) => message.role)).toEqual(['system', 'user']);
+  });
+
   it('runs as filters inside a ContextBuilder, with per-call state in BuildInput.state', async () => {
     const governor = new ContextGovernor({ contextWindowTokens: 100_000 });
     const builder = new ContextBuilder({ filters: governor.filters });

@@ -1,3 +1,4 @@
+import { BudgetUnsatisfiableError } from '../core/errors.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { BuildResult } from '../pipeline/build-trace.js';
@@ -44,6 +45,14 @@ export type ContextGovernorOptions = InputBudgetOptions & {
   readonly compactionTargetRatio?: number;
   /** The compaction notice for a tool. @default nanobot's actionable text */
   readonly compactionText?: (toolName: string) => string;
+  /**
+   * What `prepareForModel` does when the governed prompt still exceeds the budget (the system prompt,
+   * tools and the last user turn alone do not fit): `throw` a `BudgetUnsatisfiableError` naming the
+   * numbers (DESIGN invariant 3), or `keep` and return it (nanobot's behaviour: the newest message is
+   * always sent; the output reserve and safety buffer may still absorb it).
+   * @default 'throw'
+   */
+  readonly onOverBudget?: 'throw' | 'keep';
   /** Check integrity after every step and record violations in the trace. @default false */
   readonly debug?: boolean;
   /** Clock for stage timings (ms). @default performance.now */
@@ -80,9 +89,13 @@ export class ContextGovernor {
   /** The input budget in tokens (0: compaction and snipping are off). */
   readonly budgetTokens: number;
   readonly #pipeline: ContextPipeline;
+  readonly #onOverBudget: 'throw' | 'keep';
+  readonly #budgetOptions: InputBudgetOptions;
 
   constructor(options: ContextGovernorOptions = {}) {
     this.budgetTokens = resolveInputBudget(options);
+    this.#onOverBudget = options.onOverBudget ?? 'throw';
+    this.#budgetOptions = options;
     this.filters = governorFilters(options, this.budgetTokens);
     this.#pipeline = new ContextPipeline({
       filters: this.filters,
@@ -95,7 +108,8 @@ export class ContextGovernor {
   /**
    * Governs `messages` for the next model request and returns the model-facing copy and a trace of
    * the nine steps.
-   * @throws ContextError `ABORTED` when the signal is aborted.
+   * @throws ContextError `ABORTED` when the signal is aborted; `BudgetUnsatisfiableError` when the
+   * result still exceeds the budget and `onOverBudget` is `throw`.
    */
   async prepareForModel(
     messages: readonly Message[],
@@ -107,11 +121,26 @@ export class ContextGovernor {
       inflightMessageIds: new Set(messages.slice(Math.max(0, start)).map((message) => message.id)),
       compactedToolCallIds: options.compactedToolCallIds ?? new Set(),
     };
-    return this.#pipeline.transform(messages, {
+    const result = await this.#pipeline.transform(messages, {
       state: { [GOVERNOR_STATE_KEY]: state },
       ...(options.tools === undefined ? {} : { tools: options.tools }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
+    const budget = this.budgetTokens;
+    if (this.#onOverBudget === 'throw' && budget > 0 && result.trace.totalTokens > budget) {
+      const window = this.#budgetOptions.contextWindowTokens ?? 0;
+      throw new BudgetUnsatisfiableError({
+        budget,
+        required: result.trace.totalTokens,
+        pinnedTokens: result.trace.totalTokens,
+        message:
+          `The governed prompt needs ${result.trace.totalTokens} tokens (system prompt, ${result.trace.toolTokens} ` +
+          `tokens of tool definitions and the last user turn, which are never cut) but the input budget is ${budget} ` +
+          `(context window ${window}). Raise contextWindowTokens or blockLimit, lower maxOutputTokens, shorten the ` +
+          "current turn, or pass onOverBudget: 'keep' to send it anyway.",
+      });
+    }
+    return result;
   }
 }
 
