@@ -90,11 +90,9 @@ describe('ctxloom inspect', () => {
     expect(rows.find((row) => row.name === 'Summary')?.tokens).toBeGreaterThan(0);
     expect(rows.find((row) => row.name === 'Tool contract')?.tokens).toBeGreaterThan(0);
     expect(stdout).toMatch(/^Decisions \(\d+\):$/m);
-    expect(stdout).toMatch(/^ {2}- message-drop by strip-placeholder-assistants: .* \[m22\]$/m);
-    expect(stdout).toMatch(/^ {2}- tool-result-backfill by backfill-tool-results: call call_09 .*$/m);
-    expect(stdout).toMatch(
-      /^ {2}- tool-result-offload by tool-result-budget: result of call_08 .* \[m18\]$/m,
-    );
+    expect(stdout).toMatch(/^ {2}- message-drop by [\w-]+: .+ \[m22\]$/m);
+    expect(stdout).toMatch(/^ {2}- tool-result-backfill by [\w-]+: .*call_09.*$/m);
+    expect(stdout).toMatch(/^ {2}- tool-result-offload by [\w-]+: .+ \[m18\]$/m);
   });
 
   it('prints the same numbers as JSON', async () => {
