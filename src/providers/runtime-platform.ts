@@ -13,9 +13,13 @@ export function currentPlatform(): RuntimePlatform {
   return { os: process.platform, arch: process.arch, nodeVersion: process.versions.node };
 }
 
-/** `Linux x64, Node 20.20.2` (`macOS` for darwin, `Windows` for win32). */
+/**
+ * `Linux x64, Node 20.x` (`macOS` for darwin, `Windows` for win32). Only the major Node version is
+ * printed, so a patch upgrade does not change the system prompt (and invalidate prompt caches).
+ */
 export function describePlatform(platform: RuntimePlatform): string {
-  return `${osLabel(platform.os)} ${platform.arch}, Node ${platform.nodeVersion}`;
+  const major = platform.nodeVersion.replace(/^v/, '').split('.')[0] ?? '';
+  return `${osLabel(platform.os)} ${platform.arch}, Node ${major === '' ? '?' : major}.x`;
 }
 
 function osLabel(os: string): string {
