@@ -3,13 +3,23 @@
  * `ContextBuilder` and its presets.
  */
 export { ContextBuilder } from './context-builder.js';
+export {
+  type AgentPresetOptions,
+  type AgentSkillsOptions,
+  agentPresetOptions,
+  DEFAULT_AGENT_PRESET,
+} from './for-agent.js';
 export { type ChatPresetOptions, chatPresetOptions } from './for-chat.js';
 export { type ReactPresetOptions, reactPresetOptions } from './for-react.js';
+export {
+  resolveSkillSet,
+  type SkillPresetOptions,
+  type SkillSetOrigin,
+  skillPresetOptions,
+} from './for-skill.js';
 export {
   type BuilderChoice,
   chooseBuilder,
   type ResolveForLlmOptions,
   resolveForLlm,
 } from './resolve-for-llm.js';
-export { type AgentPresetOptions, type AgentSkillsOptions, agentPresetOptions, DEFAULT_AGENT_PRESET } from './for-agent.js';
-export { resolveSkillSet, type SkillPresetOptions, type SkillSetOrigin, skillPresetOptions } from './for-skill.js';
