@@ -2,6 +2,14 @@
  * @module ctxloom/providers
  * The built-in message providers.
  */
+
+export {
+  AgentBootstrapProvider,
+  type AgentBootstrapProviderOptions,
+  type AgentBootstrapSkip,
+} from './agent-bootstrap-provider.js';
+export { AlwaysOnSkillsProvider, type AlwaysOnSkillsProviderOptions } from './always-on-skills-provider.js';
+export { ArchivedSummaryProvider, type ArchivedSummaryProviderOptions } from './archived-summary-provider.js';
 export {
   BootstrapFilesProvider,
   type BootstrapFilesProviderOptions,
@@ -9,43 +17,13 @@ export {
   DEFAULT_BOOTSTRAP_FILES_PROVIDER,
 } from './bootstrap-files-provider.js';
 export {
-  annotateMessage,
-  CURRENT_MESSAGE_SECTION,
-  DEFAULT_STATE_HISTORY_PROVIDER,
-  HISTORY_SEMANTICS,
-  SELF_TOOL_PLAN,
-  StateHistoryProvider,
-  type StateHistoryProviderOptions,
-  TOOL_OBSERVATION,
-  type WorkingMemoryAdapter,
-} from './state-history-provider.js';
-export {
-  DEFAULT_STATIC_PROMPT_PROVIDER,
-  StaticPromptProvider,
-  type StaticPromptProviderOptions,
-} from './static-prompt-provider.js';
-export {
-  DEFAULT_TOOLS_DESC_PROVIDER,
-  renderToolList,
-  TOOLS_DESC_PLACEHOLDER,
-  ToolsDescProvider,
-  type ToolsDescProviderOptions,
-} from './tools-desc-provider.js';
-export {
-  type AgentBootstrapProviderOptions,
-  AgentBootstrapProvider,
-  type AgentBootstrapSkip,
-} from './agent-bootstrap-provider.js';
-export { AlwaysOnSkillsProvider, type AlwaysOnSkillsProviderOptions } from './always-on-skills-provider.js';
-export { ArchivedSummaryProvider, type ArchivedSummaryProviderOptions } from './archived-summary-provider.js';
-export {
   CurrentMessageProvider,
   type CurrentMessageProviderOptions,
   type RuntimeMetadataOptions,
   runtimeMetadataLines,
 } from './current-message-provider.js';
 export { IdentityProvider, type IdentityProviderOptions, renderIdentity } from './identity-provider.js';
-export { type MemoryReader, MemoryProvider, type MemoryProviderOptions } from './memory-provider.js';
+export { MemoryProvider, type MemoryProviderOptions, type MemoryReader } from './memory-provider.js';
 export { mergeContent } from './merge-content.js';
 export {
   DEFAULT_RECENT_HISTORY,
@@ -69,8 +47,35 @@ export {
   type SkillSetPromptProviderOptions,
 } from './skill-set-prompt-provider.js';
 export { SkillsIndexProvider, type SkillsIndexProviderOptions } from './skills-index-provider.js';
+export {
+  annotateMessage,
+  CURRENT_MESSAGE_SECTION,
+  DEFAULT_STATE_HISTORY_PROVIDER,
+  HISTORY_SEMANTICS,
+  SELF_TOOL_PLAN,
+  StateHistoryProvider,
+  type StateHistoryProviderOptions,
+  TOOL_OBSERVATION,
+  type WorkingMemoryAdapter,
+} from './state-history-provider.js';
+export {
+  DEFAULT_STATIC_PROMPT_PROVIDER,
+  StaticPromptProvider,
+  type StaticPromptProviderOptions,
+} from './static-prompt-provider.js';
 export { stripRuntimeContext } from './strip-runtime-context.js';
-export { DEFAULT_TOOL_CONTRACT, ToolContractProvider, type ToolContractProviderOptions } from './tool-contract-provider.js';
+export {
+  DEFAULT_TOOL_CONTRACT,
+  ToolContractProvider,
+  type ToolContractProviderOptions,
+} from './tool-contract-provider.js';
+export {
+  DEFAULT_TOOLS_DESC_PROVIDER,
+  renderToolList,
+  TOOLS_DESC_PLACEHOLDER,
+  ToolsDescProvider,
+  type ToolsDescProviderOptions,
+} from './tools-desc-provider.js';
 export {
   detectImageType,
   imagesThenText,
