@@ -33,43 +33,54 @@ export function fromOpenAIChatMessages(
         message: `OpenAI message ${index} is not an object; pass the request's messages array.`,
       });
     }
-    const entry = raw as Json; // checked: a non-null object
     const id = options.generateId?.() ?? `openai-${index}`;
-    const name = typeof entry['name'] === 'string' ? { name: entry['name'] } : {};
-    const run = { index, warnings };
-    switch (entry['role']) {
-      case 'system':
-      case 'developer':
-        if (entry['role'] === 'developer')
-          warnings.push({ type: 'converted', index, message: 'developer message read as system' });
-        messages.push({ id, role: 'system', content: readContent(entry['content'], run), ...name });
-        return;
-      case 'user':
-        messages.push({ id, role: 'user', content: readContent(entry['content'], run), ...name });
-        return;
-      case 'assistant':
-        messages.push(readAssistant(entry, { id, name, callNames, ...run }));
-        return;
-      case 'tool': {
-        const toolCallId = typeof entry['tool_call_id'] === 'string' ? entry['tool_call_id'] : '';
-        const toolName = callNames.get(toolCallId);
-        messages.push({
-          id,
-          role: 'tool',
-          content: readContent(entry['content'], run),
-          toolCallId,
-          ...(toolName === undefined ? {} : { name: toolName }),
-        });
-        return;
-      }
-      default:
-        throw new ContextError({
-          code: 'INVALID_INPUT',
-          message: `OpenAI message ${index} has role ${JSON.stringify(entry['role'])}; expected system, developer, user, assistant or tool.`,
-        });
-    }
+    messages.push(readMessage(raw as Json, { id, index, warnings, callNames })); // checked: a non-null object
   });
   return { messages, warnings };
+}
+
+function readMessage(
+  entry: Json,
+  context: {
+    readonly id: string;
+    readonly index: number;
+    readonly warnings: AdapterWarning[];
+    readonly callNames: Map<string, string>;
+  },
+): Message {
+  const name = typeof entry['name'] === 'string' ? { name: entry['name'] } : {};
+  const run = { index: context.index, warnings: context.warnings };
+  switch (entry['role']) {
+    case 'system':
+    case 'developer':
+      if (entry['role'] === 'developer')
+        context.warnings.push({
+          type: 'converted',
+          index: context.index,
+          message: 'developer message read as system',
+        });
+      return { id: context.id, role: 'system', content: readContent(entry['content'], run), ...name };
+    case 'user':
+      return { id: context.id, role: 'user', content: readContent(entry['content'], run), ...name };
+    case 'assistant':
+      return readAssistant(entry, { id: context.id, name, callNames: context.callNames, ...run });
+    case 'tool': {
+      const toolCallId = typeof entry['tool_call_id'] === 'string' ? entry['tool_call_id'] : '';
+      const toolName = context.callNames.get(toolCallId);
+      return {
+        id: context.id,
+        role: 'tool',
+        content: readContent(entry['content'], run),
+        toolCallId,
+        ...(toolName === undefined ? {} : { name: toolName }),
+      };
+    }
+    default:
+      throw new ContextError({
+        code: 'INVALID_INPUT',
+        message: `OpenAI message ${context.index} has role ${JSON.stringify(entry['role'])}; expected system, developer, user, assistant or tool.`,
+      });
+  }
 }
 
 function readAssistant(
