@@ -1,9 +1,9 @@
 import { type Decision, decision } from '../core/decision.js';
 import { ContextError } from '../core/errors.js';
 import type { Message, Role } from '../core/message.js';
-import { groupTransactions } from '../core/transactions.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
 import { formatCount, idsOf, pinnedPrefixLength } from './pinned-prefix.js';
+import { unitStartBefore } from './unit-walk.js';
 
 /** Options for {@link MaxMessagesFilter}. */
 export type MaxMessagesFilterOptions = {
@@ -53,16 +53,13 @@ export class MaxMessagesFilter implements ContextFilter {
   apply(messages: readonly Message[]): FilterResult {
     const pinnedEnd = pinnedPrefixLength(messages, this.pinnedRoles);
     if (messages.length - pinnedEnd <= this.maxMessages) return { messages, decisions: [] };
-    const units = groupTransactions(messages.slice(pinnedEnd));
-    let kept = 0;
-    let firstKept = units.length;
-    while (firstKept > 0) {
-      const size = (units[firstKept - 1] as (typeof units)[number]).messages.length;
-      if (kept + size > this.maxMessages) break;
-      kept += size;
-      firstKept -= 1;
+    let cut = messages.length;
+    while (cut > pinnedEnd) {
+      const start = unitStartBefore(messages, { end: cut, floor: pinnedEnd });
+      if (messages.length - start > this.maxMessages) break;
+      cut = start;
     }
-    const cut = pinnedEnd + (units[firstKept]?.start ?? messages.length - pinnedEnd);
+    const kept = messages.length - cut;
     const dropped = messages.slice(pinnedEnd, cut);
     const decisions: Decision[] = [
       decision('message-drop', {

@@ -1,11 +1,11 @@
 import { decision } from '../core/decision.js';
 import { BudgetUnsatisfiableError, ContextError } from '../core/errors.js';
 import type { Message, Role } from '../core/message.js';
-import { groupTransactions, type MessageUnit } from '../core/transactions.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { formatCount, idsOf, pinnedPrefixLength } from './pinned-prefix.js';
+import { unitEndAfter, unitStartBefore } from './unit-walk.js';
 
 /** Options for {@link TokenBudgetFilter}. */
 export type TokenBudgetFilterOptions = {
@@ -33,8 +33,9 @@ export const DEFAULT_TOKEN_BUDGET_FILTER = Object.freeze({
  * - The pinned prefix (the leading run of messages whose role is pinned) is always kept.
  * - The current user message (the last message, when its role is `user`) is always kept, in both
  *   directions.
- * - The walk starts at the kept end and stops at the first unit that does not fit: only kept
- *   messages (plus one) are counted, so a turn costs O(kept) counts, never O(n²).
+ * - The walk starts at the kept end, finds transaction boundaries lazily and stops at the first
+ *   unit that does not fit: only kept messages (plus one unit) are looked at and counted, so a turn
+ *   costs O(kept) counts (plus O(dropped) to list the dropped ids), never O(n²).
  * - Dropped messages are reported in one `message-drop` decision; when nothing is dropped the input
  *   array itself is returned.
  *
@@ -85,15 +86,17 @@ export class TokenBudgetFilter implements ContextFilter {
       if (pinnedTokens + toolTokens + fixed.currentTokens > this.maxTokens) throw this.#unsatisfiable(fixed);
     }
     const tailEnd = current === undefined ? messages.length : messages.length - 1;
-    const units = groupTransactions(messages.slice(pinnedEnd, tailEnd));
     const remaining = this.maxTokens - pinnedTokens - toolTokens - fixed.currentTokens;
-    const walk = walkUnits({ units, budget: remaining, counter, fromNewest: this.trimFromStart });
-    if (walk.firstDropped === walk.endDropped) return { messages, decisions: [] };
+    const walk = { messages, start: pinnedEnd, end: tailEnd, budget: remaining, counter };
+    const {
+      dropStart,
+      dropEnd,
+      keptTokens: walkedTokens,
+    } = this.trimFromStart ? keepNewest(walk) : keepOldest(walk);
+    if (dropStart === dropEnd) return { messages, decisions: [] };
 
-    const dropStart = pinnedEnd + (units[walk.firstDropped]?.start ?? 0);
-    const dropEnd = pinnedEnd + (units[walk.endDropped]?.start ?? tailEnd - pinnedEnd);
     const dropped = messages.slice(dropStart, dropEnd);
-    const keptTokens = pinnedTokens + toolTokens + fixed.currentTokens + walk.keptTokens;
+    const keptTokens = pinnedTokens + toolTokens + fixed.currentTokens + walkedTokens;
     return {
       messages: [...messages.slice(0, dropStart), ...messages.slice(dropEnd)],
       decisions: [
@@ -132,36 +135,49 @@ export class TokenBudgetFilter implements ContextFilter {
   }
 }
 
-/** Which units were dropped (`[firstDropped, endDropped)`) and the tokens of the kept ones. */
-type Walk = { readonly firstDropped: number; readonly endDropped: number; readonly keptTokens: number };
-
-/**
- * Walks the units from the kept end (newest first when `fromNewest`), keeping while they fit, and
- * stops at the first that does not: only kept units (plus one) are counted.
- */
-function walkUnits(walk: {
-  readonly units: readonly MessageUnit[];
+/** The tail to walk (`[start, end)` of `messages`) and the tokens it may use. */
+type Walk = {
+  readonly messages: readonly Message[];
+  readonly start: number;
+  readonly end: number;
   readonly budget: number;
   readonly counter: TokenCounter;
-  readonly fromNewest: boolean;
-}): Walk {
-  const { units, counter } = walk;
+};
+
+/** The dropped range `[dropStart, dropEnd)` and the tokens of the kept units. */
+type WalkResult = { readonly dropStart: number; readonly dropEnd: number; readonly keptTokens: number };
+
+/** Keeps units from the newest end while they fit; stops at the first that does not. */
+function keepNewest(walk: Walk): WalkResult {
   let keptTokens = 0;
-  let kept = 0;
-  while (kept < units.length) {
-    const unit = units[walk.fromNewest ? units.length - 1 - kept : kept] as MessageUnit;
-    const cost = unitTokens(unit, counter);
+  let end = walk.end;
+  while (end > walk.start) {
+    const start = unitStartBefore(walk.messages, { end, floor: walk.start });
+    const cost = rangeTokens(walk, { start, end });
     if (keptTokens + cost > walk.budget) break;
     keptTokens += cost;
-    kept += 1;
+    end = start;
   }
-  return walk.fromNewest
-    ? { firstDropped: 0, endDropped: units.length - kept, keptTokens }
-    : { firstDropped: kept, endDropped: units.length, keptTokens };
+  return { dropStart: walk.start, dropEnd: end, keptTokens };
 }
 
-function unitTokens(unit: MessageUnit, counter: TokenCounter): number {
-  return unit.messages.length === 1
-    ? counter.countMessage(unit.messages[0] as Message)
-    : counter.countMessages(unit.messages);
+/** Keeps units from the oldest end while they fit; stops at the first that does not. */
+function keepOldest(walk: Walk): WalkResult {
+  let keptTokens = 0;
+  let start = walk.start;
+  while (start < walk.end) {
+    const end = unitEndAfter(walk.messages, { start, limit: walk.end });
+    const cost = rangeTokens(walk, { start, end });
+    if (keptTokens + cost > walk.budget) break;
+    keptTokens += cost;
+    start = end;
+  }
+  return { dropStart: start, dropEnd: walk.end, keptTokens };
+}
+
+function rangeTokens(walk: Walk, { start, end }: { readonly start: number; readonly end: number }): number {
+  let tokens = 0;
+  for (let index = start; index < end; index += 1)
+    tokens += walk.counter.countMessage(walk.messages[index] as Message);
+  return tokens;
 }

@@ -1,0 +1,289 @@
+/**
+ * TokenBudgetFilter on a 10,000-message generated session with the o200k_base counter, compared on
+ * the same data and the same budget with LangChain's `trimMessages` (strategy 'last') and a naive
+ * "drop the oldest, recount everything" loop. Also: the per-turn cost when the history grows by two
+ * messages a turn and the cache is warm. Prints ms and ratios; asserts nothing about speed.
+ */
+import {
+  AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  SystemMessage,
+  ToolMessage,
+  trimMessages,
+} from '@langchain/core/messages';
+import {
+  assistant,
+  CachedTokenCounter,
+  type Message,
+  TiktokenTokenCounter,
+  TokenBudgetFilter,
+  type TokenCounter,
+  textOf,
+  user,
+} from '../src/index.js';
+import { createTestBuildContext as testContext } from '../src/testing/test-build-context.js';
+import { BENCH_TOOLS, generateHistory } from './generate-history.js';
+
+const MESSAGES = 10_000;
+const MAX_TOKENS = 128_000;
+const NAIVE_MESSAGES = 400;
+const TURNS = 50;
+const LANGCHAIN_TURNS = 3;
+
+/** gpt-tokenizer's o200k_base count, shared with the LangChain counters (set once the encoding is loaded). */
+let countTokens: (text: string) => number = () => 0;
+
+type Row = { readonly name: string; readonly messages: number; readonly ms: number; readonly note?: string };
+
+export async function run(): Promise<void> {
+  const history = generateHistory(MESSAGES);
+  const loadStart = performance.now();
+  const exact = await TiktokenTokenCounter.create({ encoding: 'o200k_base' });
+  const loadMs = performance.now() - loadStart;
+  countTokens = (text) => exact.countText(text);
+  const toolTokens = exact.countTools(BENCH_TOOLS);
+  const totalTokens = exact.countMessages(history) + toolTokens;
+  const rows: Row[] = [];
+
+  const cold = median(await repeat(3, () => timeFilter(history, new CachedTokenCounter({ counter: exact }))));
+  rows.push({
+    name: 'ctxloom TokenBudgetFilter, cold cache',
+    messages: MESSAGES,
+    ms: cold.ms,
+    note: `kept ${cold.kept}`,
+  });
+  const warmCounter = new CachedTokenCounter({ counter: exact });
+  timeFilter(history, warmCounter);
+  const warm = median(await repeat(5, () => timeFilter(history, warmCounter)));
+  rows.push({
+    name: 'ctxloom TokenBudgetFilter, warm cache',
+    messages: MESSAGES,
+    ms: warm.ms,
+    note: `kept ${warm.kept}`,
+  });
+
+  const lcHistory = history.map(toLangChain);
+  const lcMemo = newMemo();
+  const lcCold = await timeLangChain(lcHistory, memoised(newMemo()));
+  rows.push({
+    name: 'LangChain trimMessages, memoised counter, cold',
+    messages: MESSAGES,
+    ms: lcCold.ms,
+    note: `kept ${lcCold.kept}`,
+  });
+  await timeLangChain(lcHistory, memoised(lcMemo));
+  const lcWarm = await timeLangChain(lcHistory, memoised(lcMemo));
+  rows.push({
+    name: 'LangChain trimMessages, memoised counter, warm',
+    messages: MESSAGES,
+    ms: lcWarm.ms,
+    note: `kept ${lcWarm.kept}`,
+  });
+
+  const small = generateHistory(NAIVE_MESSAGES, 7);
+  const smallBudget = Math.round((MAX_TOKENS * NAIVE_MESSAGES) / MESSAGES);
+  const naive = timeNaive(small, smallBudget, exact);
+  const smallCold = timeFilter(small, new CachedTokenCounter({ counter: exact }), smallBudget);
+  const lcPlain = await timeLangChain(small.map(toLangChain), plainCounter, smallBudget);
+  rows.push({
+    name: 'naive: drop oldest, recount all (uncached)',
+    messages: NAIVE_MESSAGES,
+    ms: naive.ms,
+    note: `kept ${naive.kept}`,
+  });
+  rows.push({
+    name: 'LangChain trimMessages, plain counter',
+    messages: NAIVE_MESSAGES,
+    ms: lcPlain.ms,
+    note: `kept ${lcPlain.kept}`,
+  });
+  rows.push({
+    name: 'ctxloom TokenBudgetFilter, cold cache',
+    messages: NAIVE_MESSAGES,
+    ms: smallCold.ms,
+    note: `kept ${smallCold.kept}`,
+  });
+
+  const perTurn = await timePerTurn(history, exact);
+  const lcTurn = await timeLangChainPerTurn(lcHistory);
+  rows.push({
+    name: `ctxloom next turn (+2 messages, warm), mean of ${TURNS}`,
+    messages: MESSAGES,
+    ms: perTurn,
+  });
+  rows.push({
+    name: `LangChain next turn (+2 messages, memo warm), mean of ${LANGCHAIN_TURNS}`,
+    messages: MESSAGES,
+    ms: lcTurn,
+  });
+
+  process.stdout.write(
+    `history: ${MESSAGES} messages, ${totalTokens.toLocaleString('en-US')} tokens (o200k_base, tools ${toolTokens}); ` +
+      `budget ${MAX_TOKENS.toLocaleString('en-US')} tokens; encoding load ${loadMs.toFixed(0)} ms (not in the timings)\n` +
+      `small runs: ${NAIVE_MESSAGES} messages, budget ${smallBudget} (the naive loop and LangChain's plain counter are O(n²) encodes; ` +
+      `at ${MESSAGES} messages they would take minutes to hours)\n\n`,
+  );
+  printTable(rows, { cold: cold.ms, smallCold: smallCold.ms });
+}
+
+function timeFilter(history: readonly Message[], counter: TokenCounter, maxTokens = MAX_TOKENS) {
+  const filter = new TokenBudgetFilter({ maxTokens, tokenCounter: counter });
+  const start = performance.now();
+  const result = filter.apply(history, { tools: BENCH_TOOLS }, testContext({ tokenCounter: counter }));
+  return { ms: performance.now() - start, kept: result.messages.length };
+}
+
+async function timeLangChain(
+  history: readonly BaseMessage[],
+  tokenCounter: (messages: BaseMessage[]) => number,
+  maxTokens = MAX_TOKENS,
+) {
+  const budget = maxTokens - plainToolTokens();
+  const start = performance.now();
+  const kept = await trimMessages([...history], {
+    maxTokens: budget,
+    strategy: 'last',
+    tokenCounter,
+    includeSystem: true,
+    startOn: 'human',
+  });
+  return { ms: performance.now() - start, kept: kept.length };
+}
+
+/** Removes the oldest non-system message one at a time and recounts the whole list each time. */
+function timeNaive(history: readonly Message[], maxTokens: number, counter: TokenCounter) {
+  const start = performance.now();
+  let list = [...history];
+  while (list.length > 2 && counter.countMessages(list) + counter.countTools(BENCH_TOOLS) > maxTokens) {
+    list = [list[0] as Message, ...list.slice(2)];
+  }
+  return { ms: performance.now() - start, kept: list.length };
+}
+
+async function timePerTurn(history: readonly Message[], exact: TokenCounter): Promise<number> {
+  const counter = new CachedTokenCounter({ counter: exact });
+  let list = [...history];
+  timeFilter(list, counter);
+  let total = 0;
+  for (let turn = 0; turn < TURNS; turn += 1) {
+    list = [
+      ...list,
+      assistant(`Answer number ${turn}: the budget walk stops early.`),
+      user(`Follow-up question ${turn}?`),
+    ];
+    total += timeFilter(list, counter).ms;
+  }
+  return total / TURNS;
+}
+
+async function timeLangChainPerTurn(history: readonly BaseMessage[]): Promise<number> {
+  const counter = memoised(newMemo());
+  let list = [...history];
+  await timeLangChain(list, counter);
+  let total = 0;
+  for (let turn = 0; turn < LANGCHAIN_TURNS; turn += 1) {
+    list = [
+      ...list,
+      new AIMessage(`Answer number ${turn}: the budget walk stops early.`),
+      new HumanMessage(`Follow-up question ${turn}?`),
+    ];
+    total += (await timeLangChain(list, counter)).ms;
+  }
+  return total / LANGCHAIN_TURNS;
+}
+
+/** The same accounting as ctxloom's counter: text (content, tool calls) in o200k_base + 4 per message. */
+function countLangChainMessage(message: BaseMessage): number {
+  const content = typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
+  const calls = message instanceof AIMessage ? (message.tool_calls ?? []) : [];
+  const text = [content, ...calls.flatMap((call) => [call.name, JSON.stringify(call.args)])]
+    .filter((part) => part !== '')
+    .join('\n');
+  return (text === '' ? 0 : countTokens(text)) + 4;
+}
+
+function plainCounter(messages: BaseMessage[]): number {
+  return messages.reduce((total, message) => total + countLangChainMessage(message), 0);
+}
+
+/**
+ * A per-message memo as good as a user could write for LangChain: by object first (fast within one
+ * call), then by content, because `trimMessages` copies every message at the start of each call so
+ * object identity alone never survives to the next call.
+ */
+function memoised(memo: LangChainMemo): (messages: BaseMessage[]) => number {
+  return (messages) => {
+    let total = 0;
+    for (const message of messages) {
+      let count = memo.byObject.get(message);
+      if (count === undefined) {
+        const key = `${message.getType()}\u0000${JSON.stringify(message.content)}\u0000${JSON.stringify(message instanceof AIMessage ? message.tool_calls : '')}`;
+        count = memo.byContent.get(key);
+        if (count === undefined) {
+          count = countLangChainMessage(message);
+          memo.byContent.set(key, count);
+        }
+        memo.byObject.set(message, count);
+      }
+      total += count;
+    }
+    return total;
+  };
+}
+
+type LangChainMemo = {
+  readonly byObject: WeakMap<BaseMessage, number>;
+  readonly byContent: Map<string, number>;
+};
+
+function newMemo(): LangChainMemo {
+  return { byObject: new WeakMap(), byContent: new Map() };
+}
+
+function plainToolTokens(): number {
+  return countTokens(JSON.stringify(BENCH_TOOLS));
+}
+
+function toLangChain(message: Message): BaseMessage {
+  const content = textOf(message.content);
+  switch (message.role) {
+    case 'system':
+      return new SystemMessage(content);
+    case 'user':
+      return new HumanMessage(content);
+    case 'tool':
+      return new ToolMessage({ content, tool_call_id: message.toolCallId ?? '' });
+    case 'assistant':
+      return new AIMessage({
+        content,
+        tool_calls: (message.toolCalls ?? []).map((call) => ({
+          id: call.id,
+          name: call.name,
+          args: JSON.parse(call.arguments) as Record<string, unknown>,
+          type: 'tool_call' as const,
+        })),
+      });
+  }
+}
+
+async function repeat<T>(times: number, make: () => T | Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let index = 0; index < times; index += 1) out.push(await make());
+  return out;
+}
+
+function median<T extends { readonly ms: number }>(runs: readonly T[]): T {
+  return [...runs].sort((left, right) => left.ms - right.ms)[Math.floor(runs.length / 2)] as T;
+}
+
+function printTable(rows: readonly Row[], base: { readonly cold: number; readonly smallCold: number }): void {
+  const width = Math.max(...rows.map((row) => row.name.length));
+  process.stdout.write(`${'case'.padEnd(width)}  messages        ms   × ctxloom cold (same size)  note\n`);
+  for (const row of rows) {
+    const reference = row.messages === MESSAGES ? base.cold : base.smallCold;
+    process.stdout.write(
+      `${row.name.padEnd(width)}  ${String(row.messages).padStart(8)}  ${row.ms.toFixed(2).padStart(8)}  ${`${(row.ms / reference).toFixed(2)}×`.padStart(26)}  ${row.note ?? ''}\n`,
+    );
+  }
+}
