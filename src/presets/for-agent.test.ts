@@ -189,6 +189,26 @@ describe('ContextBuilder.forAgent on a nanobot workspace', () => {
     ]);
   });
 
+  it('lets the governor snip old history to the window while keeping the system prompt and current message', async () => {
+    const history = Array.from({ length: 60 }, (_, index) =>
+      index % 2 === 0
+        ? user(`question ${index} ${'lorem ipsum '.repeat(120)}`)
+        : assistant(`answer ${index} ${'dolor sit '.repeat(120)}`),
+    );
+    const builder = nanobotBuilder({
+      contextWindowTokens: 12_000,
+      maxOutputTokens: 2_000,
+      recentHistory: false,
+    });
+    const { messages, trace } = await builder.build({ history, current: 'latest question' });
+    expect(messages.length).toBeLessThan(history.length + 2);
+    expect(messages[0]?.metadata?.['section']).toBe('system-prompt');
+    expect(messages.at(-1)?.content).toBe('latest question');
+    expect(messages[1]?.role).toBe('user');
+    expect(trace.stages.find((stage) => stage.id === 'snip-history')?.decisions.length).toBeGreaterThan(0);
+    expect(builder.tokenCounter.countMessages(messages)).toBeLessThanOrEqual(12_000 - 2_000 - 1_024);
+  });
+
   it('refuses a missing workspace', () => {
     expect(() => ContextBuilder.forAgent({ workspace: '' })).toThrow(ContextError);
   });
