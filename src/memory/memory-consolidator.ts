@@ -18,7 +18,8 @@ import { formatRawArchive } from './raw-archive.js';
 /** Builds the system prompt of an ordinary turn, so archive requests share its prompt-cache prefix. */
 export type SystemPromptSource = (context: {
   readonly sessionKey: string;
-  readonly summary?: string;
+  /** The session's persisted archived summary (`_last_summary`), if any. */
+  readonly summary?: { readonly text: string; readonly lastActive: string };
 }) => Promise<string> | string;
 
 /** Options for {@link MemoryConsolidator}. */
@@ -325,9 +326,13 @@ export class MemoryConsolidator {
   }
 }
 
-function lastSummaryText(record: SessionRecord): string | undefined {
+function lastSummaryText(
+  record: SessionRecord,
+): { readonly text: string; readonly lastActive: string } | undefined {
   const summary = record.metadata['_last_summary'];
   if (typeof summary !== 'object' || summary === null) return undefined;
   const text: unknown = Reflect.get(summary, 'text');
-  return typeof text === 'string' && text !== '' ? text : undefined;
+  const lastActive: unknown = Reflect.get(summary, 'last_active');
+  if (typeof text !== 'string' || text === '') return undefined;
+  return { text, lastActive: typeof lastActive === 'string' ? lastActive : (record.updatedAt ?? '') };
 }

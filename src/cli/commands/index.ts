@@ -2,7 +2,9 @@ import type { CliCommand } from '../cli-io.js';
 import { buildCommand } from './build.js';
 import { initCommand } from './init.js';
 import { inspectCommand } from './inspect.js';
+import { memoryCommand } from './memory.js';
 import { serveCommand } from './serve.js';
+import { sessionCommand } from './session.js';
 import { skillsCommand } from './skills.js';
 
 /** Every sub-command, in the order `ctxloom --help` lists them. */
@@ -11,5 +13,7 @@ export const COMMANDS: readonly CliCommand[] = [
   buildCommand,
   inspectCommand,
   skillsCommand,
+  sessionCommand,
+  memoryCommand,
   serveCommand,
 ];
