@@ -84,7 +84,11 @@ export type PrepareForModelOptions = {
  * const { messages } = await governor.prepareForModel(loopMessages, { inflightStartIndex, compactedToolCallIds, tools });
  */
 export class ContextGovernor {
-  /** The nine steps as filters, for a `ContextBuilder` (per-call state goes in `BuildInput.state`). */
+  /**
+   * The nine steps as filters, for a `ContextBuilder` (per-call state goes in `BuildInput.state`
+   * under `GOVERNOR_STATE_KEY`). The over-budget check of `prepareForModel` is not among them; add
+   * `RoleAlternationFilter` after them for strict providers.
+   */
   readonly filters: readonly ContextFilter[];
   /** The input budget in tokens (0: compaction and snipping are off). */
   readonly budgetTokens: number;
