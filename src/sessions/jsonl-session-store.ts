@@ -61,6 +61,7 @@ export class JsonlSessionStore implements SessionStore {
   readonly #now: () => Date;
   readonly #fsync: boolean;
   readonly #lockTimeoutMs: number;
+  #dirReady: Promise<void> | undefined;
 
   constructor(options: JsonlSessionStoreOptions) {
     this.dir = path.resolve(options.dir);
@@ -261,7 +262,8 @@ export class JsonlSessionStore implements SessionStore {
   #locked<T>(sessionKey: string, operation: string, task: (file: string) => Promise<T>): Promise<T> {
     const file = this.filePath(sessionKey);
     return this.#queue.run(sessionKey, async () => {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      this.#dirReady ??= mkdir(this.dir, { recursive: true, mode: 0o700 }).then(() => undefined);
+      await this.#dirReady;
       try {
         return await withFileLock({ path: `${file}.lock`, timeoutMs: this.#lockTimeoutMs }, () => task(file));
       } catch (error) {
