@@ -16,7 +16,8 @@ export function resolveInside(root: string, relativePath: string): string {
   const base = path.resolve(root);
   const resolved = path.resolve(base, relativePath);
   const relative = path.relative(base, resolved);
-  if (relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))) return resolved;
+  const leaves = relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+  if (!leaves) return resolved;
   throw new ContextError({
     code: 'UNSAFE_PATH',
     message: `Path ${JSON.stringify(relativePath)} leaves ${base}; use a path inside that folder.`,
