@@ -1,8 +1,10 @@
+import { test } from '@fast-check/vitest';
 import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { ContextError } from '../core/errors.js';
 import { user } from '../core/factories.js';
+import { textArbitrary } from '../testing/arbitraries.js';
 import { resolveTiktokenEncoding } from './tiktoken-encoding.js';
 import { TiktokenTokenCounter } from './tiktoken-token-counter.js';
 
@@ -101,4 +103,17 @@ describe('TiktokenTokenCounter', () => {
     }).catch((caught: unknown) => caught);
     expect(ContextError.isInstance(error) && error.code).toBe('ABORTED');
   });
+
+  test.prop([textArbitrary(300)], { numRuns: 100 })(
+    "equals gpt-tokenizer's encode().length on random text, both encodings",
+    async (text) => {
+      const [o200kCounter, cl100kCounter] = await Promise.all([
+        TiktokenTokenCounter.create({ encoding: 'o200k_base' }),
+        TiktokenTokenCounter.create({ encoding: 'cl100k_base' }),
+      ]);
+      const plain = { disallowedSpecial: new Set<string>() };
+      expect(o200kCounter.countText(text)).toBe(o200k.encode(text, plain).length);
+      expect(cl100kCounter.countText(text)).toBe(cl100k.encode(text, plain).length);
+    },
+  );
 });
