@@ -79,9 +79,8 @@ export class SqliteSessionStore implements SessionStore {
     this.#run('append', () =>
       db
         .transaction(() => {
-          const count = this.#touch(db, sessionKey, time).message_count;
-          const insert = db.prepare('INSERT INTO ctxloom_messages (session_key, seq, data) VALUES (?, ?, ?)');
-          stamped.forEach((message, index) => insert.run(sessionKey, count + index, JSON.stringify(message)));
+          const count = this.#touch(db, { sessionKey, time }).message_count;
+          insertMessages(db, { sessionKey, start: count, messages: stamped });
           db.prepare('UPDATE ctxloom_sessions SET message_count = ? WHERE key = ?').run(
             count + stamped.length,
             sessionKey,
@@ -155,8 +154,7 @@ export class SqliteSessionStore implements SessionStore {
     await this.#update(sessionKey, options, (db, row) => {
       checkRewriteCount(rewrite, { backend: 'sqlite', actual: row.message_count });
       db.prepare('DELETE FROM ctxloom_messages WHERE session_key = ?').run(sessionKey);
-      const insert = db.prepare('INSERT INTO ctxloom_messages (session_key, seq, data) VALUES (?, ?, ?)');
-      messages.forEach((message, index) => insert.run(sessionKey, index, JSON.stringify(message)));
+      insertMessages(db, { sessionKey, start: 0, messages });
       const last = clampLastConsolidated(rewrite.lastConsolidated ?? row.last_consolidated, messages.length);
       db.prepare('UPDATE ctxloom_sessions SET message_count = ?, last_consolidated = ? WHERE key = ?').run(
         messages.length,
@@ -214,12 +212,15 @@ export class SqliteSessionStore implements SessionStore {
     const time = this.#now().toISOString();
     const db = await this.#open();
     this.#run('update', () =>
-      db.transaction(() => change(db, this.#touch(db, sessionKey, time))).immediate(),
+      db.transaction(() => change(db, this.#touch(db, { sessionKey, time }))).immediate(),
     );
   }
 
   /** Creates the session row if needed, sets `updated_at`, and returns the row (inside a transaction). */
-  #touch(db: BetterSqlite3.Database, sessionKey: string, time: string): SessionRow {
+  #touch(
+    db: BetterSqlite3.Database,
+    { sessionKey, time }: { readonly sessionKey: string; readonly time: string },
+  ): SessionRow {
     return db
       .prepare(
         `INSERT INTO ctxloom_sessions (key, created_at, updated_at) VALUES (?, ?, ?)
@@ -260,5 +261,15 @@ export class SqliteSessionStore implements SessionStore {
         cause: error,
       });
     }
+  }
+}
+
+function insertMessages(
+  db: BetterSqlite3.Database,
+  batch: { readonly sessionKey: string; readonly start: number; readonly messages: readonly Message[] },
+): void {
+  const insert = db.prepare('INSERT INTO ctxloom_messages (session_key, seq, data) VALUES (?, ?, ?)');
+  for (const [index, message] of batch.messages.entries()) {
+    insert.run(batch.sessionKey, batch.start + index, JSON.stringify(message));
   }
 }
