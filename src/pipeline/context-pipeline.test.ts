@@ -26,6 +26,19 @@ describe('ContextPipeline', () => {
     expect(trace.totalTokens).toBe(trace.sections.reduce((sum, section) => sum + section.tokens, 0));
   });
 
+  it('records the decisions a provider returns with its block', async () => {
+    const explained: MessageProvider = {
+      id: 'files',
+      getMessages: () => ({
+        messages: [system('## A.md\n\na', { generateId })],
+        decisions: [{ type: 'section-skip', stage: 'files', reason: 'B.md is missing', messageIds: [] }],
+      }),
+    };
+    const { messages, trace } = await new ContextPipeline({ providers: [explained] }).build();
+    expect(messages).toHaveLength(1);
+    expect(trace.stages[0]?.decisions.map((entry) => entry.reason)).toEqual(['B.md is missing']);
+  });
+
   it('records a failing provider in the trace and goes on', async () => {
     const broken: MessageProvider = {
       id: 'broken',

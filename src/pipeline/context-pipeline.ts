@@ -8,7 +8,7 @@ import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { BuildInput } from './build-input.js';
 import type { BuildResult, BuildTrace, SectionTokens, StageTrace } from './build-trace.js';
-import type { BuildContext, ContextFilter, MessageProvider } from './contracts.js';
+import type { BuildContext, ContextFilter, MessageProvider, ProviderResult } from './contracts.js';
 
 /** Options for {@link ContextPipeline} (and `ContextBuilder`). */
 export type ContextPipelineOptions = {
@@ -74,7 +74,7 @@ export class ContextPipeline {
         messagesOut: messages.length + block.length,
         tokensIn: tokens,
         tokensOut: tokens + blockTokens,
-        decisions: [],
+        decisions: outcome.decisions,
         ...(outcome.error === undefined ? {} : { error: outcome.error }),
       });
       messages = messages.concat(block);
@@ -153,13 +153,18 @@ async function runProvider(
   provider: MessageProvider,
   input: BuildInput,
   context: BuildContext,
-): Promise<{ readonly messages: readonly Message[]; readonly error?: StageError }> {
+): Promise<{
+  readonly messages: readonly Message[];
+  readonly decisions: readonly Decision[];
+  readonly error?: StageError;
+}> {
   try {
-    return { messages: await provider.getMessages(input, context) };
+    const result = await provider.getMessages(input, context);
+    return isMessageList(result) ? { messages: result, decisions: [] } : result;
   } catch (error) {
     const normalised = toContextError(error);
     if ((provider.onError ?? 'skip') === 'throw' || normalised.code === 'ABORTED') throw normalised;
-    return { messages: [], error: { code: normalised.code, message: normalised.message } };
+    return { messages: [], decisions: [], error: { code: normalised.code, message: normalised.message } };
   }
 }
 
@@ -179,6 +184,10 @@ async function runFilter(
     if ((filter.onError ?? 'throw') === 'throw' || normalised.code === 'ABORTED') throw normalised;
     return { messages, decisions: [], error: { code: normalised.code, message: normalised.message } };
   }
+}
+
+function isMessageList(value: readonly Message[] | ProviderResult): value is readonly Message[] {
+  return Array.isArray(value);
 }
 
 function tagSection(message: Message, section: string): Message {

@@ -31,8 +31,21 @@ export interface MessageProvider {
   readonly id: string;
   /** @default 'skip' (the error is recorded in the trace and the provider contributes nothing) */
   readonly onError?: StageErrorPolicy;
-  getMessages(input: BuildInput, context: BuildContext): readonly Message[] | Promise<readonly Message[]>;
+  /**
+   * Returns the block of messages; or `{ messages, decisions }` to explain what it left out or cut
+   * (a skipped file, a truncated section), which the trace records for this stage.
+   */
+  getMessages(
+    input: BuildInput,
+    context: BuildContext,
+  ): readonly Message[] | ProviderResult | Promise<readonly Message[] | ProviderResult>;
 }
+
+/** A provider's block with the decisions that explain it. */
+export type ProviderResult = {
+  readonly messages: readonly Message[];
+  readonly decisions: readonly Decision[];
+};
 
 /** What a filter returns: the new list (the input list itself when nothing changed) and why. */
 export type FilterResult = {

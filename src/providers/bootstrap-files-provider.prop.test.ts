@@ -62,7 +62,7 @@ describe('BootstrapFilesProvider properties', () => {
         expect(ContextError.isInstance(error) && error.code).toBe('UNSAFE_PATH');
         return;
       }
-      const messages = await provider.getMessages({}, testBuildContext());
+      const { messages } = await provider.getMessages({}, testBuildContext());
       for (const message of messages) expect(String(message.content)).not.toContain('TOP-SECRET-OUTSIDE');
     },
   );

@@ -25,7 +25,7 @@ describe('BootstrapFilesProvider', () => {
     await writeFile(path.join(workspace, 'AGENTS.md'), 'Run the tests.\n');
     await writeFile(path.join(workspace, 'USER.md'), 'Name: Ada');
     const provider = new BootstrapFilesProvider({ workspace });
-    const messages = await provider.getMessages({}, testBuildContext());
+    const { messages } = await provider.getMessages({}, testBuildContext());
     expect(messages).toEqual([
       {
         id: 'p-1',
@@ -47,31 +47,49 @@ describe('BootstrapFilesProvider', () => {
     await writeFile(path.join(workspace, 'A.md'), ' \n\t\n');
     await writeFile(path.join(workspace, 'B.md'), 'b');
     const provider = new BootstrapFilesProvider({ workspace, files: ['A.md', 'B.md'] });
-    const [message] = await provider.getMessages({}, testBuildContext());
+    const {
+      messages: [message],
+    } = await provider.getMessages({}, testBuildContext());
     expect(message?.content).toBe('## B.md\n\nb');
     expect(message?.metadata?.['skipped']).toEqual([{ file: 'A.md', reason: 'blank' }]);
   });
 
   it('contributes nothing when every file is missing or there is no workspace', async () => {
-    expect(await new BootstrapFilesProvider({ workspace }).getMessages({}, testBuildContext())).toEqual([]);
-    expect(await new BootstrapFilesProvider().getMessages({}, testBuildContext())).toEqual([]);
+    const missing = await new BootstrapFilesProvider({ workspace }).getMessages({}, testBuildContext());
+    expect(missing.messages).toEqual([]);
+    expect(missing.decisions.map((decision) => decision.details?.['cause'])).toEqual([
+      'missing',
+      'missing',
+      'missing',
+      'missing',
+    ]);
+    expect(await new BootstrapFilesProvider().getMessages({}, testBuildContext())).toEqual({
+      messages: [],
+      decisions: [],
+    });
   });
 
   it('caps a long file with a visible marker naming the sizes', async () => {
     await writeFile(path.join(workspace, 'AGENTS.md'), 'x'.repeat(48_213));
     const provider = new BootstrapFilesProvider({ workspace, files: ['AGENTS.md'] });
-    const [message] = await provider.getMessages({}, testBuildContext());
+    const {
+      messages: [message],
+    } = await provider.getMessages({}, testBuildContext());
     const content = String(message?.content);
     expect(content).toBe(
       `## AGENTS.md\n\n${'x'.repeat(20_000)}\n\n[... truncated: AGENTS.md is 48,213 chars; showing the first 20,000]`,
     );
     expect(message?.metadata?.['truncated']).toEqual(['AGENTS.md']);
+    const { decisions } = await provider.getMessages({}, testBuildContext());
+    expect(decisions.map((decision) => decision.type)).toEqual(['message-truncate']);
   });
 
   it('honours a custom maxFileChars and rejects a bad one', async () => {
     await writeFile(path.join(workspace, 'AGENTS.md'), 'abcdef');
     const provider = new BootstrapFilesProvider({ workspace, files: ['AGENTS.md'], maxFileChars: 3 });
-    const [message] = await provider.getMessages({}, testBuildContext());
+    const {
+      messages: [message],
+    } = await provider.getMessages({}, testBuildContext());
     expect(message?.content).toBe(
       '## AGENTS.md\n\nabc\n\n[... truncated: AGENTS.md is 6 chars; showing the first 3]',
     );
@@ -88,9 +106,18 @@ describe('BootstrapFilesProvider', () => {
     await writeFile(path.join(root, 'secret.md'), 'do not leak');
     await symlink(path.join(root, 'secret.md'), path.join(workspace, 'AGENTS.md'));
     await writeFile(path.join(workspace, 'SOUL.md'), 'calm');
-    const [message] = await new BootstrapFilesProvider({ workspace }).getMessages({}, testBuildContext());
+    const {
+      messages: [message],
+      decisions,
+    } = await new BootstrapFilesProvider({ workspace }).getMessages({}, testBuildContext());
     expect(message?.content).toBe('## SOUL.md\n\ncalm');
     expect(message?.metadata?.['skipped']).toContainEqual({ file: 'AGENTS.md', reason: 'outside-workspace' });
+    expect(decisions).toContainEqual(
+      expect.objectContaining({
+        type: 'section-skip',
+        details: { file: 'AGENTS.md', cause: 'outside-workspace' },
+      }),
+    );
   });
 
   it('follows a symbolic link that stays inside the workspace', async () => {
@@ -98,7 +125,9 @@ describe('BootstrapFilesProvider', () => {
     await writeFile(path.join(workspace, 'docs', 'agents.md'), 'inside');
     await symlink(path.join(workspace, 'docs', 'agents.md'), path.join(workspace, 'AGENTS.md'));
     const provider = new BootstrapFilesProvider({ workspace, files: ['AGENTS.md'] });
-    const [message] = await provider.getMessages({}, testBuildContext());
+    const {
+      messages: [message],
+    } = await provider.getMessages({}, testBuildContext());
     expect(message?.content).toBe('## AGENTS.md\n\ninside');
   });
 
@@ -109,9 +138,9 @@ describe('BootstrapFilesProvider', () => {
       { runtimePrompt: { workspaceDir: workspace, includeBootstrapFiles: false } },
       testBuildContext(),
     );
-    expect(off).toEqual([]);
+    expect(off.messages).toEqual([]);
     const on = await provider.getMessages({ runtimePrompt: { workspaceDir: workspace } }, testBuildContext());
-    expect(on[0]?.content).toBe('## AGENTS.md\n\nhi');
+    expect(on.messages[0]?.content).toBe('## AGENTS.md\n\nhi');
   });
 
   it('does not re-read unchanged files on the next build, and re-reads a changed one', async () => {
@@ -124,7 +153,9 @@ describe('BootstrapFilesProvider', () => {
     expect({ hits: fileCache.hits, misses: fileCache.misses }).toEqual({ hits: 1, misses: 1 });
     await writeFile(file, 'v2 longer');
     await utimes(file, new Date(2030, 0, 1), new Date(2030, 0, 1));
-    const [message] = await provider.getMessages({}, testBuildContext());
+    const {
+      messages: [message],
+    } = await provider.getMessages({}, testBuildContext());
     expect(message?.content).toBe('## AGENTS.md\n\nv2 longer');
     expect(fileCache.misses).toBe(2);
   });

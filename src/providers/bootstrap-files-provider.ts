@@ -1,8 +1,9 @@
 import path from 'node:path';
+import type { Decision } from '../core/decision.js';
 import { ContextError, throwIfAborted } from '../core/errors.js';
 import type { Message } from '../core/message.js';
 import type { BuildInput } from '../pipeline/build-input.js';
-import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
+import type { BuildContext, MessageProvider, ProviderResult } from '../pipeline/contracts.js';
 import { WorkspaceFileCache } from '../workspace/file-cache.js';
 import { resolveRealInside } from '../workspace/resolve-real-inside.js';
 
@@ -34,6 +35,13 @@ export type BootstrapSkip = {
 };
 
 const numberFormat = new Intl.NumberFormat('en-US');
+
+const SKIP_REASONS: Readonly<Record<BootstrapSkip['reason'], string>> = {
+  missing: 'the file does not exist',
+  blank: 'the file is empty or whitespace only',
+  'outside-workspace': 'the path or its symbolic link leads outside the workspace',
+  unreadable: 'the file could not be read',
+};
 
 /**
  * Embeds the workspace bootstrap files (spec §3) as ONE `system` message: each file as
@@ -68,10 +76,10 @@ export class BootstrapFilesProvider implements MessageProvider {
     this.#cache = options.fileCache ?? new WorkspaceFileCache();
   }
 
-  async getMessages(input: BuildInput, context: BuildContext): Promise<readonly Message[]> {
-    if (input.runtimePrompt?.includeBootstrapFiles === false) return [];
+  async getMessages(input: BuildInput, context: BuildContext): Promise<ProviderResult> {
+    if (input.runtimePrompt?.includeBootstrapFiles === false) return { messages: [], decisions: [] };
     const workspace = this.#workspace ?? input.runtimePrompt?.workspaceDir;
-    if (workspace === undefined) return [];
+    if (workspace === undefined) return { messages: [], decisions: [] };
     const blocks: string[] = [];
     const embedded: string[] = [];
     const truncated: string[] = [];
@@ -94,15 +102,33 @@ export class BootstrapFilesProvider implements MessageProvider {
       blocks.push(`## ${file}\n\n${capped}`);
       embedded.push(file);
     }
-    if (blocks.length === 0) return [];
-    return [
-      {
-        id: context.generateId(),
-        role: 'system',
-        content: blocks.join('\n\n'),
-        metadata: { files: embedded, truncated, skipped },
-      },
-    ];
+    const decisions = this.#explain(truncated, skipped);
+    if (blocks.length === 0) return { messages: [], decisions };
+    const message: Message = {
+      id: context.generateId(),
+      role: 'system',
+      content: blocks.join('\n\n'),
+      metadata: { files: embedded, truncated, skipped },
+    };
+    return { messages: [message], decisions };
+  }
+
+  #explain(truncated: readonly string[], skipped: readonly BootstrapSkip[]): readonly Decision[] {
+    const cut = truncated.map((file) => ({
+      type: 'message-truncate' as const,
+      stage: this.id,
+      reason: `${file} is longer than ${numberFormat.format(this.maxFileChars)} characters; the rest is cut with a marker.`,
+      messageIds: [],
+      details: { file },
+    }));
+    const left = skipped.map((skip) => ({
+      type: 'section-skip' as const,
+      stage: this.id,
+      reason: `${skip.file} is left out: ${SKIP_REASONS[skip.reason]}.`,
+      messageIds: [],
+      details: { file: skip.file, cause: skip.reason },
+    }));
+    return [...cut, ...left];
   }
 
   async #read(target: {
