@@ -115,6 +115,19 @@ describe('HistoryLog', () => {
     ]);
   });
 
+  it('compacts old entries but never unprocessed ones, keeping cursors monotonic', async () => {
+    const log = new HistoryLog({ workspace, now });
+    for (let index = 1; index <= 10; index += 1) await log.append(`e${index}`);
+    await log.writeDreamCursor(3);
+    expect(await log.compact({ maxEntries: 4 })).toBe(3);
+    expect((await log.read()).map((entry) => entry.cursor)).toEqual([4, 5, 6, 7, 8, 9, 10]);
+    await log.writeDreamCursor(10);
+    expect(await log.compact({ maxEntries: 4 })).toBe(3);
+    expect((await log.read()).map((entry) => entry.cursor)).toEqual([7, 8, 9, 10]);
+    expect(await log.compact({ maxEntries: 4 })).toBe(0);
+    expect(await log.append('next')).toBe(11);
+  });
+
   it('reads and writes the Dream cursor', async () => {
     const log = new HistoryLog({ workspace, now });
     expect(await log.readDreamCursor()).toBe(0);

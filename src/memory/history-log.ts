@@ -134,6 +134,30 @@ export class HistoryLog {
     });
   }
 
+  /**
+   * nanobot's `compact_history`: when the log holds more than `maxEntries` valid entries, drops the
+   * oldest ones, but never an entry the Dream cursor has not passed (so the result may stay above the
+   * limit). Rewrites atomically under the lock; unreadable lines are dropped with the old entries only
+   * when they come before the first kept entry. Resolves to the number of entries removed.
+   */
+  async compact(options: { readonly maxEntries?: number } = {}): Promise<number> {
+    const maxEntries = options.maxEntries ?? 1000;
+    await mkdir(path.dirname(this.path), { recursive: true });
+    return withFileLock({ path: this.#lockPath, timeoutMs: this.#lockTimeoutMs }, async () => {
+      const entries = await this.read();
+      if (entries.length <= maxEntries) return 0;
+      const dream = await this.readDreamCursor();
+      let drop = entries.length - maxEntries;
+      const firstUnprocessed = entries.findIndex((entry) => entry.cursor > dream);
+      if (firstUnprocessed >= 0) drop = Math.min(drop, firstUnprocessed);
+      if (drop <= 0) return 0;
+      const latest = await this.#lastCursor();
+      await atomicWriteFile(this.path, `${entries.slice(drop).map(formatHistoryLine).join('\n')}\n`);
+      await writeFile(this.cursorPath, `${latest}\n`);
+      return drop;
+    });
+  }
+
   /** The last allocated cursor (0 when nothing was ever written). */
   async latestCursor(): Promise<number> {
     return this.#lastCursor();

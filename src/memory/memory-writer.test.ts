@@ -99,6 +99,18 @@ describe('MemoryWriter', () => {
     expect(first.messages[0]?.content).toBe('Custom dream prompt.');
   });
 
+  it('compacts history.jsonl after a successful run', async () => {
+    server = await startScriptedOpenAIServer([
+      { kind: 'reply', content: 'a' },
+      { kind: 'reply', content: 'b' },
+    ]);
+    const model = new OpenAICompatibleChatModel({ baseURL: server.baseURL, model: 'm' });
+    await new MemoryWriter({ workspace, model, maxHistoryEntries: 5 }).run();
+    expect((await new HistoryLog({ workspace }).read()).map((entry) => entry.cursor)).toEqual([
+      21, 22, 23, 24, 25,
+    ]);
+  });
+
   it('fast-forwards the cursor when no writer runs', async () => {
     const run = await writer([]);
     expect(await run.fastForward()).toBe(25);

@@ -24,6 +24,8 @@ export type MemoryWriterOptions = {
   readonly prompt?: string;
   /** The clock for history timestamps. @default the system clock */
   readonly now?: () => Date;
+  /** After a successful run, history.jsonl keeps at most this many entries (never unprocessed ones). @default 1000 */
+  readonly maxHistoryEntries?: number;
   /** Receives a line per batch (CLI progress). */
   readonly onProgress?: (line: string) => void;
 };
@@ -70,8 +72,11 @@ export class MemoryWriter {
         .filter((entry) => entry.cursor > cursor)
         .slice(0, this.#options.batchSize ?? 20);
       const last = batch.at(-1);
-      if (last === undefined)
+      if (last === undefined) {
+        if (processed > 0)
+          await this.#history.compact({ maxEntries: this.#options.maxHistoryEntries ?? 1000 });
         return { status: processed === 0 ? 'up-to-date' : 'updated', processed, cursor };
+      }
       const failure = await this.#writeBatch(batch, options.signal);
       if (failure !== undefined) {
         this.#options.onProgress?.(
