@@ -34,7 +34,14 @@ const LANGCHAIN_TURNS = 3;
 /** gpt-tokenizer's o200k_base count, shared with the LangChain counters (set once the encoding is loaded). */
 let countTokens: (text: string) => number = () => 0;
 
-type Row = { readonly name: string; readonly messages: number; readonly ms: number; readonly note?: string };
+/** One line of the table; `baseline` is the ctxloom time of the same case and size. */
+type Row = {
+  readonly name: string;
+  readonly messages: number;
+  readonly ms: number;
+  readonly baseline: number;
+  readonly kept?: number;
+};
 
 export async function run(): Promise<void> {
   const history = generateHistory(MESSAGES);
@@ -44,87 +51,85 @@ export async function run(): Promise<void> {
   countTokens = (text) => exact.countText(text);
   const toolTokens = exact.countTools(BENCH_TOOLS);
   const totalTokens = exact.countMessages(history) + toolTokens;
-  const rows: Row[] = [];
 
   const cold = median(await repeat(3, () => timeFilter(history, new CachedTokenCounter({ counter: exact }))));
-  rows.push({
-    name: 'ctxloom TokenBudgetFilter, cold cache',
-    messages: MESSAGES,
-    ms: cold.ms,
-    note: `kept ${cold.kept}`,
-  });
   const warmCounter = new CachedTokenCounter({ counter: exact });
-  timeFilter(history, warmCounter);
-  const warm = median(await repeat(5, () => timeFilter(history, warmCounter)));
-  rows.push({
-    name: 'ctxloom TokenBudgetFilter, warm cache',
-    messages: MESSAGES,
-    ms: warm.ms,
-    note: `kept ${warm.kept}`,
-  });
-
+  await repeat(5, () => timeFilter(history, warmCounter));
+  const warm = median(await repeat(21, () => timeFilter(history, warmCounter)));
   const lcHistory = history.map(toLangChain);
-  const lcMemo = newMemo();
   const lcCold = await timeLangChain(lcHistory, memoised(newMemo()));
-  rows.push({
-    name: 'LangChain trimMessages, memoised counter, cold',
-    messages: MESSAGES,
-    ms: lcCold.ms,
-    note: `kept ${lcCold.kept}`,
-  });
+  const lcMemo = newMemo();
   await timeLangChain(lcHistory, memoised(lcMemo));
   const lcWarm = await timeLangChain(lcHistory, memoised(lcMemo));
-  rows.push({
-    name: 'LangChain trimMessages, memoised counter, warm',
-    messages: MESSAGES,
-    ms: lcWarm.ms,
-    note: `kept ${lcWarm.kept}`,
-  });
 
   const small = generateHistory(NAIVE_MESSAGES, 7);
   const smallBudget = Math.round((MAX_TOKENS * NAIVE_MESSAGES) / MESSAGES);
-  const naive = timeNaive(small, smallBudget, exact);
   const smallCold = timeFilter(small, new CachedTokenCounter({ counter: exact }), smallBudget);
+  const naive = timeNaive(small, smallBudget, exact);
   const lcPlain = await timeLangChain(small.map(toLangChain), plainCounter, smallBudget);
-  rows.push({
-    name: 'naive: drop oldest, recount all (uncached)',
-    messages: NAIVE_MESSAGES,
-    ms: naive.ms,
-    note: `kept ${naive.kept}`,
-  });
-  rows.push({
-    name: 'LangChain trimMessages, plain counter',
-    messages: NAIVE_MESSAGES,
-    ms: lcPlain.ms,
-    note: `kept ${lcPlain.kept}`,
-  });
-  rows.push({
-    name: 'ctxloom TokenBudgetFilter, cold cache',
-    messages: NAIVE_MESSAGES,
-    ms: smallCold.ms,
-    note: `kept ${smallCold.kept}`,
-  });
 
   const perTurn = await timePerTurn(history, exact);
   const lcTurn = await timeLangChainPerTurn(lcHistory);
-  rows.push({
-    name: `ctxloom next turn (+2 messages, warm), mean of ${TURNS}`,
-    messages: MESSAGES,
-    ms: perTurn,
-  });
-  rows.push({
-    name: `LangChain next turn (+2 messages, memo warm), mean of ${LANGCHAIN_TURNS}`,
-    messages: MESSAGES,
-    ms: lcTurn,
-  });
 
   process.stdout.write(
-    `history: ${MESSAGES} messages, ${totalTokens.toLocaleString('en-US')} tokens (o200k_base, tools ${toolTokens}); ` +
-      `budget ${MAX_TOKENS.toLocaleString('en-US')} tokens; encoding load ${loadMs.toFixed(0)} ms (not in the timings)\n` +
-      `small runs: ${NAIVE_MESSAGES} messages, budget ${smallBudget} (the naive loop and LangChain's plain counter are O(n²) encodes; ` +
-      `at ${MESSAGES} messages they would take minutes to hours)\n\n`,
+    `history: ${MESSAGES} messages, ${totalTokens.toLocaleString('en-US')} tokens (o200k_base), 5 tool schemas ` +
+      `(${toolTokens} tokens); budget ${MAX_TOKENS.toLocaleString('en-US')} tokens (LangChain, which does not count ` +
+      `tools, gets the budget minus the tool tokens); encoding load ${loadMs.toFixed(0)} ms, not in the timings.\n` +
+      `The naive loop and LangChain with a plain (uncached) counter re-encode the whole list per removal (O(n²) ` +
+      `encodes): they run on ${NAIVE_MESSAGES} messages with a proportional budget (${smallBudget}); at ${MESSAGES} ` +
+      'they would take hours.\n\n',
   );
-  printTable(rows, { cold: cold.ms, smallCold: smallCold.ms });
+  printTable([
+    { name: 'ctxloom TokenBudgetFilter, cold cache', messages: MESSAGES, ...cold, baseline: cold.ms },
+    {
+      name: 'LangChain trimMessages, memoised counter, cold',
+      messages: MESSAGES,
+      ...lcCold,
+      baseline: cold.ms,
+    },
+    {
+      name: 'ctxloom TokenBudgetFilter, warm cache (median of 21)',
+      messages: MESSAGES,
+      ...warm,
+      baseline: warm.ms,
+    },
+    {
+      name: 'LangChain trimMessages, memoised counter, warm',
+      messages: MESSAGES,
+      ...lcWarm,
+      baseline: warm.ms,
+    },
+    {
+      name: `ctxloom next turn (+2 messages, warm), mean of ${TURNS}`,
+      messages: MESSAGES,
+      ms: perTurn,
+      baseline: perTurn,
+    },
+    {
+      name: `LangChain next turn (+2 messages, warm), mean of ${LANGCHAIN_TURNS}`,
+      messages: MESSAGES,
+      ms: lcTurn,
+      baseline: perTurn,
+    },
+    {
+      name: 'ctxloom TokenBudgetFilter, cold cache',
+      messages: NAIVE_MESSAGES,
+      ...smallCold,
+      baseline: smallCold.ms,
+    },
+    {
+      name: 'LangChain trimMessages, plain counter',
+      messages: NAIVE_MESSAGES,
+      ...lcPlain,
+      baseline: smallCold.ms,
+    },
+    {
+      name: 'naive: drop oldest, recount all (uncached)',
+      messages: NAIVE_MESSAGES,
+      ...naive,
+      baseline: smallCold.ms,
+    },
+  ]);
 }
 
 function timeFilter(history: readonly Message[], counter: TokenCounter, maxTokens = MAX_TOKENS) {
@@ -277,13 +282,13 @@ function median<T extends { readonly ms: number }>(runs: readonly T[]): T {
   return [...runs].sort((left, right) => left.ms - right.ms)[Math.floor(runs.length / 2)] as T;
 }
 
-function printTable(rows: readonly Row[], base: { readonly cold: number; readonly smallCold: number }): void {
+function printTable(rows: readonly Row[]): void {
   const width = Math.max(...rows.map((row) => row.name.length));
-  process.stdout.write(`${'case'.padEnd(width)}  messages        ms   × ctxloom cold (same size)  note\n`);
+  process.stdout.write(`${'case'.padEnd(width)}  messages         ms  vs ctxloom  kept\n`);
   for (const row of rows) {
-    const reference = row.messages === MESSAGES ? base.cold : base.smallCold;
+    const ratio = `${(row.ms / row.baseline).toFixed(row.ms / row.baseline < 10 ? 2 : 0)}×`;
     process.stdout.write(
-      `${row.name.padEnd(width)}  ${String(row.messages).padStart(8)}  ${row.ms.toFixed(2).padStart(8)}  ${`${(row.ms / reference).toFixed(2)}×`.padStart(26)}  ${row.note ?? ''}\n`,
+      `${row.name.padEnd(width)}  ${String(row.messages).padStart(8)}  ${row.ms.toFixed(2).padStart(9)}  ${ratio.padStart(10)}  ${row.kept ?? ''}\n`,
     );
   }
 }
