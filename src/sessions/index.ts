@@ -27,7 +27,7 @@ export {
 } from './nanobot-message.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
 export type { RetentionPolicy } from './retention-policy.js';
-export { type SaveTurnOptions, type SaveTurnResult, saveTurn } from './save-turn.js';
+export { persistTurn, type SaveTurnOptions, type SaveTurnResult, saveTurn } from './save-turn.js';
 export { sessionFileName } from './session-file-name.js';
 export type {
   MessageEvent,

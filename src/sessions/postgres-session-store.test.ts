@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { user } from '../core/factories.js';
 import { describeSessionStoreContract } from '../testing/contracts/session-store-contract.js';
+import { MessageStore } from './message-store.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import type { MessageEvent } from './session-store.js';
 
@@ -47,6 +48,26 @@ describe('PostgresSessionStore', () => {
     ]);
     await writer.close();
     await reader.close();
+  });
+
+  it('delivers MessageStore events across store instances, filtered by session', async () => {
+    const schema = freshSchema();
+    const writerStore = new PostgresSessionStore({ connectionString: PG_URL, schema });
+    const readerStore = new PostgresSessionStore({ connectionString: PG_URL, schema });
+    const reader = new MessageStore({ store: readerStore, sessionKey: 'room' });
+    const seen: string[] = [];
+    reader.subscribe((event) => seen.push(event.message.id));
+    await readerStore.ready();
+    await new MessageStore({ store: writerStore, sessionKey: 'other' }).append(user('not mine', { id: 'x' }));
+    await new MessageStore({ store: writerStore, sessionKey: 'room' }).append([
+      user('a', { id: 'r1' }),
+      user('b', { id: 'r2' }),
+    ]);
+    for (let tries = 0; tries < 200 && seen.length < 2; tries += 1)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toEqual(['r1', 'r2']);
+    await writerStore.close();
+    await readerStore.close();
   });
 
   it('rejects a schema that is not a plain identifier', () => {

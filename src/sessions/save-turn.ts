@@ -148,3 +148,6 @@ function isBlank(message: Message): boolean {
 function drop(message: Message, reason: string): Decision {
   return decision('message-drop', { stage: STAGE, reason, messageIds: [message.id] });
 }
+
+/** Another name for {@link saveTurn} (nanobot calls it `_save_turn`; the brief calls it persisting a turn). */
+export const persistTurn = saveTurn;
