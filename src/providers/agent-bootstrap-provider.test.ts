@@ -22,7 +22,9 @@ function workspace(files: Readonly<Record<string, string>>): string {
 }
 
 async function render(options: AgentBootstrapProviderOptions) {
-  const [message] = await new AgentBootstrapProvider(options).getMessages({}, testBuildContext());
+  const {
+    messages: [message],
+  } = await new AgentBootstrapProvider(options).getMessages({}, testBuildContext());
   return message;
 }
 
@@ -94,7 +96,8 @@ describe('AgentBootstrapProvider', () => {
     );
     const provider = new AgentBootstrapProvider({ workspace: dir });
     expect(
-      await provider.getMessages({ runtimePrompt: { includeBootstrapFiles: false } }, testBuildContext()),
+      (await provider.getMessages({ runtimePrompt: { includeBootstrapFiles: false } }, testBuildContext()))
+        .messages,
     ).toEqual([]);
     expect(() => new AgentBootstrapProvider({ workspace: dir, maxFileChars: 0 })).toThrow(/positive integer/);
   });

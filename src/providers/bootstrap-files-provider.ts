@@ -13,8 +13,15 @@ export type BootstrapFilesProviderOptions = {
   readonly id?: string;
   /** The workspace root. @default `input.runtimePrompt.workspaceDir` (nothing is read without one) */
   readonly workspace?: string;
-  /** The files to embed, in order, relative to the workspace. @default ['AGENTS.md', 'SOUL.md', 'USER.md', 'TOOLS.md'] */
-  readonly files?: readonly string[];
+  /**
+   * The files to embed, in order, relative to the workspace; a `{ file, workspace }` entry reads that
+   * file from another folder. @default ['AGENTS.md', 'SOUL.md', 'USER.md', 'TOOLS.md']
+   */
+  readonly files?: readonly (string | BootstrapFileSource)[];
+  /** Says that a file's (trimmed) content is an untouched template, so it is skipped. @default never */
+  readonly isTemplate?: (file: string, content: string) => boolean;
+  /** Replaces a file's (trimmed) content in the prompt only, e.g. a legacy template. @default none */
+  readonly rewrite?: (file: string, content: string) => string;
   /** Characters kept per file; longer files are cut with a visible marker. @default 20000 */
   readonly maxFileChars?: number;
   /** The file cache; share one between builders to share reads. @default a new cache per provider */
@@ -28,10 +35,17 @@ export const DEFAULT_BOOTSTRAP_FILES_PROVIDER = Object.freeze({
   maxFileChars: 20_000,
 });
 
+/** A bootstrap file read from a folder of its own (e.g. AGENTS.md from the project folder). */
+export type BootstrapFileSource = {
+  readonly file: string;
+  /** The folder it is read from. @default the provider's workspace */
+  readonly workspace?: string;
+};
+
 /** Why a bootstrap file was left out. */
 export type BootstrapSkip = {
   readonly file: string;
-  readonly reason: 'missing' | 'blank' | 'outside-workspace' | 'unreadable';
+  readonly reason: 'missing' | 'blank' | 'template' | 'outside-workspace' | 'unreadable';
 };
 
 const numberFormat = new Intl.NumberFormat('en-US');
@@ -39,6 +53,7 @@ const numberFormat = new Intl.NumberFormat('en-US');
 const SKIP_REASONS: Readonly<Record<BootstrapSkip['reason'], string>> = {
   missing: 'the file does not exist',
   blank: 'the file is empty or whitespace only',
+  template: 'it is the untouched template',
   'outside-workspace': 'the path or its symbolic link leads outside the workspace',
   unreadable: 'the file could not be read',
 };
@@ -54,10 +69,12 @@ const SKIP_REASONS: Readonly<Record<BootstrapSkip['reason'], string>> = {
 export class BootstrapFilesProvider implements MessageProvider {
   readonly specificationVersion = 'v1';
   readonly id: string;
-  readonly files: readonly string[];
+  readonly files: readonly BootstrapFileSource[];
   readonly maxFileChars: number;
   readonly #workspace: string | undefined;
   readonly #cache: WorkspaceFileCache;
+  readonly #isTemplate: (file: string, content: string) => boolean;
+  readonly #rewrite: (file: string, content: string) => string;
 
   constructor(options: BootstrapFilesProviderOptions = {}) {
     const maxFileChars = options.maxFileChars ?? DEFAULT_BOOTSTRAP_FILES_PROVIDER.maxFileChars;
@@ -67,13 +84,17 @@ export class BootstrapFilesProvider implements MessageProvider {
         message: `BootstrapFilesProvider maxFileChars must be a positive integer, got ${maxFileChars}.`,
       });
     }
-    const files = options.files ?? DEFAULT_BOOTSTRAP_FILES_PROVIDER.files;
-    for (const file of files) assertRelativeInside(file);
+    const files = (options.files ?? DEFAULT_BOOTSTRAP_FILES_PROVIDER.files).map((entry) =>
+      typeof entry === 'string' ? { file: entry } : entry,
+    );
+    for (const { file } of files) assertRelativeInside(file);
     this.id = options.id ?? DEFAULT_BOOTSTRAP_FILES_PROVIDER.id;
     this.files = files;
     this.maxFileChars = maxFileChars;
     this.#workspace = options.workspace;
     this.#cache = options.fileCache ?? new WorkspaceFileCache();
+    this.#isTemplate = options.isTemplate ?? (() => false);
+    this.#rewrite = options.rewrite ?? ((_file, content) => content);
   }
 
   async getMessages(input: BuildInput, context: BuildContext): Promise<ProviderResult> {
@@ -86,9 +107,13 @@ export class BootstrapFilesProvider implements MessageProvider {
     const skipped: BootstrapSkip[] = [];
     throwIfAborted(context.signal);
     const reads = await Promise.all(
-      this.files.map(async (file) => ({
-        file,
-        read: await this.#read({ workspace, file, signal: context.signal }),
+      this.files.map(async (source) => ({
+        file: source.file,
+        read: await this.#read({
+          workspace: source.workspace ?? workspace,
+          file: source.file,
+          signal: context.signal,
+        }),
       })),
     );
     throwIfAborted(context.signal);
@@ -152,7 +177,9 @@ export class BootstrapFilesProvider implements MessageProvider {
       return { file, reason: isMissing(error) ? 'missing' : 'unreadable' };
     }
     const trimmed = text.trim();
-    return trimmed === '' ? { file, reason: 'blank' } : trimmed;
+    if (trimmed === '') return { file, reason: 'blank' };
+    if (this.#isTemplate(file, trimmed)) return { file, reason: 'template' };
+    return this.#rewrite(file, trimmed);
   }
 
   #cap(file: string, text: string): string {

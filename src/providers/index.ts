@@ -6,11 +6,11 @@
 export {
   AgentBootstrapProvider,
   type AgentBootstrapProviderOptions,
-  type AgentBootstrapSkip,
 } from './agent-bootstrap-provider.js';
 export { AlwaysOnSkillsProvider, type AlwaysOnSkillsProviderOptions } from './always-on-skills-provider.js';
 export { ArchivedSummaryProvider, type ArchivedSummaryProviderOptions } from './archived-summary-provider.js';
 export {
+  type BootstrapFileSource,
   BootstrapFilesProvider,
   type BootstrapFilesProviderOptions,
   type BootstrapSkip,
