@@ -1,14 +1,20 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import type { Decision } from '../core/decision.js';
-import { BudgetUnsatisfiableError } from '../core/errors.js';
+import { BudgetUnsatisfiableError, ContextError } from '../core/errors.js';
 import type { Message } from '../core/message.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
-import { budgetArbitrary, conversationArbitrary, toolDefinitionsArbitrary } from '../testing/arbitraries.js';
+import {
+  budgetArbitrary,
+  conversationArbitrary,
+  malformedConversationArbitrary,
+  toolDefinitionsArbitrary,
+} from '../testing/arbitraries.js';
 import { createTestBuildContext } from '../testing/test-build-context.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import { MaxMessagesFilter } from './max-messages-filter.js';
+import { sanitizeToolCallHistory } from './sanitize-tool-call-history.js';
 import { TokenBudgetFilter } from './token-budget-filter.js';
 
 const counter = new SimpleTokenCounter();
@@ -51,6 +57,27 @@ describe('TokenBudgetFilter properties', () => {
       expect(again.messages).toBe(result.messages);
     },
   );
+});
+
+describe('sanitize then budget, on broken histories', () => {
+  test.prop([malformedConversationArbitrary(), budgetChoice, fc.integer({ min: 1, max: 12 })], {
+    numRuns: 100,
+  })('gives a legal list that fits, or fails with a typed error', (messages, budget, maxMessages) => {
+    try {
+      const sanitized = sanitizeToolCallHistory(messages).messages;
+      const total = counter.countMessages(sanitized);
+      const maxTokens = 'absolute' in budget ? budget.absolute : Math.floor((total * budget.perMille) / 1000);
+      const counted = new MaxMessagesFilter({ maxMessages }).apply(sanitized).messages;
+      const fitted = new TokenBudgetFilter({ maxTokens }).apply(counted, {}, context).messages;
+      expect(validateToolCallIntegrity(fitted)).toEqual([]);
+      expect(counter.countMessages(fitted)).toBeLessThanOrEqual(maxTokens);
+    } catch (error) {
+      expect(
+        ContextError.isInstance(error) &&
+          ['TOOL_CALL_INTEGRITY', 'BUDGET_UNSATISFIABLE'].includes(error.code),
+      ).toBe(true);
+    }
+  });
 });
 
 describe('MaxMessagesFilter properties', () => {

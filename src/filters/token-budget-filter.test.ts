@@ -7,6 +7,9 @@ import { ContextPipeline } from '../pipeline/context-pipeline.js';
 import { createTestBuildContext } from '../testing/test-build-context.js';
 import { CachedTokenCounter } from '../tokens/cached-token-counter.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
+import { TiktokenTokenCounter } from '../tokens/tiktoken-token-counter.js';
+import { MaxMessagesFilter } from './max-messages-filter.js';
+import { SanitizeToolCallsFilter } from './sanitize-tool-calls-filter.js';
 import { TokenBudgetFilter } from './token-budget-filter.js';
 
 /** One token per character, no overhead: costs are easy to read off the texts. */
@@ -162,6 +165,52 @@ describe('TokenBudgetFilter', () => {
     const second = filter.apply(history, {}, context);
     expect(ids(second.messages)).toEqual(ids(first.messages));
     expect(cached.stats.misses).toBe(misses);
+  });
+
+  it('fits a whole build, tool schemas included, with the exact counter in a pipeline', async () => {
+    const tokenCounter = await TiktokenTokenCounter.create({ model: 'gpt-4o' });
+    const tools: readonly ToolDefinition[] = [
+      { name: 'read_file', description: 'Read a workspace file.', parameters: { type: 'object' } },
+    ];
+    const long: Message[] = [system('You are a careful assistant.', { id: 'persona' })];
+    for (let turn = 0; turn < 40; turn += 1) {
+      long.push(user(`Question ${turn}: what does file ${turn} say?`, { id: `u${turn}` }));
+      long.push(
+        assistant('', {
+          id: `c${turn}`,
+          toolCalls: [{ id: `call${turn}`, name: 'read_file', arguments: { path: `f${turn}` } }],
+        }),
+      );
+      long.push(
+        tool(`File ${turn} says: ${'lorem ipsum '.repeat(20)}`, {
+          id: `r${turn}`,
+          toolCallId: `call${turn}`,
+          name: 'read_file',
+        }),
+      );
+      long.push(assistant(`It says lorem ipsum, ${turn}.`, { id: `a${turn}` }));
+    }
+    long.push(user('And the last one?', { id: 'now' }));
+    const pipeline = new ContextPipeline({
+      tokenCounter,
+      filters: [
+        new SanitizeToolCallsFilter(),
+        new MaxMessagesFilter({ maxMessages: 60 }),
+        new TokenBudgetFilter({ maxTokens: 1500 }),
+      ],
+      debug: true,
+    });
+    const { messages, trace } = await pipeline.transform(long, { tools });
+    expect(trace.totalTokens).toBeLessThanOrEqual(1500);
+    expect(trace.totalTokens).toBe(tokenCounter.countMessages(messages) + tokenCounter.countTools(tools));
+    expect(trace.stages.map((stage) => stage.id)).toEqual([
+      'sanitize-tool-calls',
+      'max-messages',
+      'token-budget',
+    ]);
+    expect(trace.stages.every((stage) => stage.violations === undefined)).toBe(true);
+    expect(messages[0]?.id).toBe('persona');
+    expect(messages.at(-1)?.id).toBe('now');
   });
 
   it('rejects a negative or non-finite maxTokens', () => {
