@@ -38,22 +38,7 @@ export type GetHistoryOptions = {
  */
 export function getHistory(session: ReplaySession, options: GetHistoryOptions = {}): readonly Message[] {
   const { messages } = session;
-  const last = Math.max(0, Math.min(session.lastConsolidated, messages.length));
-  let start = last;
-  if (last > 0)
-    start = Math.min(
-      last,
-      extendBackToUser(messages, Math.max(0, messages.length - MIN_COMPACTED_REPLAY_MESSAGES)),
-    );
-  const cap = options.maxMessages ?? 0;
-  if (cap > 0) {
-    const uncapped = start < last && messages.length - last < cap;
-    if (!uncapped && messages.length - start > cap) {
-      const capped = messages.length - cap;
-      start =
-        options.extendToUser === true ? Math.max(start, extendBackToUser(messages, capped, start)) : capped;
-    }
-  }
+  const start = replayStart(session, options);
   let slice = messages.slice(start);
   slice = slice.slice(alignToUser(slice));
   slice = slice.slice(findLegalMessageStart(slice));
@@ -65,6 +50,20 @@ export function getHistory(session: ReplaySession, options: GetHistoryOptions = 
   }
   const maxTokens = options.maxTokens ?? 0;
   return maxTokens > 0 ? capByTokens(out, maxTokens, options.tokenCounter ?? new SimpleTokenCounter()) : out;
+}
+
+/** Steps 1 and 3 of §3.4: the archive-aware start, then the optional count cap. */
+function replayStart(session: ReplaySession, options: GetHistoryOptions): number {
+  const { messages } = session;
+  const last = Math.max(0, Math.min(session.lastConsolidated, messages.length));
+  const tail = Math.max(0, messages.length - MIN_COMPACTED_REPLAY_MESSAGES);
+  const start = last > 0 ? Math.min(last, extendBackToUser(messages, tail)) : last;
+  const cap = options.maxMessages ?? 0;
+  if (cap <= 0) return start;
+  const uncapped = start < last && messages.length - last < cap;
+  if (uncapped || messages.length - start <= cap) return start;
+  const capped = messages.length - cap;
+  return options.extendToUser === true ? Math.max(start, extendBackToUser(messages, capped, start)) : capped;
 }
 
 /**

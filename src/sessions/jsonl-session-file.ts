@@ -30,23 +30,32 @@ export function parseSessionFile(text: string): ParsedSessionFile {
   const lines = text.split('\n');
   for (const [index, line] of lines.entries()) {
     if (line.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      corrupt.push({ line: index + 1, text: line, reason: 'not valid JSON (a torn or corrupted line)' });
-      continue;
-    }
-    const type = isRecord(value) ? value['_type'] : undefined;
-    if (type === 'metadata' && header === undefined && isRecord(value)) header = value;
-    else if (type === 'provider_state' && isRecord(value)) providerState = value['state'];
-    else {
-      const message = fromNanobotDict(value, derivedMessageId(messages.length, line));
-      if (typeof message === 'string') corrupt.push({ line: index + 1, text: line, reason: message });
-      else messages.push(message);
-    }
+    const parsed = parseLine(line, messages.length);
+    if (parsed.kind === 'corrupt') corrupt.push({ line: index + 1, text: line, reason: parsed.reason });
+    else if (parsed.kind === 'metadata') header ??= parsed.value;
+    else if (parsed.kind === 'provider_state') providerState = parsed.value['state'];
+    else messages.push(parsed.message);
   }
   return { ...headerFields(header, messages.length), providerState, messages, corrupt };
+}
+
+type ParsedLine =
+  | { readonly kind: 'corrupt'; readonly reason: string }
+  | { readonly kind: 'metadata'; readonly value: Record<string, unknown> }
+  | { readonly kind: 'provider_state'; readonly value: Record<string, unknown> }
+  | { readonly kind: 'message'; readonly message: Message };
+
+function parseLine(line: string, ordinal: number): ParsedLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { kind: 'corrupt', reason: 'not valid JSON (a torn or corrupted line)' };
+  }
+  if (isRecord(value) && value['_type'] === 'metadata') return { kind: 'metadata', value };
+  if (isRecord(value) && value['_type'] === 'provider_state') return { kind: 'provider_state', value };
+  const message = fromNanobotDict(value, derivedMessageId(ordinal, line));
+  return typeof message === 'string' ? { kind: 'corrupt', reason: message } : { kind: 'message', message };
 }
 
 /** Options for {@link formatSessionFile}. */
