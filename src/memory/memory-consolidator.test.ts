@@ -189,6 +189,39 @@ describe('MemoryConsolidator', () => {
     expect((await store.load('cli:a')).metadata['_last_summary']).toBeUndefined();
   });
 
+  it('keeps going after (nothing) and stops at maxRounds, boundaries only on user turns', async () => {
+    server = await startScriptedOpenAIServer([
+      { kind: 'reply', content: '(nothing)' },
+      { kind: 'reply', content: '(nothing)' },
+      { kind: 'reply', content: '(nothing)' },
+    ]);
+    const store = new MemorySessionStore();
+    const long = Array.from({ length: 30 }, (_, index) =>
+      index % 2 === 0
+        ? user(`q${index} ${'q'.repeat(800)}`, { id: `m${index}` })
+        : assistant(`a${index} ${'a'.repeat(800)}`, { id: `m${index}` }),
+    );
+    await store.append('cli:a', long);
+    const model = new OpenAICompatibleChatModel({ baseURL: server.baseURL, model: 'm', maxRetries: 0 });
+    const consolidator = new MemoryConsolidator({
+      workspace,
+      store,
+      model,
+      contextWindowTokens: 7124,
+      maxOutputTokens: 100,
+      consolidationRatio: 0.25,
+      maxRounds: 2,
+    });
+    const result = await consolidator.maybeConsolidate('cli:a');
+    expect(result.rounds.map((round) => round.outcome.kind)).toEqual(['nothing', 'nothing']);
+    const boundaries = result.rounds.map((round) => round.boundary);
+    for (const boundary of boundaries) expect(long[boundary]?.role).toBe('user');
+    expect(boundaries[1]).toBeGreaterThan(boundaries[0] ?? 0);
+    expect((await store.load('cli:a')).lastConsolidated).toBe(boundaries[1]);
+    expect(result.estimateAfter).toBeGreaterThan(result.target);
+    expect(server.pending()).toBe(1);
+  });
+
   it('appends paragraphs to memory/HISTORY.md in legacy mode', async () => {
     const { consolidator } = await setup([{ kind: 'reply', content: '- [durable] legacy fact' }], {
       historyFormat: 'legacy-markdown',
