@@ -181,7 +181,7 @@ function agentProviders(
     }),
     ...(recent === false ? [] : [new RecentHistoryProvider({ workspace, ...recent })]),
     new ArchivedSummaryProvider(),
-    new StateHistoryProvider({ includeCurrent: false }),
+    new StateHistoryProvider(),
     new CurrentMessageProvider({ ...options.currentMessage, catalog: shared.catalog }),
   ];
 }

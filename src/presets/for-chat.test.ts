@@ -31,7 +31,11 @@ const history = [
 describe('ContextBuilder.forChat', () => {
   it('is persona then history, with no filters by default', async () => {
     const builder = ContextBuilder.forChat({ generateId: createSequentialIdGenerator('g') });
-    expect(builder.providers.map((provider) => provider.id)).toEqual(['persona', 'history']);
+    expect(builder.providers.map((provider) => provider.id)).toEqual([
+      'persona',
+      'history',
+      'current-message',
+    ]);
     expect(builder.filters).toEqual([]);
     const { messages } = await builder.build({ history, current: 'next?' });
     expect(messages[0]).toEqual({
@@ -68,6 +72,7 @@ describe('ContextBuilder.forChat', () => {
     expect(trace.stages.map((stage) => stage.id)).toEqual([
       'persona',
       'history',
+      'current-message',
       'max-messages',
       'token-budget',
     ]);
@@ -91,7 +96,7 @@ describe('ContextBuilder.forChat', () => {
 
   it('adds the bootstrap files only when includeBootstrapFiles is true and a workspace is known', async () => {
     const off = ContextBuilder.forChat({ workspace });
-    expect(off.providers.map((provider) => provider.id)).toEqual(['persona', 'history']);
+    expect(off.providers.map((provider) => provider.id)).toEqual(['persona', 'history', 'current-message']);
     const viaDir = ContextBuilder.forChat({
       runtimePrompt: { includeBootstrapFiles: true, workspaceDir: workspace },
     });
@@ -101,6 +106,7 @@ describe('ContextBuilder.forChat', () => {
         'persona',
         'bootstrap-files',
         'history',
+        'current-message',
       ]);
       const { messages } = await builder.build({});
       expect(messages[1]?.content).toBe('## AGENTS.md\n\nAlways run the tests.');
@@ -130,7 +136,11 @@ describe('ContextBuilder.forChat', () => {
       allowSkillContext: true,
     };
     const builder = ContextBuilder.forChat(withSkills);
-    expect(builder.providers.map((provider) => provider.id)).toEqual(['persona', 'history']);
+    expect(builder.providers.map((provider) => provider.id)).toEqual([
+      'persona',
+      'history',
+      'current-message',
+    ]);
     const plain = await ContextBuilder.forChat({ generateId: createSequentialIdGenerator('s') }).build({
       history,
     });

@@ -8,6 +8,7 @@ import type { PromptRuntimeContext } from '../pipeline/build-input.js';
 import type { ContextPipelineOptions } from '../pipeline/context-pipeline.js';
 import type { ContextFilter, MessageProvider } from '../pipeline/contracts.js';
 import { BootstrapFilesProvider } from '../providers/bootstrap-files-provider.js';
+import { CurrentMessageProvider } from '../providers/current-message-provider.js';
 import { StateHistoryProvider, type WorkingMemoryAdapter } from '../providers/state-history-provider.js';
 import { StaticPromptProvider } from '../providers/static-prompt-provider.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -86,13 +87,14 @@ export function bootstrapProviders(options: ChatPresetOptions): readonly Message
   ];
 }
 
-/** The history provider every preset ends with. @internal */
-export function historyProvider(options: ChatPresetOptions): StateHistoryProvider {
-  return new StateHistoryProvider({
+/** The providers every preset ends with: the history, then the current message. @internal */
+export function historyProviders(options: ChatPresetOptions): readonly MessageProvider[] {
+  const history = new StateHistoryProvider({
     annotate: options.annotateHistory ?? false,
     semanticsPrompt: presetPrompts(options).historySemanticsPrompt,
     ...(options.workingMemory === undefined ? {} : { workingMemory: options.workingMemory }),
   });
+  return [history, new CurrentMessageProvider()];
 }
 
 /**
@@ -128,13 +130,14 @@ export function pipelineOptions(options: ChatPresetOptions): ContextPipelineOpti
 }
 
 /**
- * The chat preset (spec §6): Static(persona) → BootstrapFiles (optional) → StateHistory, then
+ * The chat preset (spec §6): Static(persona) → BootstrapFiles (optional) → StateHistory → current
+ * message, then
  * MaxMessages → TokenBudget. No tools, no skills.
  */
 export function chatPresetOptions(options: ChatPresetOptions = {}): ContextPipelineOptions {
   return {
     ...pipelineOptions(options),
-    providers: [personaProvider(options), ...bootstrapProviders(options), historyProvider(options)],
+    providers: [personaProvider(options), ...bootstrapProviders(options), ...historyProviders(options)],
     filters: budgetFilters(options),
   };
 }

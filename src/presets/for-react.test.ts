@@ -10,6 +10,7 @@ describe('ContextBuilder.forReact', () => {
       'react-protocol',
       'tools-desc',
       'history',
+      'current-message',
     ]);
     expect(builder.filters.map((filter) => filter.id)).toEqual(['token-budget']);
     const { messages } = await builder.build({ current: 'hi' });
@@ -44,6 +45,7 @@ describe('ContextBuilder.forReact', () => {
       'persona',
       'react-protocol',
       'history',
+      'current-message',
     ]);
     expect((await builder.build({})).messages[1]?.content).toBe('Think, act.');
   });
@@ -57,6 +59,7 @@ describe('ContextBuilder.forReact', () => {
       'react-protocol',
       'tools-desc',
       'history',
+      'current-message',
     ]);
   });
 });

@@ -6,7 +6,7 @@ import {
   bootstrapProviders,
   budgetFilters,
   type ChatPresetOptions,
-  historyProvider,
+  historyProviders,
   personaProvider,
   pipelineOptions,
   presetPrompts,
@@ -47,7 +47,7 @@ export function reactPresetOptions(options: ReactPresetOptions = {}): ContextPip
       personaProvider(options),
       ...reactProviders(options),
       ...bootstrapProviders(options),
-      historyProvider(options),
+      ...historyProviders(options),
     ],
     filters: budgetFilters(options),
   };

@@ -83,6 +83,7 @@ describe('ContextBuilder.forSkill', () => {
       'react-protocol',
       'skills',
       'history',
+      'current-message',
     ]);
     expect(messages[0]?.content).toBe('You ship releases.');
     expect(messages.find((message) => message.metadata?.['section'] === 'skills')?.content).toContain(

@@ -12,7 +12,7 @@ import { type Skill, SkillsCatalog } from '../skills/skills-catalog.js';
 import {
   bootstrapProviders,
   budgetFilters,
-  historyProvider,
+  historyProviders,
   personaProvider,
   pipelineOptions,
   presetPrompts,
@@ -117,7 +117,7 @@ export function skillPresetOptions(options: SkillPresetOptions = {}): ContextPip
       ...react,
       ...bootstrapProviders(options),
       skills,
-      historyProvider(options),
+      ...historyProviders(options),
     ],
     filters: budgetFilters(options),
   };

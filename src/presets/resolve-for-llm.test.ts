@@ -89,15 +89,16 @@ describe('resolveForLlm', () => {
       'react-protocol',
       'tools-desc',
       'history',
+      'current-message',
     ]);
   });
 
   it('5: else falls back to forChat, passing the preset options on', async () => {
     expect(chooseBuilder({})).toBe('chat');
     const builder = resolveForLlm({ systemPrompt: 'Plain node.', maxMessages: 2 });
-    expect(ids(builder)).toEqual(['persona', 'history']);
+    expect(ids(builder)).toEqual(['persona', 'history', 'current-message']);
     expect(builder.filters.map((filter) => filter.id)).toEqual(['max-messages']);
     expect((await builder.build({})).messages[0]?.content).toBe('Plain node.');
-    expect(ids(resolveForLlm())).toEqual(['persona', 'history']);
+    expect(ids(resolveForLlm())).toEqual(['persona', 'history', 'current-message']);
   });
 });

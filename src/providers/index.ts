@@ -49,7 +49,6 @@ export {
 export { SkillsIndexProvider, type SkillsIndexProviderOptions } from './skills-index-provider.js';
 export {
   annotateMessage,
-  CURRENT_MESSAGE_SECTION,
   DEFAULT_STATE_HISTORY_PROVIDER,
   HISTORY_SEMANTICS,
   SELF_TOOL_PLAN,

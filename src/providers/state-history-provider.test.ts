@@ -137,21 +137,3 @@ describe('StateHistoryProvider', () => {
     ]);
   });
 });
-
-describe('StateHistoryProvider and the current message', () => {
-  it('appends input.current after the history in the current-message section', async () => {
-    const messages = await new StateHistoryProvider().getMessages(
-      { history: [user('hi', { id: 'u' })], current: 'What next?' },
-      testBuildContext(),
-    );
-    expect(messages).toEqual([
-      user('hi', { id: 'u' }),
-      { id: 'p-1', role: 'user', content: 'What next?', metadata: { section: 'current-message' } },
-    ]);
-  });
-
-  it('leaves the current message out when includeCurrent is false', async () => {
-    const provider = new StateHistoryProvider({ includeCurrent: false });
-    expect(await provider.getMessages({ current: 'x' }, testBuildContext())).toEqual([]);
-  });
-});

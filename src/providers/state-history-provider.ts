@@ -23,22 +23,13 @@ export type StateHistoryProviderOptions = {
   readonly semanticsPrompt?: string;
   /** Runs on the history before annotation and emission. @default none */
   readonly workingMemory?: WorkingMemoryAdapter;
-  /**
-   * Append `input.current` (the current user message) after the history, as a `user` message in
-   * section `current-message`. Media and runtime-context blocks are not rendered here. @default true
-   */
-  readonly includeCurrent?: boolean;
 };
 
 /** Defaults of {@link StateHistoryProviderOptions}. */
 export const DEFAULT_STATE_HISTORY_PROVIDER = Object.freeze({
   id: 'history',
   annotate: false,
-  includeCurrent: true,
 });
-
-/** The section of the current user message appended by {@link StateHistoryProvider}. */
-export const CURRENT_MESSAGE_SECTION = 'current-message';
 
 /** `metadata.semanticKind` of an annotated assistant tool plan. */
 export const SELF_TOOL_PLAN = 'self_tool_plan';
@@ -62,15 +53,14 @@ const RECEIPT_NOTE =
  *   `toolResult`, or the text when `toolResult` is `true`; `output` keeps the original text) and `metadata.semanticKind = 'tool_observation'`;
  * - when any message was annotated, a `History semantics` system message is emitted first (before the
  *   history, after the other providers' system messages), so the request stays legal.
- * Message ids are kept, so rewritten messages still diff against the stored history. When
- * `input.current` is given it is appended last as a `user` message (section `current-message`).
+ * Message ids are kept, so rewritten messages still diff against the stored history. The current
+ * message is not emitted here: `CurrentMessageProvider` does that (media, runtime context, `$skills`).
  */
 export class StateHistoryProvider implements MessageProvider {
   readonly specificationVersion = 'v1';
   readonly id: string;
   readonly annotate: boolean;
   readonly semanticsPrompt: string;
-  readonly includeCurrent: boolean;
   readonly #workingMemory: WorkingMemoryAdapter | undefined;
 
   constructor(options: StateHistoryProviderOptions = {}) {
@@ -84,23 +74,10 @@ export class StateHistoryProvider implements MessageProvider {
     this.id = options.id ?? DEFAULT_STATE_HISTORY_PROVIDER.id;
     this.annotate = options.annotate ?? DEFAULT_STATE_HISTORY_PROVIDER.annotate;
     this.semanticsPrompt = semanticsPrompt;
-    this.includeCurrent = options.includeCurrent ?? DEFAULT_STATE_HISTORY_PROVIDER.includeCurrent;
     this.#workingMemory = options.workingMemory;
   }
 
   async getMessages(input: BuildInput, context: BuildContext): Promise<readonly Message[]> {
-    const messages = await this.#history(input, context);
-    if (!this.includeCurrent || input.current === undefined) return messages;
-    const current: Message = {
-      id: context.generateId(),
-      role: 'user',
-      content: input.current,
-      metadata: { section: CURRENT_MESSAGE_SECTION },
-    };
-    return [...messages, current];
-  }
-
-  async #history(input: BuildInput, context: BuildContext): Promise<readonly Message[]> {
     const history = input.history ?? [];
     const view =
       this.#workingMemory === undefined ? history : await this.#workingMemory.buildView(history, input);
