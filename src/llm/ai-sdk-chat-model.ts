@@ -1,5 +1,5 @@
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
-import { ContextError, toContextError } from '../core/errors.js';
+import { ContextError } from '../core/errors.js';
 import type { ContentPart, Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import { loadOptional } from '../sessions/load-optional.js';
@@ -49,36 +49,41 @@ export class AiSdkChatModel implements ChatModel {
         ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
         ...(request.signal === undefined ? {} : { abortSignal: request.signal }),
       });
-      const reason = REASONS.find((candidate) => candidate === result.finishReason) ?? 'other';
-      return {
-        text: result.text,
-        finishReason: reason,
-        toolCalls: result.toolCalls.map((call) => ({
-          id: call.toolCallId,
-          name: call.toolName,
-          arguments: JSON.stringify(call.input ?? {}),
-        })),
-        usage: {
-          ...(result.usage.inputTokens === undefined ? {} : { inputTokens: result.usage.inputTokens }),
-          ...(result.usage.outputTokens === undefined ? {} : { outputTokens: result.usage.outputTokens }),
-        },
-        ...(result.reasoningText === undefined || result.reasoningText === ''
-          ? {}
-          : { reasoning: result.reasoningText }),
-      };
+      return toChatResult(result);
     } catch (error) {
       if (request.signal?.aborted === true) {
         throw new ContextError({ code: 'ABORTED', message: 'The model request was aborted.', cause: error });
       }
-      const wrapped = toContextError(error, 'MODEL_REQUEST_FAILED');
-      if (wrapped.code !== 'UNEXPECTED') throw wrapped;
+      if (ContextError.isInstance(error)) throw error;
+      const message = error instanceof Error ? error.message : String(error);
       throw new ContextError({
         code: 'MODEL_REQUEST_FAILED',
-        message: `AI SDK model call failed: ${wrapped.message}`,
+        message: `AI SDK model call failed: ${message}`,
         cause: error,
       });
     }
   }
+}
+
+type GenerateTextResult = Awaited<ReturnType<typeof import('ai')['generateText']>>;
+
+function toChatResult(result: GenerateTextResult): ChatResult {
+  const { inputTokens, outputTokens } = result.usage;
+  const reasoning = result.reasoningText ?? '';
+  return {
+    text: result.text,
+    finishReason: REASONS.find((candidate) => candidate === result.finishReason) ?? 'other',
+    toolCalls: result.toolCalls.map((call) => ({
+      id: call.toolCallId,
+      name: call.toolName,
+      arguments: JSON.stringify(call.input ?? {}),
+    })),
+    usage: {
+      ...(inputTokens === undefined ? {} : { inputTokens }),
+      ...(outputTokens === undefined ? {} : { outputTokens }),
+    },
+    ...(reasoning === '' ? {} : { reasoning }),
+  };
 }
 
 function toToolSet(

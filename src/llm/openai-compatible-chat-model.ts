@@ -90,48 +90,42 @@ export class OpenAICompatibleChatModel implements ChatModel {
     const onAbort = (): void => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const response = await (this.#options.fetch ?? globalThis.fetch)(this.#url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(this.#options.apiKey === undefined ? {} : { authorization: `Bearer ${this.#options.apiKey}` }),
-          ...this.#options.headers,
-        },
-        body,
-        signal: controller.signal,
-      });
-      const text = await response.text();
-      if (response.ok) return parseBody(text);
-      const retriable = response.status === 429 || response.status >= 500;
-      const error = failed(`HTTP ${response.status} from ${this.#url}: ${excerpt(text)}`, {
-        status: response.status,
-      });
-      return {
-        kind: 'failed',
-        retriable,
-        error,
-        retryAfter: response.headers.get('retry-after') ?? undefined,
-      };
+      return await this.#post(body, controller.signal);
     } catch (error) {
       if (signal !== undefined && isAborted(signal)) throw aborted(signal);
-      if (controller.signal.aborted) {
-        return {
-          kind: 'failed',
-          retriable: true,
-          error: failed(`No answer from ${this.#url} within ${timeoutMs} ms (timeoutMs).`, {}),
-        };
-      }
       if (ContextError.isInstance(error)) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      return {
-        kind: 'failed',
-        retriable: true,
-        error: failed(`Request to ${this.#url} failed: ${message}.`, {}, error),
-      };
+      const message = controller.signal.aborted
+        ? `No answer from ${this.#url} within ${timeoutMs} ms (timeoutMs).`
+        : `Request to ${this.#url} failed: ${error instanceof Error ? error.message : String(error)}.`;
+      return { kind: 'failed', retriable: true, error: failed(message, { cause: error }) };
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  async #post(body: string, signal: AbortSignal): Promise<Attempt> {
+    const apiKey = this.#options.apiKey;
+    const response = await (this.#options.fetch ?? globalThis.fetch)(this.#url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }),
+        ...this.#options.headers,
+      },
+      body,
+      signal,
+    });
+    const text = await response.text();
+    if (response.ok) return parseBody(text);
+    return {
+      kind: 'failed',
+      retriable: response.status === 429 || response.status >= 500,
+      error: failed(`HTTP ${response.status} from ${this.#url}: ${excerpt(text)}`, {
+        details: { status: response.status },
+      }),
+      retryAfter: response.headers.get('retry-after') ?? undefined,
+    };
   }
 }
 
@@ -151,18 +145,16 @@ function parseBody(text: string): Attempt {
     return {
       kind: 'failed',
       retriable: false,
-      error: failed(`The model endpoint returned invalid JSON: ${excerpt(text)}`, {}, error),
+      error: failed(`The model endpoint returned invalid JSON: ${excerpt(text)}`, { cause: error }),
     };
   }
 }
 
-function failed(message: string, details: Readonly<Record<string, unknown>>, cause?: unknown): ContextError {
-  return new ContextError({
-    code: 'MODEL_REQUEST_FAILED',
-    message,
-    details,
-    ...(cause === undefined ? {} : { cause }),
-  });
+function failed(
+  message: string,
+  extra: { readonly details?: Readonly<Record<string, unknown>>; readonly cause?: unknown } = {},
+): ContextError {
+  return new ContextError({ code: 'MODEL_REQUEST_FAILED', message, ...extra });
 }
 
 // A function call, so TypeScript does not narrow `aborted` to false after the first check.
