@@ -17,7 +17,10 @@ export type RetryDelayInput = {
  * else `baseMs × 2^attempt`; never more than `maxMs`, never negative.
  */
 export function retryDelayMs(input: RetryDelayInput): number {
-  const fromHeader = parseRetryAfter(input.retryAfter, input.now ?? (() => performance.timeOrigin + performance.now()));
+  const fromHeader = parseRetryAfter(
+    input.retryAfter,
+    input.now ?? (() => performance.timeOrigin + performance.now()),
+  );
   const delay = fromHeader ?? input.baseMs * 2 ** input.attempt;
   return Math.max(0, Math.min(delay, input.maxMs));
 }
