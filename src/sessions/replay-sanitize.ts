@@ -17,21 +17,18 @@ const TOOL_ECHO_LINE = /^\s*(?:generate_image|message)\(.*\)\s*$/;
  */
 export function replayMessage(message: Message, includeRuntimeContext: boolean): Message | undefined {
   if (hasNanobotFlag(message, '_command')) return undefined;
-  let content: Content = message.content;
-  let marker = message.metadata?.[RUNTIME_CONTEXT_KEY];
-  if (!includeRuntimeContext && marker !== undefined) {
-    const stripped = stripRuntimeContextExactly(content, marker);
-    if (stripped !== undefined) content = stripped;
-    marker = undefined;
-  }
-  if (message.role === 'assistant' && typeof content === 'string') content = sanitizeAssistantText(content);
-  if (message.role === 'user' && typeof content === 'string')
-    content = withMediaBreadcrumbs(content, message);
+  const { content, marker } = visibleContent(message, includeRuntimeContext);
   const thinking = nanobotField(message, 'thinking_blocks');
   const hasThinking = Array.isArray(thinking) && thinking.length > 0;
-  if (message.role === 'assistant' && typeof content === 'string' && content.trim() === '') {
-    const keeps = (message.toolCalls?.length ?? 0) > 0 || (message.reasoning ?? '') !== '' || hasThinking;
-    if (!keeps) return undefined;
+  const keepsWhenBlank =
+    (message.toolCalls?.length ?? 0) > 0 || (message.reasoning ?? '') !== '' || hasThinking;
+  if (
+    message.role === 'assistant' &&
+    typeof content === 'string' &&
+    content.trim() === '' &&
+    !keepsWhenBlank
+  ) {
+    return undefined;
   }
   const metadata = {
     ...(marker === undefined ? {} : { [RUNTIME_CONTEXT_KEY]: marker }),
@@ -47,6 +44,21 @@ export function replayMessage(message: Message, includeRuntimeContext: boolean):
     ...(message.reasoning === undefined ? {} : { reasoning: message.reasoning }),
     ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
   };
+}
+
+/** The content replay shows, and the runtime-context marker it still carries (none in the public view). */
+function visibleContent(
+  message: Message,
+  includeRuntimeContext: boolean,
+): { content: Content; marker: unknown } {
+  const recorded = message.metadata?.[RUNTIME_CONTEXT_KEY];
+  let content: Content = message.content;
+  if (!includeRuntimeContext && recorded !== undefined)
+    content = stripRuntimeContextExactly(content, recorded) ?? content;
+  if (typeof content === 'string' && message.role === 'assistant') content = sanitizeAssistantText(content);
+  if (typeof content === 'string' && message.role === 'user')
+    content = withMediaBreadcrumbs(content, message);
+  return { content, marker: includeRuntimeContext ? recorded : undefined };
 }
 
 /** Removes the recorded runtime context only when it matches exactly; `undefined` when it does not. */

@@ -99,18 +99,12 @@ function sanitize(message: Message, maxChars: number): Message | undefined {
     const truncated = truncateText(content, maxChars);
     return truncated === content ? message : { ...message, content: truncated };
   }
-  let changed = false;
-  const parts: ContentPart[] = [];
-  for (const part of content) {
-    const next = sanitizePart(part, message.role === 'tool' ? maxChars : 0);
-    if (next !== part) changed = true;
-    parts.push(next);
-  }
-  if (parts.length === 0) {
-    if (message.role === 'user') return undefined;
-    if (message.role === 'tool') return { ...message, content: [{ type: 'text', text: OMITTED }] };
-  }
-  return changed ? { ...message, content: parts } : message;
+  const limit = message.role === 'tool' ? maxChars : 0;
+  const parts = content.map((part) => sanitizePart(part, limit));
+  if (parts.length === 0 && message.role === 'user') return undefined;
+  if (parts.length === 0 && message.role === 'tool')
+    return { ...message, content: [{ type: 'text', text: OMITTED }] };
+  return parts.some((part, index) => part !== content[index]) ? { ...message, content: parts } : message;
 }
 
 function sanitizePart(part: ContentPart, maxChars: number): ContentPart {
