@@ -42,16 +42,7 @@ export function fromNanobotDict(value: unknown, fallbackId: string): Message | s
   if (typeof role !== 'string' || !ROLES.includes(role as Role))
     return `unknown role ${JSON.stringify(role)}`;
   const content = contentFromNanobot(dict['content']);
-  const extra: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(dict)) if (!OWN_FIELDS.has(key)) extra[key] = field;
-  if (content.raw !== undefined) extra['content'] = content.raw;
-  const own = isRecord(dict['_ctxloom']) ? dict['_ctxloom'] : {};
-  const metadata: Record<string, unknown> = {
-    ...own,
-    ...(typeof dict['timestamp'] === 'string' ? { timestamp: dict['timestamp'] } : {}),
-    ...(isRecord(dict['_runtime_context']) ? { [RUNTIME_CONTEXT_KEY]: dict['_runtime_context'] } : {}),
-    ...(Object.keys(extra).length > 0 ? { [NANOBOT_EXTRA_KEY]: extra } : {}),
-  };
+  const metadata = metadataFromNanobot(dict, content.raw);
   const toolCalls = role === 'assistant' ? toolCallsFromNanobot(dict['tool_calls']) : [];
   return {
     id: typeof dict['id'] === 'string' && dict['id'] !== '' ? dict['id'] : fallbackId,
@@ -65,6 +56,19 @@ export function fromNanobotDict(value: unknown, fallbackId: string): Message | s
     ...(toolCalls.length > 0 ? { toolCalls } : {}),
     ...(typeof dict['reasoning_content'] === 'string' ? { reasoning: dict['reasoning_content'] } : {}),
     ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
+  };
+}
+
+function metadataFromNanobot(dict: NanobotDict, rawContent: unknown): Record<string, unknown> {
+  const extra: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(dict)) if (!OWN_FIELDS.has(key)) extra[key] = field;
+  if (rawContent !== undefined) extra['content'] = rawContent;
+  const own = isRecord(dict['_ctxloom']) ? dict['_ctxloom'] : {};
+  return {
+    ...own,
+    ...(typeof dict['timestamp'] === 'string' ? { timestamp: dict['timestamp'] } : {}),
+    ...(isRecord(dict['_runtime_context']) ? { [RUNTIME_CONTEXT_KEY]: dict['_runtime_context'] } : {}),
+    ...(Object.keys(extra).length > 0 ? { [NANOBOT_EXTRA_KEY]: extra } : {}),
   };
 }
 
@@ -146,20 +150,28 @@ function blockFromNanobot(block: unknown): ContentPart | undefined {
   const path = typeof meta['path'] === 'string' ? { path: meta['path'] } : {};
   if (block['type'] === 'text' && typeof block['text'] === 'string')
     return { type: 'text', text: block['text'] };
-  if (block['type'] === 'image_url') {
-    const image = block['image_url'];
-    const url = typeof image === 'string' ? image : isRecord(image) ? image['url'] : undefined;
-    if (typeof url !== 'string' || url === '') return undefined;
-    const mediaType = typeof meta['media_type'] === 'string' ? { mediaType: meta['media_type'] } : {};
-    return { type: 'image', url, ...mediaType, ...path };
-  }
-  if (block['type'] === 'file' && isRecord(block['file'])) {
-    const file = block['file'];
-    if (typeof file['url'] !== 'string' || typeof file['media_type'] !== 'string') return undefined;
-    const filename = typeof file['filename'] === 'string' ? { filename: file['filename'] } : {};
-    return { type: 'file', url: file['url'], mediaType: file['media_type'], ...filename, ...path };
-  }
+  if (block['type'] === 'image_url') return imageFromNanobot(block, { ...path, ...mediaTypeOf(meta) });
+  if (block['type'] === 'file' && isRecord(block['file'])) return fileFromNanobot(block['file'], path);
   return undefined;
+}
+
+function imageFromNanobot(
+  block: Record<string, unknown>,
+  extra: { path?: string; mediaType?: string },
+): ContentPart | undefined {
+  const image = block['image_url'];
+  const url = typeof image === 'string' ? image : isRecord(image) ? image['url'] : undefined;
+  return typeof url === 'string' && url !== '' ? { type: 'image', url, ...extra } : undefined;
+}
+
+function fileFromNanobot(file: Record<string, unknown>, extra: { path?: string }): ContentPart | undefined {
+  if (typeof file['url'] !== 'string' || typeof file['media_type'] !== 'string') return undefined;
+  const filename = typeof file['filename'] === 'string' ? { filename: file['filename'] } : {};
+  return { type: 'file', url: file['url'], mediaType: file['media_type'], ...filename, ...extra };
+}
+
+function mediaTypeOf(meta: Record<string, unknown>): { mediaType?: string } {
+  return typeof meta['media_type'] === 'string' ? { mediaType: meta['media_type'] } : {};
 }
 
 function contentToNanobot(content: string | readonly ContentPart[]): unknown {
