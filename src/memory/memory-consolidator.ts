@@ -260,47 +260,59 @@ export class MemoryConsolidator {
     const base = { budget, target, rounds: [] };
     if (this.#options.contextWindowTokens <= 0)
       return { status: 'disabled', ...base, estimateBefore: 0, estimateAfter: 0 };
-    let record = await this.#options.store.load(sessionKey, signal === undefined ? {} : { signal });
+    const record = await this.#options.store.load(sessionKey, signalOption(signal));
     if (record.messages.length === 0)
       return { status: 'empty', ...base, estimateBefore: 0, estimateAfter: 0 };
     const estimateBefore = await this.#estimate(record);
     if (estimateBefore <= 0 || estimateBefore < budget) {
       return { status: 'under-budget', ...base, estimateBefore, estimateAfter: estimateBefore };
     }
-    let estimate = estimateBefore;
+    const run = await this.#rounds({ record, estimate: estimateBefore, target, signal });
+    if (run.summary !== undefined) await this.#saveSummary(run.record, run.summary);
+    return {
+      status: run.rounds.length === 0 ? 'no-boundary' : 'consolidated',
+      budget,
+      target,
+      rounds: run.rounds,
+      estimateBefore,
+      estimateAfter: await this.#estimate(run.record),
+    };
+  }
+
+  /** Up to `maxRounds` archive rounds while the estimate is above the target (§5.3 step 5). */
+  async #rounds(state: {
+    readonly record: SessionRecord;
+    readonly estimate: number;
+    readonly target: number;
+    readonly signal: AbortSignal | undefined;
+  }): Promise<{ record: SessionRecord; rounds: ConsolidationResult['rounds']; summary: string | undefined }> {
+    let { record, estimate } = state;
     let summary: string | undefined;
     const rounds: { boundary: number; outcome: ArchiveOutcome }[] = [];
-    let status: ConsolidationResult['status'] = 'consolidated';
-    while (
-      estimate > target &&
-      rounds.length < (this.#options.maxRounds ?? DEFAULT_MEMORY_CONSOLIDATOR.maxRounds)
-    ) {
+    const maxRounds = this.#options.maxRounds ?? DEFAULT_MEMORY_CONSOLIDATOR.maxRounds;
+    while (estimate > state.target && rounds.length < maxRounds) {
       const boundary = pickConsolidationBoundary(record.messages, {
         start: record.lastConsolidated,
-        tokensNeeded: Math.max(1, estimate - target),
+        tokensNeeded: Math.max(1, estimate - state.target),
         tokenCounter: this.#counter,
       });
       if (boundary === undefined) {
-        status = rounds.length === 0 ? 'no-boundary' : status;
-        this.#options.onProgress?.(`${sessionKey}: no safe boundary (no later user turn)`);
+        this.#options.onProgress?.(`${record.key}: no safe boundary (no later user turn)`);
         break;
       }
-      const outcome = await this.archive(record, {
-        end: boundary,
-        ...(signal === undefined ? {} : { signal }),
-      });
-      await this.#options.store.setLastConsolidated(sessionKey, boundary);
+      const outcome = await this.archive(record, { end: boundary, ...signalOption(state.signal) });
+      // The pointer always advances, even after a raw fallback: re-archiving would duplicate entries.
+      await this.#options.store.setLastConsolidated(record.key, boundary);
       record = { ...record, lastConsolidated: boundary };
       rounds.push({ boundary, outcome });
       this.#options.onProgress?.(
-        `${sessionKey}: round ${rounds.length} archived up to message ${boundary} (${outcome.kind})`,
+        `${record.key}: round ${rounds.length} archived up to message ${boundary} (${outcome.kind})`,
       );
       if (outcome.kind === 'summary') summary = outcome.text;
-      if (outcome.kind === 'raw' || outcome.kind === 'empty') break;
+      if (outcome.kind !== 'summary' && outcome.kind !== 'nothing') break;
       estimate = await this.#estimate(record);
     }
-    if (summary !== undefined) await this.#saveSummary(record, summary);
-    return { status, ...base, rounds, estimateBefore, estimateAfter: await this.#estimate(record) };
+    return { record, rounds, summary };
   }
 
   /** The probe prompt of §5.3: system prompt + full replay + `[token-probe]` + tool schemas. */
@@ -335,4 +347,8 @@ function lastSummaryText(
   const lastActive: unknown = Reflect.get(summary, 'last_active');
   if (typeof text !== 'string' || text === '') return undefined;
   return { text, lastActive: typeof lastActive === 'string' ? lastActive : (record.updatedAt ?? '') };
+}
+
+function signalOption(signal: AbortSignal | undefined): { readonly signal?: AbortSignal } {
+  return signal === undefined ? {} : { signal };
 }

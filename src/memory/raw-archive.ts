@@ -36,15 +36,16 @@ function publicText(message: Message): string {
     marker === undefined
       ? message.content
       : (stripRuntimeContextExactly(message.content, marker) ?? message.content);
-  let text = textOf(content);
-  if (typeof content !== 'string') {
-    for (const part of content)
-      if (part.type === 'image') text += `\n[image: ${part.path ?? part.url.slice(0, 40)}]`;
-  }
+  const images =
+    typeof content === 'string'
+      ? []
+      : content.flatMap((part) => (part.type === 'image' ? [part.path ?? part.url.slice(0, 40)] : []));
+  const media = message.role === 'user' ? mediaPaths(message) : [];
+  return [textOf(content), ...[...images, ...media].map((entry) => `[image: ${entry}]`)].join('\n');
+}
+
+function mediaPaths(message: Message): readonly string[] {
   const extra = message.metadata?.[NANOBOT_EXTRA_KEY];
   const media = typeof extra === 'object' && extra !== null ? Reflect.get(extra, 'media') : undefined;
-  if (message.role === 'user' && Array.isArray(media)) {
-    for (const entry of media) if (typeof entry === 'string') text += `\n[image: ${entry}]`;
-  }
-  return text;
+  return Array.isArray(media) ? media.filter((entry): entry is string => typeof entry === 'string') : [];
 }
