@@ -42,39 +42,16 @@ export async function startScriptedOpenAIServer(
     for await (const chunk of request) text += String(chunk);
     requests.push(JSON.parse(text || '{}') as Record<string, unknown>);
     const next = queue.shift();
-    if (request.url !== '/v1/chat/completions') {
-      response.writeHead(404).end('not found');
-    } else if (next === undefined) {
+    if (request.url !== '/v1/chat/completions') response.writeHead(404).end('not found');
+    else if (next === undefined)
       response.writeHead(500, { 'content-type': 'text/plain' }).end('script exhausted');
-    } else if (next.kind === 'hang') {
-      hanging.push(response);
-    } else if (next.kind === 'status') {
+    else if (next.kind === 'hang') hanging.push(response);
+    else if (next.kind === 'status') {
       response
         .writeHead(next.status, { 'content-type': 'application/json', ...next.headers })
         .end(next.body ?? '{"error":{"message":"scripted failure"}}');
-    } else {
-      const message = {
-        role: 'assistant',
-        content: next.content === undefined ? '' : next.content,
-        ...(next.toolCalls === undefined
-          ? {}
-          : {
-              tool_calls: next.toolCalls.map((call) => ({
-                id: call.id,
-                type: 'function',
-                function: { name: call.name, arguments: call.arguments },
-              })),
-            }),
-      };
-      response.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          id: 'chatcmpl-test',
-          object: 'chat.completion',
-          choices: [{ index: 0, message, finish_reason: next.finishReason ?? 'stop' }],
-          usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
-        }),
-      );
-    }
+    } else
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(next)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -87,5 +64,24 @@ export async function startScriptedOpenAIServer(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+function completion(reply: Extract<ScriptedReply, { kind: 'reply' }>): Record<string, unknown> {
+  const toolCalls = reply.toolCalls?.map((call) => ({
+    id: call.id,
+    type: 'function',
+    function: { name: call.name, arguments: call.arguments },
+  }));
+  const message = {
+    role: 'assistant',
+    content: reply.content === undefined ? '' : reply.content,
+    ...(toolCalls === undefined ? {} : { tool_calls: toolCalls }),
+  };
+  return {
+    id: 'chatcmpl-test',
+    object: 'chat.completion',
+    choices: [{ index: 0, message, finish_reason: reply.finishReason ?? 'stop' }],
+    usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
   };
 }
