@@ -1,3 +1,4 @@
+// Over 300 lines: one class per the SessionStore contract; file parsing, locking and naming live in their own files.
 import { appendFile, mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ContextError, SessionStoreError, throwIfAborted } from '../core/errors.js';

@@ -70,6 +70,12 @@ describe('PostgresSessionStore', () => {
     await readerStore.close();
   });
 
+  it('rejects a session key with a NUL character (PostgreSQL text cannot hold it)', async () => {
+    const store = new PostgresSessionStore({ connectionString: PG_URL, schema: freshSchema() });
+    await expect(store.append('a\u0000b', [user('x')])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await store.close();
+  });
+
   it('rejects a schema that is not a plain identifier', () => {
     expect(() => new PostgresSessionStore({ connectionString: PG_URL, schema: 'x"; drop' })).toThrow(
       /plain identifier/,

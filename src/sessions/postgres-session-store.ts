@@ -1,3 +1,4 @@
+// Over 300 lines: one class per the SessionStore contract; schema setup and LISTEN live in their own files.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { ContextError, SessionStoreError, throwIfAborted } from '../core/errors.js';
@@ -6,6 +7,7 @@ import { ListenerSet } from './listener-set.js';
 import { loadOptional } from './load-optional.js';
 import { mergeMetadata } from './merge-metadata.js';
 import { PostgresNotifier } from './postgres-notifier.js';
+import { migrate, parseNotification } from './postgres-schema.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
 import { parseMessageRow, parseMetadataColumn } from './session-row.js';
 import type {
@@ -82,6 +84,7 @@ export class PostgresSessionStore implements SessionStore {
     options: StoreCallOptions = {},
   ): Promise<void> {
     throwIfAborted(options.signal);
+    checkKey(sessionKey);
     if (messages.length === 0) return;
     const time = this.#now().toISOString();
     const stamped = messages.map((message) => stampMessage(message, time));
@@ -105,6 +108,7 @@ export class PostgresSessionStore implements SessionStore {
 
   async load(sessionKey: string, options: StoreCallOptions = {}): Promise<SessionRecord> {
     throwIfAborted(options.signal);
+    checkKey(sessionKey);
     return this.#transaction('load', async (client) => {
       await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
       const found = await client.query<SessionRow>(
@@ -181,6 +185,7 @@ export class PostgresSessionStore implements SessionStore {
 
   async delete(sessionKey: string, options: StoreCallOptions = {}): Promise<boolean> {
     throwIfAborted(options.signal);
+    checkKey(sessionKey);
     return this.#transaction('delete', async (client) => {
       await client.query(`DELETE FROM ${this.#table('messages')} WHERE session_key = $1`, [sessionKey]);
       const result = await client.query(`DELETE FROM ${this.#table('sessions')} WHERE key = $1`, [
@@ -261,6 +266,7 @@ export class PostgresSessionStore implements SessionStore {
     change: (client: pg.PoolClient, row: SessionRow) => Promise<void>,
   ): Promise<void> {
     throwIfAborted(options.signal);
+    checkKey(sessionKey);
     const time = this.#now().toISOString();
     await this.#transaction('update', async (client) =>
       change(client, await this.#touch(client, sessionKey, time)),
@@ -334,41 +340,11 @@ export class PostgresSessionStore implements SessionStore {
   }
 }
 
-async function migrate(
-  pool: pg.Pool,
-  schema: string,
-  table: (name: 'sessions' | 'messages') => string,
-): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    // Serialises concurrent first starts; CREATE ... IF NOT EXISTS alone races on the catalogue.
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`ctxloom:${schema}`]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${table('sessions')} (
-      key TEXT PRIMARY KEY, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
-      metadata TEXT NOT NULL DEFAULT '{}', last_consolidated INTEGER NOT NULL DEFAULT 0,
-      message_count INTEGER NOT NULL DEFAULT 0)`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${table('messages')} (
-      session_key TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (session_key, seq))`);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
-function parseNotification(payload: string): { o: string; k: string; f: number; t: number } | undefined {
-  try {
-    const value: unknown = JSON.parse(payload);
-    if (typeof value !== 'object' || value === null) return undefined;
-    const { o, k, f, t } = value as Record<string, unknown>;
-    if (typeof o !== 'string' || typeof k !== 'string' || typeof f !== 'number' || typeof t !== 'number')
-      return undefined;
-    return { o, k, f, t };
-  } catch {
-    return undefined;
-  }
+/** PostgreSQL text cannot hold NUL; every other key is stored as is. */
+function checkKey(sessionKey: string): void {
+  if (!sessionKey.includes('\0')) return;
+  throw new ContextError({
+    code: 'INVALID_INPUT',
+    message: `Session key ${JSON.stringify(sessionKey)} contains a NUL character, which PostgreSQL text cannot store; remove it.`,
+  });
 }

@@ -176,6 +176,20 @@ function defineTests(options: SessionStoreContractOptions): void {
     ]);
   });
 
+  it('throws ABORTED for an aborted signal and writes nothing', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const signal = controller.signal;
+    await expect(store.append('aborted', [user('x', { id: 'x' })], { signal })).rejects.toMatchObject({
+      code: 'ABORTED',
+    });
+    await expect(store.setMetadata('aborted', { a: 1 }, { signal })).rejects.toMatchObject({
+      code: 'ABORTED',
+    });
+    await expect(store.load('aborted', { signal })).rejects.toMatchObject({ code: 'ABORTED' });
+    expect((await store.load('aborted')).exists).toBe(false);
+  });
+
   it('does not mutate its inputs', async () => {
     const messages = Object.freeze(sampleMessages().map((message) => Object.freeze(message)));
     const snapshot = JSON.stringify(messages);
