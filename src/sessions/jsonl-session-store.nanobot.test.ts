@@ -156,6 +156,10 @@ describe('JsonlSessionStore on a nanobot session file', () => {
     expect((await store.list()).map((entry) => entry.key)).toEqual(['../../escape']);
   });
 
+  it("puts a workspace's sessions in <workspace>/sessions", () => {
+    expect(JsonlSessionStore.forWorkspace('/ws').dir).toBe(path.resolve('/ws/sessions'));
+  });
+
   it('lists the nanobot session with its key from the metadata record', async () => {
     const store = new JsonlSessionStore({ dir });
     expect(await store.list()).toEqual([

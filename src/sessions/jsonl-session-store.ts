@@ -71,6 +71,17 @@ export class JsonlSessionStore implements SessionStore {
     this.#lockTimeoutMs = options.lockTimeoutMs ?? 30_000;
   }
 
+  /**
+   * The sessions of an agent workspace: `<workspace>/sessions` (nanobot keeps them outside the workspace;
+   * pass `{ dir }` to the constructor to point at such a folder).
+   */
+  static forWorkspace(
+    workspace: string,
+    options: Omit<JsonlSessionStoreOptions, 'dir'> = {},
+  ): JsonlSessionStore {
+    return new JsonlSessionStore({ ...options, dir: path.join(workspace, 'sessions') });
+  }
+
   /** The file a session is stored in. */
   filePath(sessionKey: string): string {
     return path.join(this.dir, sessionFileName(sessionKey));
