@@ -32,6 +32,8 @@ export type HistoryAppendOptions = {
   readonly sessionKey?: string;
   /** Entries longer than this are truncated with the truncation suffix. @default 64000 */
   readonly maxChars?: number;
+  /** The entry's `YYYY-MM-DD HH:MM` timestamp (migrations keep the original one). @default now */
+  readonly timestamp?: string;
 };
 
 /** Options for {@link HistoryLog.readRecent}. */
@@ -123,7 +125,7 @@ export class HistoryLog {
       const cursor = (await this.#lastCursor()) + 1;
       const entry: HistoryEntry = {
         cursor,
-        timestamp: formatHistoryTimestamp(this.#now()),
+        timestamp: options.timestamp ?? formatHistoryTimestamp(this.#now()),
         content: text,
         ...(options.sessionKey === undefined ? {} : { sessionKey: options.sessionKey }),
       };

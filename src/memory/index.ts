@@ -31,6 +31,7 @@ export {
 export { MemoryFile, type MemoryFileOptions } from './memory-file.js';
 export { MemoryWriter, type MemoryWriterOptions, type MemoryWriterResult } from './memory-writer.js';
 export { DEFAULT_MEMORY_WRITER_PROMPT } from './memory-writer-prompt.js';
+export { type MigrateLegacyHistoryOptions, migrateLegacyHistory } from './migrate-legacy-history.js';
 export { pickConsolidationBoundary } from './pick-consolidation-boundary.js';
 export { DEFAULT_RAW_ARCHIVE_MAX_CHARS, formatRawArchive } from './raw-archive.js';
 export { stripReasoningLeaks } from './strip-reasoning-leaks.js';

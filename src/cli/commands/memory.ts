@@ -5,6 +5,7 @@ import {
   MemoryConsolidator,
   MemoryFile,
   MemoryWriter,
+  migrateLegacyHistory,
   type SessionStore,
   type SystemPromptSource,
   textOf,
@@ -42,6 +43,7 @@ consolidate: archives old turns of the given sessions (default: all) into memory
 session's prompt reaches the budget (context window − max output − 1024; defaults 65536 and 8192).
 With --idle-minutes N it instead archives the whole unarchived tail of sessions quiet for N minutes.
 Archive requests reuse the agent's system prompt (the agent preset) unless --plain-prompt.
+A legacy memory/HISTORY.md is moved into history.jsonl first (unless --legacy-history).
 write: updates memory/MEMORY.md from unprocessed history entries (20 per request).
 
 ${STORE_USAGE}
@@ -138,6 +140,13 @@ async function consolidate(request: Request, store: SessionStore): Promise<numbe
     onProgress: progress,
     ...(values['plain-prompt'] === true ? {} : { systemPrompt: agentSystemPrompt(workspace) }),
   });
+  if (values['legacy-history'] !== true) {
+    const migrated = await migrateLegacyHistory({ workspace });
+    if (migrated > 0)
+      progress(
+        `moved ${migrated} entries from memory/HISTORY.md into memory/history.jsonl (kept HISTORY.md.bak)`,
+      );
+  }
   const idleMinutes = numberFlag(values, 'idle-minutes');
   if (idleMinutes !== undefined) {
     const results = await consolidator.consolidateIdle({ idleAfterMs: idleMinutes * 60_000 });
