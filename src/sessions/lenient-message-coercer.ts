@@ -13,6 +13,11 @@ const ROLE_ALIASES: Readonly<Record<string, Role>> = {
   developer: 'system',
   tool: 'tool',
   function: 'tool',
+  humanmessage: 'user',
+  aimessage: 'assistant',
+  aimessagechunk: 'assistant',
+  systemmessage: 'system',
+  toolmessage: 'tool',
 };
 
 /**
@@ -36,7 +41,7 @@ export class LenientMessageCoercer implements MessageCoercer {
     if (typeof value !== 'object' || value === null || Array.isArray(value))
       throw invalid(context, 'it is empty or a list');
     // Checked above: a non-null, non-array object.
-    const record = value as Record<string, unknown>;
+    const record = unwrapLangChain(value as Record<string, unknown>);
     const id = typeof record['id'] === 'string' && record['id'] !== '' ? record['id'] : context.generateId();
     const parsed = safeParseMessage({ ...record, id });
     if (parsed.success) return parsed.value;
@@ -53,6 +58,31 @@ export class LenientMessageCoercer implements MessageCoercer {
     if (typeof message === 'string') throw invalid(context, message);
     return withoutTransportFields(message);
   }
+}
+
+/**
+ * LangChain shapes: a serialised message (`{ lc: 1, type: 'constructor', id: [..., 'HumanMessage'],
+ * kwargs }`) or a message instance (with `_getType()` / `getType()`) become a `{ type, content, … }`
+ * record; anything else is returned as is.
+ */
+function unwrapLangChain(record: Record<string, unknown>): Record<string, unknown> {
+  const kwargs = record['kwargs'];
+  const className = Array.isArray(record['id']) ? record['id'].at(-1) : undefined;
+  if (record['lc'] === 1 && typeof className === 'string' && typeof kwargs === 'object' && kwargs !== null) {
+    // Serialised LangChain messages keep their fields in a plain `kwargs` object.
+    return { ...(kwargs as Record<string, unknown>), type: className };
+  }
+  const getType = record['_getType'] ?? record['getType'];
+  if (typeof getType !== 'function') return record;
+  const type: unknown = Reflect.apply(getType, record, []);
+  return {
+    type,
+    content: record['content'],
+    tool_calls: record['tool_calls'],
+    tool_call_id: record['tool_call_id'],
+    name: record['name'],
+    ...(typeof record['id'] === 'string' ? { id: record['id'] } : {}),
+  };
 }
 
 function normaliseContent(content: unknown): unknown {

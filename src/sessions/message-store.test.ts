@@ -73,6 +73,46 @@ describe('MessageStore', () => {
     await expect(store.append(null)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 
+  it('coerces serialised LangChain messages and LangChain-like instances', async () => {
+    const store = new MessageStore({
+      sessionKey: 's',
+      coercer: new LenientMessageCoercer(),
+      generateId: createSequentialIdGenerator('m'),
+    });
+    class FakeAIMessage {
+      readonly content = 'from an instance';
+      readonly tool_calls = [{ id: 'c9', name: 'lookup', args: { x: 1 }, type: 'tool_call' }];
+      _getType(): string {
+        return 'ai';
+      }
+    }
+    const coerced = await store.append([
+      {
+        lc: 1,
+        type: 'constructor',
+        id: ['langchain_core', 'messages', 'HumanMessage'],
+        kwargs: { content: 'serialised' },
+      },
+      new FakeAIMessage(),
+      {
+        lc: 1,
+        type: 'constructor',
+        id: ['langchain_core', 'messages', 'ToolMessage'],
+        kwargs: { content: 'ok', tool_call_id: 'c9' },
+      },
+    ]);
+    expect(coerced.map(stripStamp)).toEqual([
+      { id: 'm-1', role: 'user', content: 'serialised' },
+      {
+        id: 'm-2',
+        role: 'assistant',
+        content: 'from an instance',
+        toolCalls: [{ id: 'c9', name: 'lookup', arguments: '{"x":1}' }],
+      },
+      { id: 'm-3', role: 'tool', toolCallId: 'c9', content: 'ok' },
+    ]);
+  });
+
   it('serialises appends in call order', async () => {
     const store = new MessageStore({ sessionKey: 's', store: new MemorySessionStore() });
     await Promise.all(
