@@ -56,7 +56,11 @@ export class LenientMessageCoercer implements MessageCoercer {
     };
     const message = fromNanobotDict(dict, id);
     if (typeof message === 'string') throw invalid(context, message);
-    return withoutTransportFields(message);
+    const checked = safeParseMessage(withoutTransportFields(message));
+    if (!checked.success) {
+      throw invalid(context, checked.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '));
+    }
+    return checked.value;
   }
 }
 
