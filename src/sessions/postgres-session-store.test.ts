@@ -76,6 +76,31 @@ describe('PostgresSessionStore', () => {
     await store.close();
   });
 
+  it('listens again after its connection is terminated', async () => {
+    const schema = freshSchema();
+    const writer = new PostgresSessionStore({ connectionString: PG_URL, schema });
+    const reader = new PostgresSessionStore({ connectionString: PG_URL, schema });
+    const seen: string[] = [];
+    reader.subscribe((event) => seen.push(event.message.id));
+    await reader.ready();
+    const pid = await reader.listenerPid();
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+    await admin.end();
+    for (let tries = 0; tries < 300 && (await reader.listenerPid()) === pid; tries += 1) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await reader.ready();
+    expect(await reader.listenerPid()).not.toBe(pid);
+    await writer.append('s', [user('after reconnect', { id: 'z' })]);
+    for (let tries = 0; tries < 300 && seen.length < 1; tries += 1)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toEqual(['z']);
+    await writer.close();
+    await reader.close();
+  });
+
   it('rejects a schema that is not a plain identifier', () => {
     expect(() => new PostgresSessionStore({ connectionString: PG_URL, schema: 'x"; drop' })).toThrow(
       /plain identifier/,

@@ -214,11 +214,15 @@ export class PostgresSessionStore implements SessionStore {
     const unsubscribe = this.#listeners.add(listener);
     this.#notifier ??= new PostgresNotifier({
       pool: () => this.#pool ?? this.#open(),
-      connectionString: this.#options.connectionString,
       channel: this.channel,
       onNotification: (payload) => this.#onNotification(payload),
     });
     return unsubscribe;
+  }
+
+  /** The server pid of the LISTEN connection (after the first `subscribe`); for diagnostics. */
+  async listenerPid(): Promise<number | undefined> {
+    return this.#notifier?.backendPid();
   }
 
   /** Resolves once cross-process notifications are being received (after the first `subscribe`). */
