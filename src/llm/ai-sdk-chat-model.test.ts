@@ -1,5 +1,7 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
+import { startScriptedOpenAIServer } from '../../test/helpers/scripted-openai-server.js';
 import { assistant, system, tool, user } from '../core/factories.js';
 import { AiSdkChatModel } from './ai-sdk-chat-model.js';
 
@@ -71,5 +73,29 @@ describe('AiSdkChatModel', () => {
       code: 'MODEL_REQUEST_FAILED',
       message: expect.stringContaining('provider down'),
     });
+  });
+
+  it('talks to an OpenAI-compatible server through @ai-sdk/openai-compatible', async () => {
+    const server = await startScriptedOpenAIServer([{ kind: 'reply', content: 'via the AI SDK' }]);
+    try {
+      const provider = createOpenAICompatible({ name: 'local', baseURL: server.baseURL });
+      const model = new AiSdkChatModel({ model: provider.chatModel('local-model'), maxRetries: 0 });
+      expect(model.id).toBe('ai-sdk:local.chat:local-model');
+      const result = await model.generate({ messages: [system('be brief'), user('hi')] });
+      expect(result).toMatchObject({
+        text: 'via the AI SDK',
+        finishReason: 'stop',
+        usage: { inputTokens: 11, outputTokens: 7 },
+      });
+      expect(server.requests[0]).toMatchObject({
+        model: 'local-model',
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'hi' },
+        ],
+      });
+    } finally {
+      await server.close();
+    }
   });
 });
