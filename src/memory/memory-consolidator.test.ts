@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type ScriptedOpenAIServer,
@@ -10,10 +11,15 @@ import {
 import { assistant, user } from '../core/factories.js';
 import type { Message } from '../core/message.js';
 import { OpenAICompatibleChatModel } from '../llm/openai-compatible-chat-model.js';
+import { JsonlSessionStore } from '../sessions/jsonl-session-store.js';
 import { MemorySessionStore } from '../sessions/memory-session-store.js';
+import { PostgresSessionStore } from '../sessions/postgres-session-store.js';
+import type { SessionStore } from '../sessions/session-store.js';
+import { SqliteSessionStore } from '../sessions/sqlite-session-store.js';
 import { HistoryLog } from './history-log.js';
 import { MemoryConsolidator, type MemoryConsolidatorOptions } from './memory-consolidator.js';
 
+const PG_URL = process.env['CTXLOOM_TEST_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 let workspace: string;
 let server: ScriptedOpenAIServer | undefined;
 const now = () => new Date(2026, 2, 1, 12, 0);
@@ -256,6 +262,47 @@ describe('MemoryConsolidator', () => {
     expect(await consolidator.consolidateIdle({ idleAfterMs: 15 * 60_000, now: later })).toEqual([]);
     await expectNothingLost(store);
   });
+
+  it.each(['jsonl', 'sqlite', 'postgres'] as const)(
+    'lets only one of two workers archive a %s session (cross-process session lock)',
+    async (backend) => {
+      server = await startScriptedOpenAIServer([{ kind: 'reply', content: '- [durable] once' }]);
+      const schema = `ctxloom_lock_${process.pid}_${Math.floor(performance.now())}`;
+      const open = (): SessionStore =>
+        backend === 'jsonl'
+          ? new JsonlSessionStore({ dir: path.join(workspace, 'sessions') })
+          : backend === 'sqlite'
+            ? new SqliteSessionStore({ path: path.join(workspace, 'db.sqlite') })
+            : new PostgresSessionStore({ connectionString: PG_URL, schema });
+      const stores = [open(), open()];
+      await stores[0]?.append('cli:a', conversation());
+      const model = new OpenAICompatibleChatModel({ baseURL: server.baseURL, model: 'm', maxRetries: 0 });
+      const workers = stores.map(
+        (store) =>
+          new MemoryConsolidator({
+            workspace,
+            store,
+            model,
+            contextWindowTokens: 3124,
+            maxOutputTokens: 100,
+            now,
+          }),
+      );
+      const results = await Promise.all(workers.map((worker) => worker.maybeConsolidate('cli:a')));
+      expect(results.map((result) => result.status).sort()).toEqual(['consolidated', 'under-budget']);
+      expect(server.requests).toHaveLength(1);
+      expect((await new HistoryLog({ workspace }).read()).map((entry) => entry.content)).toEqual([
+        '- [durable] once',
+      ]);
+      for (const store of stores) await store.close();
+      if (backend === 'postgres') {
+        const client = new pg.Client({ connectionString: PG_URL });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await client.end();
+      }
+    },
+  );
 
   it('rejects a ratio outside 0.1–0.95', () => {
     const store = new MemorySessionStore();

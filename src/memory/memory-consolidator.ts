@@ -124,12 +124,15 @@ export class MemoryConsolidator {
     return this.#options.contextWindowTokens - this.#options.maxOutputTokens - 1024;
   }
 
-  /** Consolidates the session if its prompt reached the budget (serialised per session). */
+  /**
+   * Consolidates the session if its prompt reached the budget. Serialised per session in this process,
+   * and across processes when the store offers `withSessionLock` (JSONL, SQLite, PostgreSQL do).
+   */
   maybeConsolidate(
     sessionKey: string,
     options: { readonly signal?: AbortSignal } = {},
   ): Promise<ConsolidationResult> {
-    return this.#queue.run(sessionKey, () => this.#consolidate(sessionKey, options.signal));
+    return this.#exclusive(sessionKey, () => this.#consolidate(sessionKey, options.signal));
   }
 
   /**
@@ -137,7 +140,7 @@ export class MemoryConsolidator {
    * with `last_active` = the session's pre-archive `updatedAt`. Never deletes messages.
    */
   archiveTail(sessionKey: string, options: { readonly signal?: AbortSignal } = {}): Promise<ArchiveOutcome> {
-    return this.#queue.run(sessionKey, async () => {
+    return this.#exclusive(sessionKey, async () => {
       const record = await this.#options.store.load(sessionKey, options);
       const end = record.messages.length;
       if (record.lastConsolidated >= end) return { kind: 'empty' };
@@ -313,6 +316,13 @@ export class MemoryConsolidator {
       estimate = await this.#estimate(record);
     }
     return { record, rounds, summary };
+  }
+
+  #exclusive<T>(sessionKey: string, task: () => Promise<T>): Promise<T> {
+    const { store } = this.#options;
+    return this.#queue.run(sessionKey, () =>
+      store.withSessionLock === undefined ? task() : store.withSessionLock(sessionKey, task),
+    );
   }
 
   /** The probe prompt of §5.3: system prompt + full replay + `[token-probe]` + tool schemas. */

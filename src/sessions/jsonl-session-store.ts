@@ -27,6 +27,9 @@ import type {
 } from './session-store.js';
 import { clampLastConsolidated, stampMessage } from './stamp-message.js';
 
+/** How long `withSessionLock` waits, and after how long a lock with a live holder counts as stale (1 hour). */
+const SESSION_LOCK_TIMEOUT_MS = 3_600_000;
+
 /** Options for {@link JsonlSessionStore}. */
 export type JsonlSessionStoreOptions = {
   /** The sessions folder (for a workspace, conventionally `<workspace>/sessions`). */
@@ -198,6 +201,15 @@ export class JsonlSessionStore implements SessionStore {
       });
     }
     return summaries.sort(compareKeys);
+  }
+
+  /** A cross-process lock file `<file>.session.lock`, held for as long as the task runs (broken only if its process died). */
+  withSessionLock<T>(sessionKey: string, task: () => Promise<T>): Promise<T> {
+    const lockPath = `${this.filePath(sessionKey)}.session.lock`;
+    return withFileLock(
+      { path: lockPath, timeoutMs: SESSION_LOCK_TIMEOUT_MS, staleMs: SESSION_LOCK_TIMEOUT_MS },
+      task,
+    );
   }
 
   subscribe(listener: MessageEventListener): () => void {

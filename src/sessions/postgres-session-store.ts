@@ -210,6 +210,37 @@ export class PostgresSessionStore implements SessionStore {
     });
   }
 
+  /**
+   * A session-level advisory lock (`pg_advisory_lock(hashtext(schema), hashtext(key))`) held on one
+   * connection while the task runs: exclusive across every process and server using this database.
+   */
+  async withSessionLock<T>(sessionKey: string, task: () => Promise<T>): Promise<T> {
+    checkKey(sessionKey);
+    const keys = [this.#schema, sessionKey];
+    let client: pg.PoolClient;
+    try {
+      client = await (await this.#open()).connect();
+    } catch (error) {
+      throw this.#error('lock', error);
+    }
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtext($1), hashtext($2))', keys);
+    } catch (error) {
+      client.release(true);
+      throw this.#error('lock', error);
+    }
+    try {
+      return await task();
+    } finally {
+      const unlocked = await client.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', keys).then(
+        () => true,
+        () => false,
+      );
+      // A connection whose unlock failed is destroyed, which releases its session locks.
+      client.release(!unlocked);
+    }
+  }
+
   subscribe(listener: MessageEventListener): () => void {
     const unsubscribe = this.#listeners.add(listener);
     this.#notifier ??= new PostgresNotifier({

@@ -99,6 +99,13 @@ export interface SessionStore {
   delete(sessionKey: string, options?: StoreCallOptions): Promise<boolean>;
   /** Lists the stored sessions, sorted by key. */
   list(options?: StoreCallOptions): Promise<readonly SessionSummary[]>;
+  /**
+   * Optional capability: runs `task` while holding an exclusive lock on the session that other
+   * processes (and servers, for shared backends) respect. Long read-modify-write work such as memory
+   * consolidation uses it so two workers never archive the same messages twice. Appends are not
+   * blocked by it. Stores without it are only serialised within one process.
+   */
+  withSessionLock?<T>(sessionKey: string, task: () => Promise<T>): Promise<T>;
   /** Subscribes to appends in this store (other processes too where the backend supports it). */
   subscribe(listener: MessageEventListener): () => void;
   /** Releases connections, handles and listeners. */

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import { ContextError, SessionStoreError, throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
+import { withFileLock } from './file-lock.js';
 import { ListenerSet } from './listener-set.js';
 import { loadOptional } from './load-optional.js';
 import { mergeMetadata } from './merge-metadata.js';
@@ -190,6 +192,15 @@ export class SqliteSessionStore implements SessionStore {
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     }));
+  }
+
+  /** A cross-process lock file next to the database, one per session, held while the task runs. */
+  withSessionLock<T>(sessionKey: string, task: () => Promise<T>): Promise<T> {
+    const hash = createHash('sha256').update(sessionKey).digest('hex').slice(0, 24);
+    return withFileLock(
+      { path: `${this.path}.${hash}.session.lock`, timeoutMs: 3_600_000, staleMs: 3_600_000 },
+      task,
+    );
   }
 
   subscribe(listener: MessageEventListener): () => void {
