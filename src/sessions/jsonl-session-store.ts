@@ -204,8 +204,9 @@ export class JsonlSessionStore implements SessionStore {
   }
 
   /** A cross-process lock file `<file>.session.lock`, held for as long as the task runs (broken only if its process died). */
-  withSessionLock<T>(sessionKey: string, task: () => Promise<T>): Promise<T> {
+  async withSessionLock<T>(sessionKey: string, task: () => Promise<T>): Promise<T> {
     const lockPath = `${this.filePath(sessionKey)}.session.lock`;
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
     return withFileLock(
       { path: lockPath, timeoutMs: SESSION_LOCK_TIMEOUT_MS, staleMs: SESSION_LOCK_TIMEOUT_MS },
       task,

@@ -1,5 +1,6 @@
 import { throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
+import { KeyedQueue } from './keyed-queue.js';
 import { ListenerSet } from './listener-set.js';
 import { compareKeys, mergeMetadata } from './merge-metadata.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
@@ -33,6 +34,7 @@ export class MemorySessionStore implements SessionStore {
   readonly id = 'memory';
   readonly #sessions = new Map<string, Entry>();
   readonly #listeners = new ListenerSet();
+  readonly #locks = new KeyedQueue();
   readonly #now: () => Date;
 
   constructor(options: MemorySessionStoreOptions = {}) {
@@ -119,6 +121,11 @@ export class MemorySessionStore implements SessionStore {
         updatedAt: entry.updatedAt,
       }))
       .sort(compareKeys);
+  }
+
+  /** Serialises tasks per session (this store lives in one process, so that is exclusive). */
+  withSessionLock<T>(sessionKey: string, task: () => Promise<T>): Promise<T> {
+    return this.#locks.run(sessionKey, task);
   }
 
   subscribe(listener: MessageEventListener): () => void {

@@ -20,7 +20,8 @@ const HOSTILE_KEYS = ['../escape', '../../etc/passwd', 'a/b\\c', '', ' ', 'Ã¼:âœ
 /**
  * The shared conformance suite every {@link SessionStore} must pass: ordering, round trips of every
  * message field, metadata merge, the archive pointer, rewrite, delete, list, hostile keys, concurrent
- * appends, events and input immutability. Third-party backends run it too:
+ * appends, events, the session lock and input immutability. The suite expects `withSessionLock`; a
+ * store without it fails that one test (it is optional in the contract, but every ctxloom store has it). Third-party backends run it too:
  * @example describeSessionStoreContract({ name: 'redis', create: () => new RedisStore(url) });
  */
 export function describeSessionStoreContract(options: SessionStoreContractOptions): void {
@@ -188,6 +189,28 @@ function defineTests(options: SessionStoreContractOptions): void {
     });
     await expect(store.load('aborted', { signal })).rejects.toMatchObject({ code: 'ABORTED' });
     expect((await store.load('aborted')).exists).toBe(false);
+  });
+
+  it('runs withSessionLock tasks on one session one at a time, without blocking appends', async () => {
+    const lock = store.withSessionLock?.bind(store);
+    expect(lock).toBeTypeOf('function');
+    if (lock === undefined) return;
+    const order: string[] = [];
+    const task = (name: string) => async () => {
+      order.push(`${name}:start`);
+      await store.append('locked', [user(name, { id: name })]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      order.push(`${name}:end`);
+      return name;
+    };
+    const results = await Promise.all([
+      lock('locked', task('a')),
+      lock('locked', task('b')),
+      lock('other', async () => 'c'),
+    ]);
+    expect(results).toEqual(['a', 'b', 'c']);
+    expect(order.join(' ')).toMatch(/^(\w):start \1:end (\w):start \2:end$/);
+    expect((await store.load('locked')).messages).toHaveLength(2);
   });
 
   it('does not mutate its inputs', async () => {
