@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ContextError } from '../core/errors.js';
 import { atomicWriteFile } from '../sessions/atomic-write.js';
@@ -182,11 +182,16 @@ export class HistoryLog {
     await atomicWriteFile(this.dreamCursorPath, `${cursor}\n`);
   }
 
+  /**
+   * `max(counter file, last valid cursor in the file)`: the tail (last 64 KiB) is read first; only
+   * when its last line is not a valid entry is the whole file scanned for the largest valid cursor.
+   */
   async #lastCursor(): Promise<number> {
     const counter = (await readCounter(this.cursorPath)) ?? 0;
+    const tail = await tailCursor(this.path);
+    if (tail !== undefined) return Math.max(counter, tail);
     const entries = await this.read();
-    const inFile = entries.reduce((max, entry) => Math.max(max, entry.cursor), 0);
-    return Math.max(counter, inFile);
+    return Math.max(counter, ...entries.map((entry) => entry.cursor));
   }
 }
 
@@ -195,4 +200,34 @@ async function readCounter(file: string): Promise<number | undefined> {
   if (!/^\d+$/.test(text)) return undefined;
   const value = Number(text);
   return isValidCursor(value) ? value : undefined;
+}
+
+const TAIL_BYTES = 65_536;
+
+/** The cursor of the file's last line when that line is a valid entry; `undefined` otherwise. */
+async function tailCursor(file: string): Promise<number | undefined> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return 0;
+    const length = Math.min(size, TAIL_BYTES);
+    const buffer = Buffer.alloc(length);
+    await handle.read(buffer, 0, length, size - length);
+    const lines = buffer
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+    const last = lines.at(-1);
+    // A line cut by the 64 KiB window is never the last one unless the entry itself is longer.
+    const parsed =
+      last === undefined || (lines.length === 1 && size > length) ? undefined : parseHistoryLine(last);
+    return parsed === undefined || typeof parsed === 'string' ? undefined : parsed.cursor;
+  } finally {
+    await handle.close();
+  }
 }
