@@ -72,6 +72,18 @@ describe('ctxloom session', () => {
     ]);
   });
 
+  it('appends JSON lines from standard input', async () => {
+    const io = {
+      ...memoryIo(dir),
+      stdin: (async function* () {
+        yield '{"role":"user","content":"from stdin"}\n';
+        yield Buffer.from('{"role":"assistant","content":"ok"}\n');
+      })(),
+    };
+    expect(await main(['session', 'append', 'cli:in', '--workspace', 'ws', '--file', '-'], io)).toBe(0);
+    expect(io.out()).toBe('Appended 2 messages to cli:in.\n');
+  });
+
   it('rejects an invalid strict append with the field path and exit code 2', async () => {
     await writeFile(
       path.join(dir, 'bad.json'),

@@ -37,7 +37,7 @@ const USAGE = `Usage:
   ctxloom session list [--json]
   ctxloom session show KEY [--json] [--replay [--public] [--max-tokens N]]
   ctxloom session append KEY [--role user|assistant|system] TEXT
-  ctxloom session append KEY --file MESSAGES.json|.jsonl [--strict]
+  ctxloom session append KEY --file MESSAGES.json|.jsonl|- [--strict]   (- reads standard input)
   ctxloom session import SOURCE [--replace]     SOURCE: a nanobot sessions folder or one .jsonl file
 
 ${STORE_USAGE}`;
@@ -95,7 +95,11 @@ const ACTIONS: Readonly<Record<string, Action>> = {
     const coercer = values['strict'] === true ? new StrictMessageCoercer() : new LenientMessageCoercer();
     const file = stringFlag(values, 'file');
     const input =
-      file === undefined ? textInput(values, args) : await readMessagesFile(path.resolve(io.cwd, file));
+      file === undefined
+        ? textInput(values, args)
+        : file === '-'
+          ? parseMessages(await readStdin(io), 'stdin')
+          : parseMessages(await readFile(path.resolve(io.cwd, file), 'utf8'), path.resolve(io.cwd, file));
     const appended = await new MessageStore({ store, sessionKey: key, coercer }).append(input);
     io.stdout.write(`Appended ${appended.length} message${appended.length === 1 ? '' : 's'} to ${key}.\n`);
     return EXIT_CODES.ok;
@@ -143,22 +147,36 @@ function textInput(values: Values, args: readonly string[]): unknown {
   return { role: stringFlag(values, 'role') ?? 'user', content: text };
 }
 
-async function readMessagesFile(file: string): Promise<unknown> {
-  const text = await readFile(file, 'utf8');
+/** Parses a JSON array/object, or JSON lines when the source ends in `.jsonl` or the text is not one JSON value. */
+function parseMessages(text: string, source: string): unknown {
   try {
-    if (file.endsWith('.jsonl'))
-      return text
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => JSON.parse(line));
-    return JSON.parse(text);
+    if (!source.endsWith('.jsonl')) return JSON.parse(text);
+  } catch {
+    // not a single JSON value: try JSON lines below
+  }
+  try {
+    return text
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line));
   } catch (error) {
     throw new ContextError({
       code: 'INVALID_INPUT',
-      message: `${file} is not valid JSON${file.endsWith('.jsonl') ? ' lines' : ''}: ${String(error)}`,
+      message: `${source} is neither JSON nor JSON lines: ${String(error)}`,
       cause: error,
     });
   }
+}
+
+async function readStdin(io: CliIo): Promise<string> {
+  if (io.stdin === undefined) {
+    throw new ContextError({ code: 'INVALID_OPTIONS', message: 'No standard input available for --file -.' });
+  }
+  let text = '';
+  const decoder = new TextDecoder();
+  for await (const chunk of io.stdin)
+    text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+  return text;
 }
 
 async function importSessions(request: {
