@@ -1,6 +1,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { withFileLock } from '../sessions/file-lock.js';
+import { readTextOrEmpty } from '../sessions/fs-helpers.js';
 import { formatHistoryTimestamp } from './format-timestamp.js';
 import type { HistoryAppendOptions } from './history-log.js';
 import { stripReasoningLeaks } from './strip-reasoning-leaks.js';
@@ -32,6 +33,11 @@ export class LegacyHistoryFile implements HistorySink {
   constructor(options: LegacyHistoryFileOptions) {
     this.path = path.join(options.workspace, 'memory', 'HISTORY.md');
     this.#now = options.now ?? (() => new Date());
+  }
+
+  /** The file's text, or `''` when it does not exist. */
+  async read(): Promise<string> {
+    return readTextOrEmpty(this.path);
   }
 
   async append(content: string, options: HistoryAppendOptions = {}): Promise<undefined> {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -96,6 +96,21 @@ describe('ctxloom memory', () => {
     const io = memoryIo(dir, { CTXLOOM_MODEL_URL: server.baseURL, CTXLOOM_MODEL: 'm' });
     expect(await main(['memory', 'consolidate', '--idle-minutes', '0', '--plain-prompt'], io)).toBe(0);
     expect(io.out()).toBe('cli:direct: summary\nArchived 1 idle session.\n');
+  });
+
+  it('reports and migrates a legacy HISTORY.md', async () => {
+    await mkdir(path.join(dir, 'memory'), { recursive: true });
+    await writeFile(path.join(dir, 'memory', 'HISTORY.md'), '[2026-01-01 10:00] Old fact.\n\n');
+    const status = memoryIo(dir);
+    await main(['memory', 'status'], status);
+    expect(status.out()).toContain('memory/HISTORY.md (legacy): 30 characters');
+    server = await startScriptedOpenAIServer([]);
+    const io = memoryIo(dir, { CTXLOOM_MODEL_URL: server.baseURL, CTXLOOM_MODEL: 'm' });
+    expect(await main(['memory', 'consolidate', '--plain-prompt'], io)).toBe(0);
+    expect(io.err()).toContain('moved 1 entries from memory/HISTORY.md');
+    expect(await new HistoryLog({ workspace: dir }).read()).toEqual([
+      { cursor: 1, timestamp: '2026-01-01 10:00', content: 'Old fact.' },
+    ]);
   });
 
   it('needs a model endpoint', async () => {

@@ -2,6 +2,7 @@ import {
   type ConsolidationResult,
   ContextBuilder,
   HistoryLog,
+  LegacyHistoryFile,
   MemoryConsolidator,
   MemoryFile,
   MemoryWriter,
@@ -114,6 +115,12 @@ async function status(request: Request, store: SessionStore): Promise<number> {
   io.stdout.write(
     `history.jsonl: ${entries.length} entries, latest cursor ${await log.latestCursor()}, Dream cursor ${dream}, ${unprocessed} unprocessed${warnings.length > 0 ? `, ${warnings.length} unreadable lines` : ''}\n`,
   );
+  const legacy = await new LegacyHistoryFile({ workspace }).read();
+  if (legacy !== '') {
+    io.stdout.write(
+      `memory/HISTORY.md (legacy): ${legacy.length} characters; 'memory consolidate' moves it into history.jsonl\n`,
+    );
+  }
   const sessions = await store.list();
   io.stdout.write(`Sessions (${store.id}): ${sessions.length}\n`);
   for (const entry of sessions) {
