@@ -25,8 +25,8 @@ export const promptConfigSchema = z.strictObject({
 /** The token counter to use: `simple` (chars ÷ 4), `byte`, `tiktoken` (gpt-tokenizer) or `hf` (tokenizer.json). */
 export const tokenCounterConfigSchema = z.strictObject({
   type: z.enum(['simple', 'byte', 'tiktoken', 'hf']),
-  /** tiktoken encoding, e.g. `o200k_base` or `cl100k_base`. */
-  encoding: z.string().optional(),
+  /** tiktoken encoding: `o200k_base` or `cl100k_base`. */
+  encoding: z.enum(['o200k_base', 'cl100k_base']).optional(),
   /** A model name the counter derives its encoding from, e.g. `gpt-4o`. */
   model: z.string().optional(),
   /** Path of a local `tokenizer.json` (for `hf`), relative to the workspace or absolute. */

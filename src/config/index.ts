@@ -10,6 +10,7 @@ export {
   type TokenCounterConfig,
   tokenCounterConfigSchema,
 } from './config-schema.js';
+export { type CreateTokenCounterOptions, createTokenCounter } from './create-token-counter.js';
 export { type ConfigProblem, describeConfigIssue } from './describe-config-issue.js';
 export {
   CONFIG_FILE_NAME,

@@ -27,7 +27,6 @@ export {
   type OpenWorkspaceInspectorOptions,
   openWorkspaceInspector,
 } from './open-workspace-inspector.js';
-export { readHistoryFile } from './read-history-file.js';
 export {
   DEFAULT_RENDER_CONTEXT_REPORT,
   type RenderContextReportOptions,

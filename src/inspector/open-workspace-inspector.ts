@@ -2,16 +2,16 @@ import path from 'node:path';
 import {
   ContextBuilder,
   createSequentialIdGenerator,
+  createTokenCounter,
   getHistory,
   JsonlSessionStore,
   loadConfig,
   MemorySessionStore,
+  readMessagesFile,
   type SessionRecord,
   type SessionStore,
   type TokenCounter,
 } from '../index.js';
-import { readHistoryFile } from './read-history-file.js';
-import { resolveInspectorCounter } from './resolve-inspector-counter.js';
 import { type ReplayedSession, SessionInspector } from './session-inspector.js';
 
 /** Options for {@link openWorkspaceInspector}. */
@@ -70,7 +70,12 @@ export async function openWorkspaceInspector(
   const { config } = await loadConfig({ dir: workspace, optional: true, ...signalOption });
   const tokenCounter =
     resolved.tokenCounter ??
-    (await resolveInspectorCounter({ config, model: resolved.model, workspace, ...signalOption }));
+    (await createTokenCounter({
+      config: config.tokenCounter,
+      model: resolved.model,
+      workspace,
+      ...signalOption,
+    }));
   const { contextWindowTokens, maxOutputTokens } = resolved;
   const store =
     resolved.store ??
@@ -135,6 +140,6 @@ async function historyStore(
   signalOption: { readonly signal?: AbortSignal },
 ): Promise<SessionStore> {
   const store = new MemorySessionStore();
-  await store.append(options.sessionKey, await readHistoryFile(options.historyFile, signalOption));
+  await store.append(options.sessionKey, await readMessagesFile(options.historyFile, signalOption));
   return store;
 }

@@ -239,7 +239,7 @@ describe('ctxloom build', () => {
   it('asks for a tokenizer file when --counter hf has none', async () => {
     const io = memoryIo(dir);
     expect(await main(['build', '--workspace', 'ws', '--counter', 'hf', 'Next?'], io)).toBe(2);
-    expect(io.err()).toMatch(/--counter hf needs a local tokenizer\.json/);
+    expect(io.err()).toMatch(/hf token counter needs a local tokenizer\.json.*--tokenizer FILE/);
   });
 
   it('renders the workspace skills with --preset skill', async () => {

@@ -4,19 +4,17 @@ import { parseArgs } from 'node:util';
 import {
   type AgentPresetOptions,
   type BuildTrace,
-  ByteTokenCounter,
   type ChatPresetOptions,
   ContextBuilder,
   ContextError,
   type CtxloomConfig,
   createSequentialIdGenerator,
-  HFTokenCounter,
+  createTokenCounter,
   loadConfig,
   type Message,
+  readMessagesFile,
   resolveInside,
   resolvePrompts,
-  SimpleTokenCounter,
-  TiktokenTokenCounter,
   type TokenCounter,
   type TokenCounterConfig,
   textOf,
@@ -28,7 +26,6 @@ import {
 } from '../../index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
-import { readHistoryFile } from '../read-history-file.js';
 import { renderSectionTable } from '../render-section-table.js';
 
 /** What a preset row receives: the resolved preset options and the workspace. */
@@ -82,35 +79,7 @@ const FORMATS: Readonly<Record<string, (messages: readonly Message[]) => Rendere
   text: (messages) => ({ text: renderText(messages), warnings: [] }),
 };
 
-/** `--counter` values: one row per token counter. */
-const COUNTERS: Readonly<
-  Record<string, (config: TokenCounterConfig, workspace: string) => TokenCounter | Promise<TokenCounter>>
-> = {
-  simple: () => new SimpleTokenCounter(),
-  byte: () => new ByteTokenCounter(),
-  tiktoken: (config) =>
-    config.model === undefined
-      ? TiktokenTokenCounter.create({ encoding: tiktokenEncoding(config.encoding ?? 'o200k_base') })
-      : TiktokenTokenCounter.create({ model: config.model }),
-  hf: (config, workspace) => {
-    if (config.tokenizerPath === undefined) {
-      throw new ContextError({
-        code: 'INVALID_OPTIONS',
-        message:
-          '--counter hf needs a local tokenizer.json: pass --tokenizer FILE or set tokenCounter.tokenizerPath in ctxloom.yaml.',
-      });
-    }
-    return HFTokenCounter.fromFile({ path: path.resolve(workspace, config.tokenizerPath) });
-  },
-};
-
-function tiktokenEncoding(value: string): 'o200k_base' | 'cl100k_base' {
-  if (value === 'o200k_base' || value === 'cl100k_base') return value;
-  throw new ContextError({
-    code: 'INVALID_OPTIONS',
-    message: `tokenCounter.encoding ${JSON.stringify(value)} is not supported; use o200k_base or cl100k_base.`,
-  });
-}
+const COUNTER_TYPES = tokenCounterConfigSchema.shape.type.options;
 
 const USAGE = `Usage: ctxloom build --workspace DIR [options] MESSAGE
 
@@ -123,7 +92,7 @@ Options:
   --preset NAME        ${Object.keys(PRESETS).join(' | ')} (default: preset in ctxloom.yaml, else chat)
   --max-tokens N       token budget of the whole request
   --max-messages N     keep the pinned prefix plus the newest N messages
-  --counter NAME       ${Object.keys(COUNTERS).join(' | ')} (default: tokenCounter.type in ctxloom.yaml, else simple)
+  --counter NAME       ${COUNTER_TYPES.join(' | ')} (default: tokenCounter.type in ctxloom.yaml, else simple)
   --tokenizer FILE     the tokenizer.json for --counter hf (default: tokenCounter.tokenizerPath)
   --format NAME        ${Object.keys(FORMATS).join(' | ')} (default: json)
   --config FILE        the config file (default: DIR/ctxloom.yaml)
@@ -161,14 +130,13 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
 
 type Sources = { readonly config: CtxloomConfig; readonly workspace: string; readonly cwd: string };
 
-async function loadCounter(flags: Flags, sources: Sources): Promise<TokenCounter | undefined> {
+async function loadCounter(flags: Flags, sources: Sources): Promise<TokenCounter> {
   const counterConfig: TokenCounterConfig = {
     ...sources.config.tokenCounter,
     type: counterType(flags.counter, sources.config),
     ...(flags.tokenizer === undefined ? {} : { tokenizerPath: path.resolve(sources.cwd, flags.tokenizer) }),
   };
-  const counterName = pick('--counter', counterConfig.type, COUNTERS);
-  return COUNTERS[counterName]?.(counterConfig, sources.workspace);
+  return createTokenCounter({ config: counterConfig, workspace: sources.workspace });
 }
 
 /** The preset options: flags first, then ctxloom.yaml, then the defaults. */
@@ -288,7 +256,7 @@ function counterType(flag: string | undefined, config: CtxloomConfig): TokenCoun
   if (parsed.success) return parsed.data;
   throw new ContextError({
     code: 'INVALID_OPTIONS',
-    message: `--counter ${JSON.stringify(value)} is not supported; use one of: ${Object.keys(COUNTERS).join(', ')}.`,
+    message: `--counter ${JSON.stringify(value)} is not supported; use one of: ${COUNTER_TYPES.join(', ')}.`,
   });
 }
 
@@ -307,9 +275,9 @@ async function loadHistory(
   config: CtxloomConfig,
   where: { readonly workspace: string; readonly cwd: string },
 ): Promise<readonly Message[]> {
-  if (flag !== undefined) return readHistoryFile(path.resolve(where.cwd, flag));
+  if (flag !== undefined) return readMessagesFile(path.resolve(where.cwd, flag));
   if (config.historyFile !== undefined)
-    return readHistoryFile(resolveInside(where.workspace, config.historyFile));
+    return readMessagesFile(resolveInside(where.workspace, config.historyFile));
   return [];
 }
 

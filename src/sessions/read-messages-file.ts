@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ContextError, fromNanobotDict, type Message, safeParseMessage } from '../index.js';
+import { ContextError, toContextError } from '../core/errors.js';
+import type { Message } from '../core/message.js';
+import { safeParseMessage } from '../core/message-schema.js';
+import { fromNanobotDict } from './nanobot-message.js';
 
 /**
  * Reads a conversation history from a JSON file (an array of messages, or `{ "messages": [...] }`) or
@@ -11,16 +14,23 @@ import { ContextError, fromNanobotDict, type Message, safeParseMessage } from '.
  * @throws ContextError `NOT_FOUND` for a missing file, `INVALID_INPUT` naming the file, the line or
  * index, and the bad field.
  */
-export async function readHistoryFile(file: string): Promise<readonly Message[]> {
+export async function readMessagesFile(
+  file: string,
+  options: { readonly signal?: AbortSignal } = {},
+): Promise<readonly Message[]> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readFile(file, {
+      encoding: 'utf8',
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
   } catch (error) {
+    if (error instanceof Error && error.name === 'AbortError') throw toContextError(error);
     const missing = typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
     throw new ContextError({
       code: missing ? 'NOT_FOUND' : 'INVALID_INPUT',
       message: missing
-        ? `History file ${file} does not exist; pass --history with a JSON or JSONL file of messages.`
+        ? `History file ${file} does not exist; pass a JSON or JSONL file of messages.`
         : `Cannot read history file ${file}: ${error instanceof Error ? error.message : String(error)}`,
       cause: error,
     });

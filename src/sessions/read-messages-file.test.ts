@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validateToolCallIntegrity } from '../index.js';
-import { readHistoryFile } from './read-history-file.js';
+import { readMessagesFile } from './read-messages-file.js';
 
 let dir: string;
 
@@ -21,7 +21,7 @@ async function write(name: string, text: string): Promise<string> {
   return file;
 }
 
-describe('readHistoryFile', () => {
+describe('readMessagesFile', () => {
   it('reads ctxloom messages from JSONL, skipping blank and metadata lines', async () => {
     const file = await write(
       'h.jsonl',
@@ -33,15 +33,15 @@ describe('readHistoryFile', () => {
         '{"id":"t1","role":"tool","toolCallId":"c1","content":"a.txt"}',
       ].join('\n'),
     );
-    const messages = await readHistoryFile(file);
+    const messages = await readMessagesFile(file);
     expect(messages.map((message) => message.id)).toEqual(['u1', 'a1', 't1']);
     expect(validateToolCallIntegrity(messages)).toEqual([]);
   });
 
   it('reads a JSON array and a { messages } object', async () => {
     const list = [{ id: 'u1', role: 'user', content: 'hi' }];
-    expect(await readHistoryFile(await write('a.json', JSON.stringify(list)))).toEqual(list);
-    expect(await readHistoryFile(await write('b.json', JSON.stringify({ messages: list })))).toEqual(list);
+    expect(await readMessagesFile(await write('a.json', JSON.stringify(list)))).toEqual(list);
+    expect(await readMessagesFile(await write('b.json', JSON.stringify({ messages: list })))).toEqual(list);
   });
 
   it('converts OpenAI-style entries leniently, keeping tool-call pairing', async () => {
@@ -57,7 +57,7 @@ describe('readHistoryFile', () => {
         { role: 'tool', tool_call_id: 'c1', content: 'a.txt' },
       ]),
     );
-    const messages = await readHistoryFile(file);
+    const messages = await readMessagesFile(file);
     expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
     expect(messages[1]?.toolCalls).toEqual([{ id: 'c1', name: 'ls', arguments: '{}' }]);
     expect(messages[2]?.toolCallId).toBe('c1');
@@ -69,7 +69,7 @@ describe('readHistoryFile', () => {
       'bad.jsonl',
       '{"id":"1","role":"user","content":"ok"}\n{"id":"2","role":"user","content":5}\n',
     );
-    await expect(readHistoryFile(file)).rejects.toMatchObject({
+    await expect(readMessagesFile(file)).rejects.toMatchObject({
       code: 'INVALID_INPUT',
       message: expect.stringMatching(/bad\.jsonl:2: not a valid message \(content: /),
     });
@@ -77,11 +77,11 @@ describe('readHistoryFile', () => {
 
   it('names the line of invalid JSON and rejects a JSON file that is not a list', async () => {
     const broken = await write('broken.jsonl', '{"id":"1","role":"user","content":"ok"}\n{nope\n');
-    await expect(readHistoryFile(broken)).rejects.toMatchObject({
+    await expect(readMessagesFile(broken)).rejects.toMatchObject({
       message: expect.stringMatching(/broken\.jsonl:2: not valid JSON/),
     });
     const object = await write('object.json', '{"history": []}');
-    await expect(readHistoryFile(object)).rejects.toMatchObject({
+    await expect(readMessagesFile(object)).rejects.toMatchObject({
       message: expect.stringContaining(
         'expected a JSON array of messages or an object with a "messages" array',
       ),
@@ -89,6 +89,6 @@ describe('readHistoryFile', () => {
   });
 
   it('reports a missing file as NOT_FOUND', async () => {
-    await expect(readHistoryFile(path.join(dir, 'none.jsonl'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(readMessagesFile(path.join(dir, 'none.jsonl'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
