@@ -25,6 +25,7 @@ export {
   type NanobotDict,
   toNanobotDict,
 } from './nanobot-message.js';
+export { readMessagesFile } from './read-messages-file.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
 export type { RetentionPolicy } from './retention-policy.js';
 export { persistTurn, type SaveTurnOptions, type SaveTurnResult, saveTurn } from './save-turn.js';
