@@ -35,7 +35,7 @@ export type ContextGovernorOptions = InputBudgetOptions & {
   /** Offload preview (1200 chars), bucket retention (7 days, 32 buckets) and clock. */
   readonly offload?: Pick<
     PersistToolResultOptions,
-    'previewChars' | 'maxBucketAgeMs' | 'maxBuckets' | 'clock'
+    'previewChars' | 'maxBucketAgeMs' | 'maxBuckets' | 'clock' | 'dryRun'
   >;
   /** Tools whose in-flight results may be compacted. @default nanobot's list */
   readonly compactableTools?: readonly string[];

@@ -29,7 +29,7 @@ export type NormalizeToolResultOptions = {
   /** Passed through to `persistToolResult` (preview size, retention, clock). */
   readonly offload?: Pick<
     PersistToolResultOptions,
-    'previewChars' | 'maxBucketAgeMs' | 'maxBuckets' | 'clock'
+    'previewChars' | 'maxBucketAgeMs' | 'maxBuckets' | 'clock' | 'dryRun'
   >;
 };
 

@@ -22,7 +22,7 @@ export type ToolResultBudgetFilterOptions = {
   /** Offload preview size, bucket retention and clock. */
   readonly offload?: Pick<
     PersistToolResultOptions,
-    'previewChars' | 'maxBucketAgeMs' | 'maxBuckets' | 'clock'
+    'previewChars' | 'maxBucketAgeMs' | 'maxBuckets' | 'clock' | 'dryRun'
   >;
 };
 

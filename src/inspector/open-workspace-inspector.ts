@@ -49,16 +49,16 @@ export const DEFAULT_WORKSPACE_INSPECTOR = Object.freeze({
 const LAST_SUMMARY_KEY = '_last_summary';
 /** Tokens the model loop keeps free besides the answer when replaying (nanobot §3.4). */
 const REPLAY_MARGIN_TOKENS = 1_024;
-/** Offloaded tool results are kept; the inspector never prunes the agent's offload buckets. */
-const KEEP_ALL_BUCKETS = { maxBuckets: Number.MAX_SAFE_INTEGER, maxBucketAgeMs: Number.MAX_SAFE_INTEGER };
+/** The inspector shows the offload references the agent would send but writes and deletes nothing. */
+const READ_ONLY_OFFLOAD = { dryRun: true };
 
 /**
  * Opens a workspace for inspection the way its agent would build the next model call: the session
  * store in `<workspace>/sessions` (nanobot's JSONL), nanobot's replay rules (`getHistory` with the
  * loop's replay budget, the archived summary from `metadata._last_summary`), the agent preset
  * (`ContextBuilder.forAgent`, channel taken from the session key) and the counter of `ctxloom.yaml`.
- * Oversized tool results are offloaded as the agent would (idempotent files under
- * `<workspace>/.ctxloom/tool-results/`); nothing else is written.
+ * Oversized tool results get the same offload reference the agent would send, but the inspector
+ * writes nothing (the governor's offload runs with `dryRun`).
  * @throws ContextError `INVALID_CONFIG` for a bad `ctxloom.yaml`, `NOT_FOUND`/`INVALID_INPUT` for a bad history file.
  */
 export async function openWorkspaceInspector(
@@ -94,7 +94,7 @@ export async function openWorkspaceInspector(
         tokenCounter,
         contextWindowTokens,
         maxOutputTokens,
-        governor: { offload: KEEP_ALL_BUCKETS },
+        governor: { offload: READ_ONLY_OFFLOAD },
         generateId: createSequentialIdGenerator('built'),
       }),
     replay: (record) => replaySession(record, { tokenCounter, contextWindowTokens, maxOutputTokens }),

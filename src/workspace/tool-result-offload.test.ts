@@ -41,6 +41,15 @@ describe('persistToolResult', () => {
     expect((await readdir(path.dirname(expectedPath))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('returns the same reference in a dry run without writing anything', async () => {
+    const options = { workspace, sessionKey: 's', toolCallId: 'call_dry', content: big };
+    const dry = await persistToolResult({ ...options, dryRun: true });
+    expect(dry).toMatchObject({ status: 'persisted', created: false });
+    expect(await readdir(workspace)).toEqual([]);
+    const real = await persistToolResult(options);
+    expect(real.status === 'persisted' && real.reference).toBe(dry.status === 'persisted' && dry.reference);
+  });
+
   it('keeps a hostile id and session inside the tool-results folder', async () => {
     const outcome = await persistToolResult({
       workspace,

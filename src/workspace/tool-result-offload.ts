@@ -31,6 +31,11 @@ export type PersistToolResultOptions = {
   readonly maxBuckets?: number;
   /** The current time, for bucket retention. @default () => new Date() */
   readonly clock?: () => Date;
+  /**
+   * Compute the reference (the same bytes a real run sends) without writing or deleting anything,
+   * for read-only tools such as the inspector. @default false
+   */
+  readonly dryRun?: boolean;
 };
 
 /** What {@link persistToolResult} did. */
@@ -79,8 +84,7 @@ export async function persistToolResult(
   const bucketName = safeSegment(options.sessionKey ?? 'default');
   const bucket = resolveInside(root, bucketName);
   const target = resolveInside(bucket, `${safeSegment(options.toolCallId)}.${payload.extension}`);
-  await mkdir(bucket, { recursive: true });
-  const created = await writeOnce(target, payload.stored);
+  const created = options.dryRun === true ? false : await createOnce(bucket, target, payload.stored);
   const retention = !created
     ? { removedBuckets: [], cleanupErrors: [] }
     : await applyBucketRetention({
@@ -234,4 +238,9 @@ async function applyBucketRetention(options: {
   fresh.sort((a, b) => b.mtimeMs - a.mtimeMs || a.name.localeCompare(b.name));
   for (const sibling of fresh.slice(Math.max(0, options.maxBuckets - 1))) await remove(sibling.name);
   return { removedBuckets, cleanupErrors };
+}
+
+async function createOnce(bucket: string, target: string, stored: string): Promise<boolean> {
+  await mkdir(bucket, { recursive: true });
+  return writeOnce(target, stored);
 }
