@@ -7,7 +7,10 @@ describe('createTokenCounter', () => {
   it('makes the configured counter', async () => {
     expect((await createTokenCounter({ workspace, config: { type: 'simple' } })).id).toBe('simple');
     expect((await createTokenCounter({ workspace, config: { type: 'byte' } })).id).toBe('bytes');
-    const tiktoken = await createTokenCounter({ workspace, config: { type: 'tiktoken', encoding: 'cl100k_base' } });
+    const tiktoken = await createTokenCounter({
+      workspace,
+      config: { type: 'tiktoken', encoding: 'cl100k_base' },
+    });
     expect(tiktoken.id).toBe('tiktoken:cl100k_base');
   });
 

@@ -25,8 +25,8 @@ export {
   type NanobotDict,
   toNanobotDict,
 } from './nanobot-message.js';
-export { readMessagesFile } from './read-messages-file.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
+export { readMessagesFile } from './read-messages-file.js';
 export type { RetentionPolicy } from './retention-policy.js';
 export { persistTurn, type SaveTurnOptions, type SaveTurnResult, saveTurn } from './save-turn.js';
 export { sessionFileName } from './session-file-name.js';
