@@ -1,9 +1,9 @@
 import { mkdir, open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ContextError } from '../core/errors.js';
-import { atomicWriteFile } from '../sessions/atomic-write.js';
 import { withFileLock } from '../sessions/file-lock.js';
 import { endsWithNewline, readTextOrEmpty } from '../sessions/fs-helpers.js';
+import { atomicWriteFile } from '../workspace/atomic-write.js';
 import { formatHistoryTimestamp } from './format-timestamp.js';
 import {
   formatHistoryLine,

@@ -3,7 +3,6 @@
  * The SessionStore contract and its memory, JSONL (nanobot format), SQLite and PostgreSQL backends;
  * MessageStore (coercers, retention, events); replay rules (getHistory) and turn persistence.
  */
-export { atomicWriteFile } from './atomic-write.js';
 export { type FileLockOptions, withFileLock } from './file-lock.js';
 export {
   type GetHistoryOptions,

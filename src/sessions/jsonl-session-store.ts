@@ -3,7 +3,7 @@ import { appendFile, mkdir, open, readdir, stat, unlink } from 'node:fs/promises
 import path from 'node:path';
 import { ContextError, SessionStoreError, throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
-import { atomicWriteFile } from './atomic-write.js';
+import { atomicWriteFile } from '../workspace/atomic-write.js';
 import { withFileLock } from './file-lock.js';
 import { endsWithNewline, hasErrorCode, readTextOrEmpty } from './fs-helpers.js';
 import {

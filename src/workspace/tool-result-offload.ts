@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Content } from '../core/message.js';
+import { atomicWriteFile } from './atomic-write.js';
 import { resolveInside, safeFileName } from './safe-path.js';
 
 /** The folder, relative to the workspace, that holds offloaded tool results. */
@@ -153,36 +154,8 @@ async function exists(file: string): Promise<boolean> {
 
 async function writeOnce(target: string, data: string): Promise<boolean> {
   if (await exists(target)) return false;
-  // A unique temp name (not a source of nondeterminism in the output: the file is renamed away).
-  const temp = `${target}.${process.pid}.${randomUUID()}.tmp`;
-  const handle = await open(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o644);
-  try {
-    await handle.writeFile(data, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, target);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await syncFolder(path.dirname(target));
+  await atomicWriteFile(target, data, { mode: 0o644 });
   return true;
-}
-
-async function syncFolder(folder: string): Promise<void> {
-  try {
-    const handle = await open(folder, constants.O_RDONLY);
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Some platforms cannot fsync a folder; the rename is still atomic.
-  }
 }
 
 type Bucket = { readonly name: string; readonly mtimeMs: number };

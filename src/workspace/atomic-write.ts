@@ -2,15 +2,25 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
+/** Options for {@link atomicWriteFile}. */
+export type AtomicWriteOptions = {
+  /** The new file's permission bits. @default 0o600 */
+  readonly mode?: number;
+};
+
 /**
  * Replaces `filePath` with `content` atomically: writes a temp file `.{name}.{16 hex}.tmp` in the same
- * folder (created exclusively, mode 0600), fsyncs it, renames it over the target and fsyncs the
- * folder. A reader sees the old file or the new one, never a mix; a crash leaves the old file.
+ * folder (created exclusively), fsyncs it, renames it over the target and fsyncs the folder. A reader
+ * sees the old file or the new one, never a mix; a crash leaves the old file.
  */
-export async function atomicWriteFile(filePath: string, content: string | Uint8Array): Promise<void> {
+export async function atomicWriteFile(
+  filePath: string,
+  content: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const dir = path.dirname(filePath);
   const temp = path.join(dir, `.${path.basename(filePath)}.${randomBytes(8).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o600);
+  const handle = await open(temp, 'wx', options.mode ?? 0o600);
   try {
     await handle.writeFile(content);
     await handle.sync();
