@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { constants } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Content } from '../core/message.js';
 import { atomicWriteFile } from './atomic-write.js';
