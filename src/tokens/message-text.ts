@@ -6,14 +6,9 @@ import type { Message } from '../core/message.js';
  * counters add a flat cost per part instead (see {@link mediaPartCount}).
  */
 export function messageText(message: Message): string {
-  const parts: string[] = [];
-  if (typeof message.content === 'string') {
-    if (message.content !== '') parts.push(message.content);
-  } else {
-    for (const part of message.content) if (part.type === 'text' && part.text !== '') parts.push(part.text);
-  }
-  if (message.name !== undefined && message.name !== '') parts.push(message.name);
-  if (message.toolCallId !== undefined && message.toolCallId !== '') parts.push(message.toolCallId);
+  const parts = contentTexts(message);
+  for (const field of [message.name, message.toolCallId])
+    if (field !== undefined && field !== '') parts.push(field);
   for (const call of message.toolCalls ?? []) parts.push(call.name, call.arguments);
   if (message.reasoning !== undefined && message.reasoning !== '') parts.push(message.reasoning);
   return parts.join('\n');
@@ -25,4 +20,9 @@ export function mediaPartCount(message: Message): number {
   let count = 0;
   for (const part of message.content) if (part.type !== 'text') count += 1;
   return count;
+}
+
+function contentTexts(message: Message): string[] {
+  if (typeof message.content === 'string') return message.content === '' ? [] : [message.content];
+  return message.content.flatMap((part) => (part.type === 'text' && part.text !== '' ? [part.text] : []));
 }
