@@ -3,11 +3,11 @@ import {
   ContextBuilder,
   createSequentialIdGenerator,
   createTokenCounter,
-  getHistory,
   JsonlSessionStore,
   loadConfig,
   MemorySessionStore,
   readMessagesFile,
+  replaySession,
   type SessionRecord,
   type SessionStore,
   type TokenCounter,
@@ -45,10 +45,6 @@ export const DEFAULT_WORKSPACE_INSPECTOR = Object.freeze({
   sessionKey: 'cli:direct',
 });
 
-/** nanobot's session metadata key for the persisted archived summary `{ text, last_active }`. */
-const LAST_SUMMARY_KEY = '_last_summary';
-/** Tokens the model loop keeps free besides the answer when replaying (nanobot §3.4). */
-const REPLAY_MARGIN_TOKENS = 1_024;
 /** The inspector shows the offload references the agent would send but writes and deletes nothing. */
 const READ_ONLY_OFFLOAD = { dryRun: true };
 
@@ -97,7 +93,14 @@ export async function openWorkspaceInspector(
         governor: { offload: READ_ONLY_OFFLOAD },
         generateId: createSequentialIdGenerator('built'),
       }),
-    replay: (record) => replaySession(record, { tokenCounter, contextWindowTokens, maxOutputTokens }),
+    replay: (record) => {
+      const { history, summary } = replaySession(record, {
+        tokenCounter,
+        contextWindowTokens,
+        maxOutputTokens,
+      });
+      return { history, ...(summary === undefined ? {} : { input: { summary } }) };
+    },
     contextWindowTokens,
     maxOutputTokens,
     model: resolved.model,
@@ -109,30 +112,6 @@ export async function openWorkspaceInspector(
 function channelOf(sessionKey: string): string {
   const colon = sessionKey.indexOf(':');
   return colon <= 0 ? sessionKey : sessionKey.slice(0, colon);
-}
-
-/** nanobot's replay: `getHistory` within the loop's replay budget, plus the persisted archived summary. */
-function replaySession(
-  record: SessionRecord,
-  budget: {
-    readonly tokenCounter: TokenCounter;
-    readonly contextWindowTokens: number;
-    readonly maxOutputTokens: number;
-  },
-): ReplayedSession {
-  const available = budget.contextWindowTokens - Math.max(1, budget.maxOutputTokens) - REPLAY_MARGIN_TOKENS;
-  const maxTokens = available > 0 ? available : Math.max(128, Math.floor(budget.contextWindowTokens / 2));
-  const history = getHistory(record, { maxTokens, tokenCounter: budget.tokenCounter });
-  const summary = lastSummary(record.metadata[LAST_SUMMARY_KEY]);
-  return { history, ...(summary === undefined ? {} : { input: { summary } }) };
-}
-
-function lastSummary(value: unknown): { readonly text: string; readonly lastActive: string } | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const text: unknown = Reflect.get(value, 'text');
-  const lastActive: unknown = Reflect.get(value, 'last_active') ?? Reflect.get(value, 'lastActive');
-  if (typeof text !== 'string' || text.trim() === '') return undefined;
-  return { text, lastActive: typeof lastActive === 'string' ? lastActive : '' };
 }
 
 async function historyStore(

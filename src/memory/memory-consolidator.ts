@@ -6,6 +6,7 @@ import type { ToolDefinition } from '../core/tool-definition.js';
 import type { ChatModel } from '../llm/chat-model.js';
 import { getHistory } from '../sessions/get-history.js';
 import { KeyedQueue } from '../sessions/keyed-queue.js';
+import { archivedSummaryOf } from '../sessions/replay-session.js';
 import type { SessionRecord, SessionStore } from '../sessions/session-store.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -333,7 +334,7 @@ export class MemoryConsolidator {
   }
 
   async #systemMessage(record: SessionRecord): Promise<Message> {
-    const summary = lastSummaryText(record);
+    const summary = archivedSummaryOf(record);
     const source = this.#options.systemPrompt;
     const text =
       source === undefined
@@ -346,17 +347,6 @@ export class MemoryConsolidator {
     const lastActive = record.updatedAt ?? (this.#options.now ?? (() => new Date()))().toISOString();
     await this.#options.store.setMetadata(record.key, { _last_summary: { text, last_active: lastActive } });
   }
-}
-
-function lastSummaryText(
-  record: SessionRecord,
-): { readonly text: string; readonly lastActive: string } | undefined {
-  const summary = record.metadata['_last_summary'];
-  if (typeof summary !== 'object' || summary === null) return undefined;
-  const text: unknown = Reflect.get(summary, 'text');
-  const lastActive: unknown = Reflect.get(summary, 'last_active');
-  if (typeof text !== 'string' || text === '') return undefined;
-  return { text, lastActive: typeof lastActive === 'string' ? lastActive : (record.updatedAt ?? '') };
 }
 
 function signalOption(signal: AbortSignal | undefined): { readonly signal?: AbortSignal } {

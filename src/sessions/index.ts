@@ -26,6 +26,15 @@ export {
 } from './nanobot-message.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
 export { readMessagesFile } from './read-messages-file.js';
+export {
+  archivedSummaryOf,
+  LAST_SUMMARY_KEY,
+  REPLAY_MARGIN_TOKENS,
+  type ReplayBudgetOptions,
+  type ReplayedHistory,
+  replayBudget,
+  replaySession,
+} from './replay-session.js';
 export type { RetentionPolicy } from './retention-policy.js';
 export { persistTurn, type SaveTurnOptions, type SaveTurnResult, saveTurn } from './save-turn.js';
 export { sessionFileName } from './session-file-name.js';
