@@ -41,6 +41,32 @@ const workspaceRelativePath = z
     'must be a path inside the workspace (relative, without ..)',
   );
 
+/** The workspace agent (`--preset agent`, `inspect`, `serve`, `memory`): the model and its limits. */
+export const agentConfigSchema = z.strictObject({
+  /** The model name (picks the tiktoken encoding when `tokenCounter` names none), e.g. `gpt-4o`. */
+  model: z.string().min(1).optional(),
+  /** The model's context window in tokens. */
+  contextWindowTokens: z.int().positive().optional(),
+  /** Tokens reserved for the answer. */
+  maxOutputTokens: z.int().nonnegative().optional(),
+  /** The channel (the identity's format hint), e.g. `cli`, `telegram`. */
+  channel: z.string().min(1).optional(),
+  /** The project folder (its AGENTS.md), relative to the workspace or absolute. */
+  projectWorkspace: z.string().min(1).optional(),
+  /** Load TOOLS.md too (nanobot no longer does). */
+  includeToolsFile: z.boolean().optional(),
+  /** Make the role sequence legal for strict providers after the governor. */
+  strictRoles: z.boolean().optional(),
+  /** Skills: extra folders (relative to the workspace or absolute), disabled names, the index format. */
+  skills: z
+    .strictObject({
+      dirs: z.array(z.string().min(1)).optional(),
+      disabled: z.array(z.string().min(1)).optional(),
+      indexFormat: z.enum(['markdown', 'xml']).optional(),
+    })
+    .optional(),
+});
+
 /** The whole `ctxloom.yaml`. All sections are optional. */
 export const ctxloomConfigSchema = z.strictObject({
   /** The preset `ctxloom build` uses when `--preset` is not given. */
@@ -61,7 +87,14 @@ export const ctxloomConfigSchema = z.strictObject({
   sanitizeToolCalls: z.boolean().optional(),
   /** Prompt text overrides. */
   prompt: promptConfigSchema.optional(),
+  /** The workspace agent's model and limits. */
+  agent: agentConfigSchema.optional(),
+  /** The folder of the JSONL sessions, relative to the workspace. @default 'sessions' */
+  sessionsDir: workspaceRelativePath.optional(),
 });
+
+/** The `agent` section of a validated `ctxloom.yaml`. */
+export type AgentConfig = z.output<typeof agentConfigSchema>;
 
 /** A validated `ctxloom.yaml`. */
 export type CtxloomConfig = z.output<typeof ctxloomConfigSchema>;

@@ -3,6 +3,8 @@
  * Prompt defaults, the `ctxloom.yaml` schema and the config loader.
  */
 export {
+  type AgentConfig,
+  agentConfigSchema,
   type CtxloomConfig,
   ctxloomConfigSchema,
   type PromptConfig,
@@ -20,4 +22,5 @@ export {
   parseConfig,
 } from './load-config.js';
 export { DEFAULT_PROMPTS, type PromptDefaults } from './prompt-defaults.js';
+export { type AgentSettings, resolveAgentSettings } from './resolve-agent-settings.js';
 export { resolvePrompts } from './resolve-prompts.js';

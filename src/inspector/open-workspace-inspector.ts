@@ -1,5 +1,7 @@
 import path from 'node:path';
 import {
+  type AgentSettings,
+  agentOptionsFromSettings,
   ContextBuilder,
   createSequentialIdGenerator,
   createTokenCounter,
@@ -8,6 +10,7 @@ import {
   MemorySessionStore,
   readMessagesFile,
   replaySession,
+  resolveAgentSettings,
   type SessionRecord,
   type SessionStore,
   type TokenCounter,
@@ -60,10 +63,11 @@ const READ_ONLY_OFFLOAD = { dryRun: true };
 export async function openWorkspaceInspector(
   options: OpenWorkspaceInspectorOptions,
 ): Promise<SessionInspector> {
-  const resolved = { ...DEFAULT_WORKSPACE_INSPECTOR, ...options };
-  const workspace = path.resolve(resolved.workspace);
-  const signalOption = resolved.signal === undefined ? {} : { signal: resolved.signal };
+  const workspace = path.resolve(options.workspace);
+  const signalOption = options.signal === undefined ? {} : { signal: options.signal };
   const { config } = await loadConfig({ dir: workspace, optional: true, ...signalOption });
+  const agent = resolveAgentSettings(config, workspace);
+  const resolved = { ...DEFAULT_WORKSPACE_INSPECTOR, ...definedOnly(agent), ...options };
   const tokenCounter =
     resolved.tokenCounter ??
     (await createTokenCounter({
@@ -76,7 +80,7 @@ export async function openWorkspaceInspector(
   const store =
     resolved.store ??
     (resolved.historyFile === undefined
-      ? new JsonlSessionStore({ dir: path.join(workspace, 'sessions') })
+      ? new JsonlSessionStore({ dir: agent.sessionsDir })
       : await historyStore(
           { historyFile: resolved.historyFile, sessionKey: resolved.sessionKey },
           signalOption,
@@ -86,7 +90,8 @@ export async function openWorkspaceInspector(
     createBuilder: (sessionKey) =>
       ContextBuilder.forAgent({
         workspace,
-        channel: channelOf(sessionKey),
+        ...agentOptionsFromSettings(agent),
+        channel: agent.channel ?? channelOf(sessionKey),
         tokenCounter,
         contextWindowTokens,
         maxOutputTokens,
@@ -121,4 +126,15 @@ async function historyStore(
   const store = new MemorySessionStore();
   await store.append(options.sessionKey, await readMessagesFile(options.historyFile, signalOption));
   return store;
+}
+
+/** The model and limits the config sets, without unset keys (so they don't override the defaults). */
+function definedOnly(
+  agent: AgentSettings,
+): Pick<OpenWorkspaceInspectorOptions, 'model' | 'contextWindowTokens' | 'maxOutputTokens'> {
+  return {
+    ...(agent.model === undefined ? {} : { model: agent.model }),
+    ...(agent.contextWindowTokens === undefined ? {} : { contextWindowTokens: agent.contextWindowTokens }),
+    ...(agent.maxOutputTokens === undefined ? {} : { maxOutputTokens: agent.maxOutputTokens }),
+  };
 }

@@ -2,6 +2,7 @@
  * @module ctxloom/presets
  * `ContextBuilder` and its presets.
  */
+export { agentOptionsFromSettings } from './agent-options-from-settings.js';
 export { ContextBuilder } from './context-builder.js';
 export {
   type AgentPresetOptions,

@@ -40,6 +40,39 @@ afterEach(async () => {
 });
 
 describe('ctxloom build', () => {
+  it('replays a stored session with --session for the agent preset (summary, replay, governor)', async () => {
+    const io = memoryIo(dir);
+    const args = ['build', '--workspace', 'ws', '--preset', 'agent', '--session', 'cli:direct', 'Next?'];
+    expect(await main(args, io)).toBe(0);
+    const { messages, summary } = splitOutput(io.out());
+    expect(messages[0]?.role).toBe('system');
+    expect(String(messages[0]?.content)).toContain('[Archived Context Summary]');
+    expect(messages.filter((message) => message.role === 'system')).toHaveLength(1);
+    expect(summary).toMatch(/tool-result-offload/);
+    expect(summary).toMatch(/strip-placeholder-assistants: message-drop/);
+  });
+
+  it('says which session is missing and refuses --session with --history', async () => {
+    const io = memoryIo(dir);
+    expect(
+      await main(['build', '--workspace', 'ws', '--preset', 'agent', '--session', 'nope', 'x'], io),
+    ).toBe(2);
+    expect(io.err()).toMatch(/NOT_FOUND: No session "nope"/);
+    const both = memoryIo(dir);
+    const args = [
+      'build',
+      '--workspace',
+      'ws',
+      '--session',
+      'cli:direct',
+      '--history',
+      'ws/history.jsonl',
+      'x',
+    ];
+    expect(await main(args, both)).toBe(2);
+    expect(both.err()).toMatch(/either --session or --history/);
+  });
+
   it('builds the example workspace with its ctxloom.yaml and prints a token table per section', async () => {
     const io = memoryIo(dir);
     const code = await main(['build', '--workspace', 'ws', 'What should I work on next?'], io);

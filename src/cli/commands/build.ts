@@ -3,6 +3,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   type AgentPresetOptions,
+  type AgentSettings,
+  agentOptionsFromSettings,
+  type BuildInput,
   type BuildTrace,
   type ChatPresetOptions,
   ContextBuilder,
@@ -10,9 +13,13 @@ import {
   type CtxloomConfig,
   createSequentialIdGenerator,
   createTokenCounter,
+  DEFAULT_AGENT_PRESET,
+  JsonlSessionStore,
   loadConfig,
   type Message,
   readMessagesFile,
+  replaySession,
+  resolveAgentSettings,
   resolveInside,
   resolvePrompts,
   type TokenCounter,
@@ -28,8 +35,12 @@ import type { CliCommand, CliIo } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { renderSectionTable } from '../render-section-table.js';
 
-/** What a preset row receives: the resolved preset options and the workspace. */
-type PresetRequest = { readonly options: ChatPresetOptions; readonly workspace: string };
+/** What a preset row receives: the resolved preset options, the workspace and the agent settings. */
+type PresetRequest = {
+  readonly options: ChatPresetOptions;
+  readonly workspace: string;
+  readonly agent: AgentSettings;
+};
 
 /** `--preset` values: one row per preset; add a row to add a preset. */
 const PRESETS: Readonly<Record<string, (request: PresetRequest) => ContextBuilder>> = {
@@ -39,12 +50,16 @@ const PRESETS: Readonly<Record<string, (request: PresetRequest) => ContextBuilde
   agent: (request) => ContextBuilder.forAgent(agentOptions(request)),
 };
 
-/** The agent preset (nanobot): the workspace is the agent workspace; --max-tokens is the context window. */
+/**
+ * The agent preset (nanobot): the workspace is the agent workspace; the `agent` section of
+ * ctxloom.yaml sets the channel, limits, project folder and skills; --max-tokens is the context window.
+ */
 function agentOptions(request: PresetRequest): AgentPresetOptions {
-  const { options, workspace } = request;
+  const { options, workspace, agent } = request;
   return {
     workspace,
     channel: 'cli',
+    ...agentOptionsFromSettings(agent),
     ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter }),
     ...(options.maxTokens === undefined ? {} : { contextWindowTokens: options.maxTokens }),
     ...(options.generateId === undefined ? {} : { generateId: options.generateId }),
@@ -89,6 +104,7 @@ messages, then a token table per section. Flags win over ctxloom.yaml.
 Options:
   --workspace DIR      the workspace folder (required)
   --history FILE       a JSON or JSONL file of messages (default: historyFile in ctxloom.yaml)
+  --session KEY        replay a stored session (sessionsDir in ctxloom.yaml, default DIR/sessions) instead
   --preset NAME        ${Object.keys(PRESETS).join(' | ')} (default: preset in ctxloom.yaml, else chat)
   --max-tokens N       token budget of the whole request
   --max-messages N     keep the pinned prefix plus the newest N messages
@@ -115,12 +131,16 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   );
   const presetName = pick('--preset', flags.preset ?? config.preset ?? 'chat', PRESETS);
   const formatName = pick('--format', flags.format ?? 'json', FORMATS);
-  const tokenCounter = await loadCounter(flags, { config, workspace, cwd: io.cwd });
-  const history = await loadHistory(flags.history, config, { workspace, cwd: io.cwd });
+  const agent = resolveAgentSettings(config, workspace);
+  const tokenCounter = await loadCounter(flags, { config, workspace, cwd: io.cwd, model: agent.model });
   const options = presetOptions(flags, { config, workspace, tokenCounter });
-  const runtimePrompt = options.runtimePrompt ?? {};
-  const builder = PRESETS[presetName]?.({ options, workspace }) ?? ContextBuilder.forChat(options);
-  const { messages, trace } = await builder.build({ history, current: flags.message, runtimePrompt });
+  const builder = PRESETS[presetName]?.({ options, workspace, agent }) ?? ContextBuilder.forChat(options);
+  const turn = await loadTurn(flags, { config, workspace, cwd: io.cwd, agent, tokenCounter });
+  const { messages, trace } = await builder.build({
+    ...turn,
+    current: flags.message,
+    runtimePrompt: options.runtimePrompt ?? {},
+  });
   const rendered = FORMATS[formatName]?.(messages) ?? { text: '', warnings: [] };
   io.stdout.write(rendered.text);
   for (const warning of rendered.warnings) io.stderr.write(`warning (${formatName}): ${warning}\n`);
@@ -128,15 +148,57 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   return EXIT_CODES.ok;
 }
 
+/**
+ * The history of the turn: with --session, the stored session replayed as the agent loop would (the
+ * replay budget, the archived summary); else --history or historyFile in ctxloom.yaml; else none.
+ */
+async function loadTurn(
+  flags: Flags,
+  sources: Sources & { readonly agent: AgentSettings; readonly tokenCounter: TokenCounter },
+): Promise<Pick<BuildInput, 'history' | 'summary' | 'sessionKey'>> {
+  if (flags.session === undefined) return { history: await loadHistory(flags.history, sources) };
+  if (flags.history !== undefined) {
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: 'Pass either --session or --history, not both.',
+    });
+  }
+  const store = new JsonlSessionStore({ dir: sources.agent.sessionsDir });
+  try {
+    const record = await store.load(flags.session);
+    if (!record.exists) {
+      throw new ContextError({
+        code: 'NOT_FOUND',
+        message: `No session ${JSON.stringify(flags.session)} in ${sources.agent.sessionsDir}; 'ctxloom session list' shows the stored ones.`,
+      });
+    }
+    const { history, summary } = replaySession(record, {
+      tokenCounter: sources.tokenCounter,
+      contextWindowTokens: sources.agent.contextWindowTokens ?? DEFAULT_AGENT_PRESET.contextWindowTokens,
+      maxOutputTokens: sources.agent.maxOutputTokens ?? DEFAULT_AGENT_PRESET.maxOutputTokens,
+    });
+    return { history, sessionKey: flags.session, ...(summary === undefined ? {} : { summary }) };
+  } finally {
+    await store.close();
+  }
+}
+
 type Sources = { readonly config: CtxloomConfig; readonly workspace: string; readonly cwd: string };
 
-async function loadCounter(flags: Flags, sources: Sources): Promise<TokenCounter> {
+async function loadCounter(
+  flags: Flags,
+  sources: Sources & { readonly model: string | undefined },
+): Promise<TokenCounter> {
   const counterConfig: TokenCounterConfig = {
     ...sources.config.tokenCounter,
     type: counterType(flags.counter, sources.config),
     ...(flags.tokenizer === undefined ? {} : { tokenizerPath: path.resolve(sources.cwd, flags.tokenizer) }),
   };
-  return createTokenCounter({ config: counterConfig, workspace: sources.workspace });
+  return createTokenCounter({
+    config: counterConfig,
+    workspace: sources.workspace,
+    ...(sources.model === undefined ? {} : { model: sources.model }),
+  });
 }
 
 /** The preset options: flags first, then ctxloom.yaml, then the defaults. */
@@ -167,6 +229,7 @@ function presetOptions(
 type Flags = {
   readonly workspace?: string;
   readonly history?: string;
+  readonly session?: string;
   readonly preset?: string;
   readonly 'max-tokens'?: string;
   readonly 'max-messages'?: string;
@@ -208,6 +271,7 @@ function parse(args: readonly string[]) {
     options: {
       workspace: text,
       history: text,
+      session: text,
       preset: text,
       'max-tokens': text,
       'max-messages': text,
@@ -270,15 +334,10 @@ function positiveInteger(flag: string, value: string | undefined): number | unde
   });
 }
 
-async function loadHistory(
-  flag: string | undefined,
-  config: CtxloomConfig,
-  where: { readonly workspace: string; readonly cwd: string },
-): Promise<readonly Message[]> {
-  if (flag !== undefined) return readMessagesFile(path.resolve(where.cwd, flag));
-  if (config.historyFile !== undefined)
-    return readMessagesFile(resolveInside(where.workspace, config.historyFile));
-  return [];
+async function loadHistory(flag: string | undefined, sources: Sources): Promise<readonly Message[]> {
+  if (flag !== undefined) return readMessagesFile(path.resolve(sources.cwd, flag));
+  const { historyFile } = sources.config;
+  return historyFile === undefined ? [] : readMessagesFile(resolveInside(sources.workspace, historyFile));
 }
 
 function renderSummary(trace: BuildTrace, preset: string): string {
