@@ -1,12 +1,17 @@
 import {
+  type AgentSettings,
+  agentOptionsFromSettings,
   type ConsolidationResult,
   ContextBuilder,
+  DEFAULT_AGENT_PRESET,
   HistoryLog,
   LegacyHistoryFile,
+  loadConfig,
   MemoryConsolidator,
   MemoryFile,
   MemoryWriter,
   migrateLegacyHistory,
+  resolveAgentSettings,
   type SessionStore,
   type SystemPromptSource,
   textOf,
@@ -41,7 +46,8 @@ const USAGE = `Usage:
   ctxloom memory write
 
 consolidate: archives old turns of the given sessions (default: all) into memory/history.jsonl once a
-session's prompt reaches the budget (context window − max output − 1024; defaults 65536 and 8192).
+session's prompt reaches the budget (context window − max output − 1024; defaults: the agent section of
+ctxloom.yaml, else 65536 and 8192).
 With --idle-minutes N it instead archives the whole unarchived tail of sessions quiet for N minutes.
 Archive requests reuse the agent's system prompt (the agent preset) unless --plain-prompt.
 A legacy memory/HISTORY.md is moved into history.jsonl first (unless --legacy-history).
@@ -95,7 +101,7 @@ export const memoryCommand: CliCommand = {
 };
 
 async function withStore(request: Request, task: (store: SessionStore) => Promise<number>): Promise<number> {
-  const store = openStore(request.values, request.io);
+  const store = await openStore(request.values, request.io);
   try {
     return await task(store);
   } finally {
@@ -137,15 +143,21 @@ async function consolidate(request: Request, store: SessionStore): Promise<numbe
   const progress = (line: string): void => {
     io.stderr.write(`${line}\n`);
   };
+  const { config } = await loadConfig({ dir: workspace, optional: true });
+  const agent = resolveAgentSettings(config, workspace);
   const consolidator = new MemoryConsolidator({
     workspace,
     store,
     model: openModel(values, io),
-    contextWindowTokens: numberFlag(values, 'context-window') ?? 65_536,
-    maxOutputTokens: numberFlag(values, 'max-output') ?? 8192,
+    contextWindowTokens:
+      numberFlag(values, 'context-window') ??
+      agent.contextWindowTokens ??
+      DEFAULT_AGENT_PRESET.contextWindowTokens,
+    maxOutputTokens:
+      numberFlag(values, 'max-output') ?? agent.maxOutputTokens ?? DEFAULT_AGENT_PRESET.maxOutputTokens,
     historyFormat: values['legacy-history'] === true ? 'legacy-markdown' : 'jsonl',
     onProgress: progress,
-    ...(values['plain-prompt'] === true ? {} : { systemPrompt: agentSystemPrompt(workspace) }),
+    ...(values['plain-prompt'] === true ? {} : { systemPrompt: agentSystemPrompt(workspace, agent) }),
   });
   if (values['legacy-history'] !== true) {
     const migrated = await migrateLegacyHistory({ workspace });
@@ -177,12 +189,14 @@ function describe(result: ConsolidationResult): string {
 }
 
 /** The agent preset's system prompt for a session, so archive requests share the ordinary prefix. */
-function agentSystemPrompt(workspace: string): SystemPromptSource {
+function agentSystemPrompt(workspace: string, agent: AgentSettings): SystemPromptSource {
   return async ({ sessionKey, summary }) => {
+    // The same system prompt as an ordinary turn (Recent History included), so archive requests
+    // share the turn's prompt-cache prefix and the model sees what is already recorded.
     const builder = ContextBuilder.forAgent({
       workspace,
-      channel: sessionKey.split(':')[0] ?? 'cli',
-      recentHistory: false,
+      ...agentOptionsFromSettings(agent),
+      channel: agent.channel ?? sessionKey.split(':')[0] ?? 'cli',
     });
     const { messages } = await builder.build({
       history: [],

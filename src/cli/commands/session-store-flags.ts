@@ -3,8 +3,10 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import {
   ContextError,
   JsonlSessionStore,
+  loadConfig,
   OpenAICompatibleChatModel,
   PostgresSessionStore,
+  resolveAgentSettings,
   type SessionStore,
   SqliteSessionStore,
 } from '../../index.js';
@@ -62,7 +64,7 @@ export function parseFlags(
 }
 
 /** Opens the session store the flags name (exactly one of them, else the workspace's sessions). */
-export function openStore(values: Values, io: CliIo): SessionStore {
+export async function openStore(values: Values, io: CliIo): Promise<SessionStore> {
   const chosen = ['sessions', 'sqlite', 'pg'].filter((name) => typeof values[name] === 'string');
   if (chosen.length > 1) {
     throw new ContextError({
@@ -78,7 +80,9 @@ export function openStore(values: Values, io: CliIo): SessionStore {
     return new PostgresSessionStore({ connectionString: pg, ...(schema === undefined ? {} : { schema }) });
   const sessions = stringFlag(values, 'sessions');
   if (sessions !== undefined) return new JsonlSessionStore({ dir: path.resolve(io.cwd, sessions) });
-  return new JsonlSessionStore({ dir: path.join(workspaceOf(values, io), 'sessions') });
+  const workspace = workspaceOf(values, io);
+  const { config } = await loadConfig({ dir: workspace, optional: true });
+  return new JsonlSessionStore({ dir: resolveAgentSettings(config, workspace).sessionsDir });
 }
 
 /** The workspace folder (`--workspace`, default the current folder). */

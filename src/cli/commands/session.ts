@@ -121,7 +121,7 @@ export const sessionCommand: CliCommand = {
       io.stderr.write(`INVALID_OPTIONS: expected list, show, append or import.\n${USAGE}\n`);
       return EXIT_CODES.invalid;
     }
-    const store = openStore(values, io);
+    const store = await openStore(values, io);
     try {
       return await run({ store, values, args: rest, io });
     } finally {
