@@ -4,15 +4,16 @@ const numberFormat = new Intl.NumberFormat('en-US');
 
 /**
  * Renders the per-section token table of a build: one row per section (messages, tokens, percent of
- * the total), a row for the tool schemas when there are any, the total and the counter id.
+ * the total; the parts of a joined system prompt as `system-prompt › identity` rows), a row for the
+ * tool schemas when there are any, the total and the counter id.
  */
 export function renderSectionTable(trace: BuildTrace): string {
   const total = trace.totalTokens;
   const percent = (tokens: number): string =>
     total === 0 ? '0.0%' : `${((tokens / total) * 100).toFixed(1)}%`;
   const rows: string[][] = trace.sections.map((section) => [
-    section.section,
-    String(section.messages),
+    section.partOf === undefined ? section.section : `${section.partOf} › ${section.section}`,
+    section.partOf === undefined ? String(section.messages) : '-',
     numberFormat.format(section.tokens),
     percent(section.tokens),
   ]);

@@ -3,6 +3,7 @@
  * Plain data and pure helpers: messages, content parts, tool calls, ids, errors, decisions and
  * transactions. No I/O.
  */
+export { apportionTokens } from './apportion-tokens.js';
 export { hasToolCalls, isBlankContent, partsOf, textOf } from './content.js';
 export { type Decision, decision } from './decision.js';
 export {

@@ -1,5 +1,4 @@
-import { type Message, messageText, sectionOf, type TokenCounter } from '../index.js';
-import { apportionTokens } from './apportion-tokens.js';
+import { apportionTokens, type Message, messageText, sectionOf, type TokenCounter } from '../index.js';
 import { type CategoryKey, fileCategory, sectionCategory } from './section-category.js';
 
 /** One attributable piece of the final context: a whole message, or a part of a joined one. */

@@ -3,7 +3,6 @@
  * See the context: the token breakdown behind `ctxloom inspect`, and the read-only web inspector
  * behind `ctxloom serve`. Uses only the public API.
  */
-export { apportionTokens } from './apportion-tokens.js';
 export { type ContextPiece, contextPieces } from './context-pieces.js';
 export {
   type DiffHistoryOptions,

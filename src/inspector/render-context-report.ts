@@ -1,5 +1,5 @@
 import type { Decision } from '../index.js';
-import { apportionTokens } from './apportion-tokens.js';
+import { apportionTokens } from '../index.js';
 import type { ContextCategory, ContextInspection } from './inspect-context.js';
 
 /** Options for {@link renderContextReport}. */

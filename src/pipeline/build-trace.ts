@@ -20,11 +20,17 @@ export type StageTrace = {
   readonly violations?: readonly ToolCallViolation[];
 };
 
-/** Tokens per section (the provider that made the messages). */
+/**
+ * Tokens per section (the provider that made the messages). A message joined from several sections
+ * (`metadata.parts`) is split among them in proportion to their length; those rows carry `partOf`
+ * (the joined message's section), and the joined message is counted once, in its first part's row.
+ * The rows' tokens add up to the messages' tokens.
+ */
 export type SectionTokens = {
   readonly section: string;
   readonly messages: number;
   readonly tokens: number;
+  readonly partOf?: string;
 };
 
 /** What a build did and why: the input of the CLI grid and the inspector. */

@@ -26,6 +26,33 @@ describe('ContextPipeline', () => {
     expect(trace.totalTokens).toBe(trace.sections.reduce((sum, section) => sum + section.tokens, 0));
   });
 
+  it('splits a joined message among its parts in the section totals, adding up exactly', async () => {
+    const joined: MessageProvider = {
+      id: 'joined',
+      getMessages: () => [
+        {
+          ...system('a'.repeat(300) + 'b'.repeat(100), { generateId }),
+          metadata: {
+            section: 'system-prompt',
+            parts: [
+              { section: 'identity', chars: 300 },
+              { section: 'memory', chars: 100 },
+            ],
+          },
+        },
+      ],
+    };
+    const { trace } = await new ContextPipeline({ providers: [joined, history] }).build({
+      history: [user('hi', { generateId })],
+    });
+    expect(trace.sections).toEqual([
+      { section: 'identity', messages: 1, tokens: 78, partOf: 'system-prompt' },
+      { section: 'memory', messages: 0, tokens: 26, partOf: 'system-prompt' },
+      { section: 'history', messages: 1, tokens: 5 },
+    ]);
+    expect(trace.sections.reduce((sum, section) => sum + section.tokens, 0)).toBe(trace.totalTokens);
+  });
+
   it('records the decisions a provider returns with its block', async () => {
     const explained: MessageProvider = {
       id: 'files',

@@ -1,3 +1,4 @@
+import { apportionTokens } from '../core/apportion-tokens.js';
 import type { Decision } from '../core/decision.js';
 import { throwIfAborted, toContextError } from '../core/errors.js';
 import { generateMessageId, type IdGenerator } from '../core/ids.js';
@@ -196,13 +197,52 @@ function tagSection(message: Message, section: string): Message {
 }
 
 function sectionTokens(messages: readonly Message[], counter: TokenCounter): readonly SectionTokens[] {
-  const totals = new Map<string, { messages: number; tokens: number }>();
-  for (const message of messages) {
-    const section = sectionOf(message) ?? 'unknown';
-    const entry = totals.get(section) ?? { messages: 0, tokens: 0 };
-    entry.messages += 1;
-    entry.tokens += counter.countMessage(message);
+  const totals = new Map<string, { messages: number; tokens: number; partOf?: string }>();
+  const add = (
+    section: string,
+    tokens: number,
+    row: { readonly messages: number; readonly partOf?: string },
+  ): void => {
+    const entry = totals.get(section) ?? {
+      messages: 0,
+      tokens: 0,
+      ...(row.partOf === undefined ? {} : { partOf: row.partOf }),
+    };
+    entry.messages += row.messages;
+    entry.tokens += tokens;
     totals.set(section, entry);
+  };
+  for (const message of messages) {
+    const tokens = counter.countMessage(message);
+    const parts = joinedParts(message);
+    if (parts === undefined) {
+      add(sectionOf(message) ?? 'unknown', tokens, { messages: 1 });
+      continue;
+    }
+    const shares = apportionTokens(
+      tokens,
+      parts.map((part) => part.chars),
+    );
+    const partOf = sectionOf(message) ?? 'unknown';
+    parts.forEach((part, index) => {
+      add(part.section, shares[index] ?? 0, { messages: index === 0 ? 1 : 0, partOf });
+    });
   }
   return [...totals].map(([section, entry]) => ({ section, ...entry }));
+}
+
+/**
+ * The parts of a message joined from several sections (`metadata.parts: [{ section, chars }]`, as the
+ * system-message join filter records them), so the trace can show each part's tokens.
+ */
+function joinedParts(message: Message): readonly { section: string; chars: number }[] | undefined {
+  const parts = message.metadata?.['parts'];
+  if (!Array.isArray(parts) || parts.length < 2) return undefined;
+  const valid = parts.flatMap((part: unknown) => {
+    if (typeof part !== 'object' || part === null) return [];
+    const section: unknown = Reflect.get(part, 'section');
+    const chars: unknown = Reflect.get(part, 'chars');
+    return typeof section === 'string' && typeof chars === 'number' ? [{ section, chars }] : [];
+  });
+  return valid.length === parts.length ? valid : undefined;
 }
