@@ -11,11 +11,10 @@ import {
   readMessagesFile,
   replaySession,
   resolveAgentSettings,
-  type SessionRecord,
   type SessionStore,
   type TokenCounter,
 } from '../index.js';
-import { type ReplayedSession, SessionInspector } from './session-inspector.js';
+import { SessionInspector } from './session-inspector.js';
 
 /** Options for {@link openWorkspaceInspector}. */
 export type OpenWorkspaceInspectorOptions = {
