@@ -38,14 +38,15 @@ export {
 export type { RetentionPolicy } from './retention-policy.js';
 export { persistTurn, type SaveTurnOptions, type SaveTurnResult, saveTurn } from './save-turn.js';
 export { sessionFileName } from './session-file-name.js';
-export type {
-  MessageEvent,
-  MessageEventListener,
-  SessionRecord,
-  SessionRewrite,
-  SessionStore,
-  SessionSummary,
-  StoreCallOptions,
+export {
+  emptySessionRecord,
+  type MessageEvent,
+  type MessageEventListener,
+  type SessionRecord,
+  type SessionRewrite,
+  type SessionStore,
+  type SessionSummary,
+  type StoreCallOptions,
 } from './session-store.js';
 export { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite-session-store.js';
 export { TIMESTAMP_KEY } from './stamp-message.js';

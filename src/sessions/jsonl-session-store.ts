@@ -25,6 +25,7 @@ import type {
   SessionSummary,
   StoreCallOptions,
 } from './session-store.js';
+import { emptySessionRecord } from './session-store.js';
 import { clampLastConsolidated, stampMessage } from './stamp-message.js';
 
 /** How long `withSessionLock` waits, and after how long a lock with a live holder counts as stale (1 hour). */
@@ -123,8 +124,7 @@ export class JsonlSessionStore implements SessionStore {
     throwIfAborted(options.signal);
     return this.#locked(sessionKey, 'load', async (file) => {
       const { parsed, warnings, exists } = await this.#read(sessionKey, file);
-      if (!exists)
-        return { key: sessionKey, messages: [], metadata: {}, lastConsolidated: 0, exists: false, warnings };
+      if (!exists) return emptySessionRecord(sessionKey, warnings);
       const updatedAt = latest(parsed.updatedAt, lastTimestamp(parsed.messages));
       return {
         key: sessionKey,

@@ -12,6 +12,7 @@ import type {
   SessionSummary,
   StoreCallOptions,
 } from './session-store.js';
+import { emptySessionRecord } from './session-store.js';
 import { clampLastConsolidated, stampMessage } from './stamp-message.js';
 
 /** Options for {@link MemorySessionStore}. */
@@ -58,14 +59,7 @@ export class MemorySessionStore implements SessionStore {
     throwIfAborted(options.signal);
     const entry = this.#sessions.get(sessionKey);
     if (entry === undefined) {
-      return {
-        key: sessionKey,
-        messages: [],
-        metadata: {},
-        lastConsolidated: 0,
-        exists: false,
-        warnings: [],
-      };
+      return emptySessionRecord(sessionKey);
     }
     return { key: sessionKey, ...entry, exists: true, warnings: [] };
   }

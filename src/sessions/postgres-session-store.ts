@@ -18,6 +18,7 @@ import type {
   SessionSummary,
   StoreCallOptions,
 } from './session-store.js';
+import { emptySessionRecord } from './session-store.js';
 import { clampLastConsolidated, stampMessage } from './stamp-message.js';
 
 /** Options for {@link PostgresSessionStore}. */
@@ -117,14 +118,7 @@ export class PostgresSessionStore implements SessionStore {
       );
       const row = found.rows[0];
       if (row === undefined) {
-        return {
-          key: sessionKey,
-          messages: [],
-          metadata: {},
-          lastConsolidated: 0,
-          exists: false,
-          warnings: [],
-        };
+        return emptySessionRecord(sessionKey);
       }
       const messages = await this.#messages(client, { key: sessionKey, from: 0 });
       return {

@@ -111,3 +111,8 @@ export interface SessionStore {
   /** Releases connections, handles and listeners. */
   close(): Promise<void>;
 }
+
+/** The record of a session that was never written (`exists: false`), with any load warnings. */
+export function emptySessionRecord(sessionKey: string, warnings: readonly string[] = []): SessionRecord {
+  return { key: sessionKey, messages: [], metadata: {}, lastConsolidated: 0, exists: false, warnings };
+}

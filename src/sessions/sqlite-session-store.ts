@@ -16,6 +16,7 @@ import type {
   SessionSummary,
   StoreCallOptions,
 } from './session-store.js';
+import { emptySessionRecord } from './session-store.js';
 import { clampLastConsolidated, stampMessage } from './stamp-message.js';
 
 /** Options for {@link SqliteSessionStore}. */
@@ -103,14 +104,7 @@ export class SqliteSessionStore implements SessionStore {
             | SessionRow
             | undefined;
           if (row === undefined) {
-            return {
-              key: sessionKey,
-              messages: [],
-              metadata: {},
-              lastConsolidated: 0,
-              exists: false,
-              warnings: [],
-            };
+            return emptySessionRecord(sessionKey);
           }
           const rows = db
             .prepare('SELECT data FROM ctxloom_messages WHERE session_key = ? ORDER BY seq')
