@@ -3,24 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { memoryIo } from '../../../test/helpers/memory-io.js';
 import type { Message } from '../../index.js';
-import type { CliIo } from '../cli-io.js';
 import { main } from '../main.js';
 
 const exampleWorkspace = fileURLToPath(new URL('../../../examples/workspace', import.meta.url));
-
-function memoryIo(cwd: string): CliIo & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    env: {},
-    cwd,
-    out: () => out,
-    err: () => err,
-  };
-}
 
 /** Splits `build` output into the JSON message list and the summary after it. */
 function splitOutput(out: string): { messages: Message[]; summary: string } {

@@ -2,29 +2,13 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { memoryIo } from '../../../test/helpers/memory-io.js';
 import {
   type ScriptedOpenAIServer,
   startScriptedOpenAIServer,
 } from '../../../test/helpers/scripted-openai-server.js';
 import { assistant, HistoryLog, JsonlSessionStore, user } from '../../index.js';
-import type { CliIo } from '../cli-io.js';
 import { main } from '../main.js';
-
-function memoryIo(
-  cwd: string,
-  env: Record<string, string> = {},
-): CliIo & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    env,
-    cwd,
-    out: () => out,
-    err: () => err,
-  };
-}
 
 let dir: string;
 let server: ScriptedOpenAIServer | undefined;

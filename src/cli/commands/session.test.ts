@@ -3,25 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { memoryIo } from '../../../test/helpers/memory-io.js';
 import { SqliteSessionStore } from '../../index.js';
-import type { CliIo } from '../cli-io.js';
 import { main } from '../main.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/nanobot-sessions/', import.meta.url));
 const FILE = 'dGVsZWdyYW06ODI4MTI0ODU2OQ.jsonl';
-
-function memoryIo(cwd: string): CliIo & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    env: {},
-    cwd,
-    out: () => out,
-    err: () => err,
-  };
-}
 
 let dir: string;
 beforeEach(async () => {
