@@ -9,7 +9,10 @@ export const GOVERNOR_STATE_KEY = 'ctxloom.governor';
  * compaction step adds ids to it and re-applies them on every later call.
  */
 export type GovernorRunState = {
-  /** Index of the first message produced during this run (results before it are history). @default 0 */
+  /**
+   * Index of the first message produced during this run (results before it are history).
+   * @default the list's length: nothing is in flight (a build at the start of a turn)
+   */
   readonly inflightStartIndex?: number;
   /** Ids of the messages produced during this run; when given, it replaces the index test. */
   readonly inflightMessageIds?: ReadonlySet<string>;

@@ -28,6 +28,13 @@ const state = (ids: Set<string>, inflightStartIndex = 2) => ({
 });
 
 describe('InflightCompactionFilter', () => {
+  it('treats nothing as in flight without governor state (a build at the start of a turn)', () => {
+    const input = loop([{ name: 'exec', size: 8000 }]);
+    const filter = new InflightCompactionFilter({ budgetTokens: 1000 });
+    expect(filter.apply(input, {}, context).messages).toBe(input);
+    expect(filter.apply(input, state(new Set(), 0), context).messages).not.toBe(input);
+  });
+
   it('does nothing while the prompt fits the budget', () => {
     const input = loop([{ name: 'exec', size: 4000 }]);
     const filter = new InflightCompactionFilter({ budgetTokens: 5000 });

@@ -89,7 +89,9 @@ export class InflightCompactionFilter implements ContextFilter {
     messages: readonly Message[],
     run: { readonly state: ReturnType<typeof governorRunState>; readonly compacted: ReadonlySet<string> },
   ): readonly number[] {
-    const start = run.state.inflightStartIndex ?? 0;
+    // Without governor state (a builder at the start of a turn) nothing is in flight: history results
+    // are left to snipping and consolidation.
+    const start = run.state.inflightStartIndex ?? messages.length;
     const ids = run.state.inflightMessageIds;
     const minChars = this.#options.minCompactChars ?? DEFAULT_MIN_COMPACT_CHARS;
     const indexes: number[] = [];
