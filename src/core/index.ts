@@ -31,6 +31,7 @@ export {
   toToolCall,
   user,
 } from './factories.js';
+export { findLegalMessageStart } from './find-legal-message-start.js';
 export {
   createSequentialIdGenerator,
   generateMessageId,

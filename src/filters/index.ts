@@ -17,7 +17,6 @@ export {
   findOrphanResults,
 } from './drop-orphan-tool-results-filter.js';
 export { estimatePromptTokens } from './estimate-prompt-tokens.js';
-export { findLegalMessageStart } from './find-legal-message-start.js';
 export {
   compactionText,
   DEFAULT_BACKFILL_TEXT,

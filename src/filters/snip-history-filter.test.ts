@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { assistant, system, tool, user } from '../core/factories.js';
+import { findLegalMessageStart } from '../core/find-legal-message-start.js';
 import type { Message } from '../core/message.js';
 import { createTestBuildContext } from '../testing/test-build-context.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
-import { findLegalMessageStart } from './find-legal-message-start.js';
 import { SnipHistoryFilter } from './snip-history-filter.js';
 
 const counter = new SimpleTokenCounter();

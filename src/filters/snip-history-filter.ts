@@ -1,10 +1,10 @@
 import { decision } from '../core/decision.js';
+import { findLegalMessageStart } from '../core/find-legal-message-start.js';
 import type { Message } from '../core/message.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { estimatePromptTokens } from './estimate-prompt-tokens.js';
-import { findLegalMessageStart } from './find-legal-message-start.js';
 
 /** Options for {@link SnipHistoryFilter}. */
 export type SnipHistoryFilterOptions = {

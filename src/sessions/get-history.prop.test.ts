@@ -1,9 +1,9 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
+import { findLegalMessageStart } from '../core/find-legal-message-start.js';
 import { conversationArbitrary, malformedConversationArbitrary } from '../testing/arbitraries.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import { getHistory } from './get-history.js';
-import { findLegalMessageStart } from './legal-message-start.js';
 
 const counter = new SimpleTokenCounter();
 

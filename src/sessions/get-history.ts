@@ -1,7 +1,7 @@
+import { findLegalMessageStart } from '../core/find-legal-message-start.js';
 import type { Message } from '../core/message.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { findLegalMessageStart } from './legal-message-start.js';
 import { hasNanobotFlag } from './nanobot-fields.js';
 import { replayMessage } from './replay-sanitize.js';
 
