@@ -72,3 +72,4 @@ export {
 export { type ToolCallViolation, validateToolCallIntegrity } from './tool-call-integrity.js';
 export type { ToolDefinition } from './tool-definition.js';
 export { groupTransactions, type MessageUnit } from './transactions.js';
+export { TRUNCATION_SUFFIX, truncateText } from './truncate-text.js';

@@ -21,9 +21,6 @@ export const DEFAULT_MAX_TOOL_RESULT_CHARS = 16_000;
 /** Characters of the original shown in an offload reference. */
 export const DEFAULT_OFFLOAD_PREVIEW_CHARS = 1_200;
 
-/** Appended to a hard-truncated text. */
-export const TRUNCATION_SUFFIX = '\n... (truncated)';
-
 /** Tools whose in-flight results may be compacted under pressure. */
 export const DEFAULT_COMPACTABLE_TOOLS: readonly string[] = Object.freeze([
   'read_file',

@@ -32,7 +32,6 @@ export {
   emptyToolResultText,
   type InputBudgetOptions,
   resolveInputBudget,
-  TRUNCATION_SUFFIX,
 } from './governor-constants.js';
 export {
   GOVERNOR_STATE_KEY,
@@ -95,4 +94,3 @@ export {
   ToolResultBudgetFilter,
   type ToolResultBudgetFilterOptions,
 } from './tool-result-budget-filter.js';
-export { truncateText } from './truncate-text.js';

@@ -1,4 +1,5 @@
 import type { Content } from '../core/message.js';
+import { truncateText } from '../core/truncate-text.js';
 import {
   OFFLOAD_REFERENCE_HEADER,
   type PersistToolResultOptions,
@@ -9,7 +10,6 @@ import {
   DEFAULT_OFFLOAD_EXEMPT_TOOLS,
   emptyToolResultText,
 } from './governor-constants.js';
-import { truncateText } from './truncate-text.js';
 
 /** Options for {@link normalizeToolResult}. */
 export type NormalizeToolResultOptions = {

@@ -1,6 +1,7 @@
 import { mkdir, open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ContextError } from '../core/errors.js';
+import { truncateText } from '../core/truncate-text.js';
 import { withFileLock } from '../sessions/file-lock.js';
 import { endsWithNewline, readTextOrEmpty } from '../sessions/fs-helpers.js';
 import { atomicWriteFile } from '../workspace/atomic-write.js';
@@ -14,7 +15,6 @@ import {
   parseHistoryLine,
 } from './history-entry.js';
 import { stripReasoningLeaks } from './strip-reasoning-leaks.js';
-import { truncateText } from './truncate-text.js';
 
 /** Options for {@link HistoryLog}. */
 export type HistoryLogOptions = {

@@ -1,8 +1,8 @@
 import { textOf } from '../core/content.js';
 import type { Message } from '../core/message.js';
+import { truncateText } from '../core/truncate-text.js';
 import { NANOBOT_EXTRA_KEY, RUNTIME_CONTEXT_KEY } from '../sessions/nanobot-message.js';
 import { stripRuntimeContextExactly } from '../sessions/replay-sanitize.js';
-import { truncateText } from './truncate-text.js';
 
 /** nanobot's cap on a raw archive entry. */
 export const DEFAULT_RAW_ARCHIVE_MAX_CHARS = 16_000;

@@ -1,6 +1,6 @@
 import { type Decision, decision } from '../core/decision.js';
 import type { ContentPart, Message } from '../core/message.js';
-import { truncateText } from '../memory/truncate-text.js';
+import { truncateText } from '../core/truncate-text.js';
 import { NANOBOT_EXTRA_KEY } from './nanobot-message.js';
 import type { SessionStore, StoreCallOptions } from './session-store.js';
 
