@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parse, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { ContextError, throwIfAborted } from '../core/errors.js';
+import { isMissingFileError } from '../workspace/fs-helpers.js';
 import { type CtxloomConfig, ctxloomConfigSchema } from './config-schema.js';
 import { describeConfigIssue } from './describe-config-issue.js';
 
@@ -51,9 +52,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
   } catch (error) {
-    if (isMissing(error) && optional) return { config: {}, path: file, found: false };
+    if (isMissingFileError(error) && optional) return { config: {}, path: file, found: false };
     throw new ContextError({
-      code: isMissing(error) ? 'NOT_FOUND' : 'INVALID_CONFIG',
+      code: isMissingFileError(error) ? 'NOT_FOUND' : 'INVALID_CONFIG',
       message: `${file}: cannot read the config file (${error instanceof Error ? error.message : String(error)}).`,
       cause: error,
       details: { file },
@@ -97,8 +98,4 @@ function yamlError(error: unknown, file: string): ContextError {
     });
   }
   return new ContextError({ code: 'INVALID_CONFIG', message: `${file}: ${String(error)}`, cause: error });
-}
-
-function isMissing(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
 }

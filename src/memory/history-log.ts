@@ -3,8 +3,8 @@ import path from 'node:path';
 import { ContextError } from '../core/errors.js';
 import { truncateText } from '../core/truncate-text.js';
 import { withFileLock } from '../sessions/file-lock.js';
-import { endsWithNewline, readTextOrEmpty } from '../sessions/fs-helpers.js';
 import { atomicWriteFile } from '../workspace/atomic-write.js';
+import { endsWithNewline, readTextOrEmpty } from '../workspace/fs-helpers.js';
 import { formatHistoryTimestamp } from './format-timestamp.js';
 import {
   formatHistoryLine,

@@ -2,7 +2,7 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { truncateText } from '../core/truncate-text.js';
 import { withFileLock } from '../sessions/file-lock.js';
-import { readTextOrEmpty } from '../sessions/fs-helpers.js';
+import { readTextOrEmpty } from '../workspace/fs-helpers.js';
 import { formatHistoryTimestamp } from './format-timestamp.js';
 import type { HistoryAppendOptions } from './history-log.js';
 import { stripReasoningLeaks } from './strip-reasoning-leaks.js';

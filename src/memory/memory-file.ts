@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { readTextOrEmpty } from '../sessions/fs-helpers.js';
 import { atomicWriteFile } from '../workspace/atomic-write.js';
+import { readTextOrEmpty } from '../workspace/fs-helpers.js';
 
 /** Options for {@link MemoryFile}. */
 export type MemoryFileOptions = {

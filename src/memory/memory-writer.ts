@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ContextError } from '../core/errors.js';
 import { system, user } from '../core/factories.js';
 import type { ChatModel } from '../llm/chat-model.js';
-import { readTextOrEmpty } from '../sessions/fs-helpers.js';
+import { readTextOrEmpty } from '../workspace/fs-helpers.js';
 import type { HistoryEntry } from './history-entry.js';
 import { HistoryLog } from './history-log.js';
 import { MemoryFile } from './memory-file.js';

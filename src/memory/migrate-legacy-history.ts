@@ -1,6 +1,6 @@
-import { rename, stat } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import path from 'node:path';
-import { readTextOrEmpty } from '../sessions/fs-helpers.js';
+import { fileExists, readTextOrEmpty } from '../workspace/fs-helpers.js';
 import { HistoryLog } from './history-log.js';
 
 /** Options for {@link migrateLegacyHistory}. */
@@ -22,7 +22,7 @@ const STAMPED = /^\[(\d{4}-\d{2}-\d{2} \d{2}:\d{2})\]\s*([\s\S]*)$/;
 export async function migrateLegacyHistory(options: MigrateLegacyHistoryOptions): Promise<number> {
   const file = path.join(options.workspace, 'memory', 'HISTORY.md');
   const text = await readTextOrEmpty(file);
-  if (!(await exists(file))) return 0;
+  if (!(await fileExists(file))) return 0;
   const log = new HistoryLog({
     workspace: options.workspace,
     ...(options.now === undefined ? {} : { now: options.now }),
@@ -43,14 +43,7 @@ export async function migrateLegacyHistory(options: MigrateLegacyHistoryOptions)
 }
 
 async function backupName(file: string): Promise<string> {
-  if (!(await exists(`${file}.bak`))) return `${file}.bak`;
+  if (!(await fileExists(`${file}.bak`))) return `${file}.bak`;
   for (let index = 1; ; index += 1)
-    if (!(await exists(`${file}.bak.${index}`))) return `${file}.bak.${index}`;
-}
-
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    () => false,
-  );
+    if (!(await fileExists(`${file}.bak.${index}`))) return `${file}.bak.${index}`;
 }

@@ -5,6 +5,7 @@ import type { Message } from '../core/message.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, MessageProvider, ProviderResult } from '../pipeline/contracts.js';
 import { WorkspaceFileCache } from '../workspace/file-cache.js';
+import { isMissingFileError } from '../workspace/fs-helpers.js';
 import { resolveRealInside } from '../workspace/resolve-real-inside.js';
 
 /** Options for {@link BootstrapFilesProvider}. */
@@ -167,14 +168,14 @@ export class BootstrapFilesProvider implements MessageProvider {
       real = await resolveRealInside(workspace, file);
     } catch (error) {
       if (ContextError.isInstance(error)) return { file, reason: 'outside-workspace' };
-      return { file, reason: isMissing(error) ? 'missing' : 'unreadable' };
+      return { file, reason: isMissingFileError(error) ? 'missing' : 'unreadable' };
     }
     let text: string;
     try {
       text = (await this.#cache.read(real, signal === undefined ? {} : { signal })).text;
     } catch (error) {
       if (ContextError.isInstance(error)) throw error;
-      return { file, reason: isMissing(error) ? 'missing' : 'unreadable' };
+      return { file, reason: isMissingFileError(error) ? 'missing' : 'unreadable' };
     }
     const trimmed = text.trim();
     if (trimmed === '') return { file, reason: 'blank' };
@@ -199,9 +200,4 @@ function assertRelativeInside(file: string): void {
       details: { path: file },
     });
   }
-}
-
-function isMissing(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
-  return error.code === 'ENOENT' || error.code === 'ENOTDIR';
 }

@@ -2,6 +2,7 @@ import { open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { throwIfAborted } from '../core/errors.js';
 import type { ContentPart, ImagePart } from '../core/message.js';
+import { isMissingFileError } from '../workspace/fs-helpers.js';
 
 /** Why an attached file was left out of the message. */
 export type SkippedMedia = {
@@ -108,7 +109,7 @@ async function loadOne(raw: string, options: LoadUserMediaOptions): Promise<Load
     if (!info.isFile()) return { path: file, reason: 'not-a-file' };
     size = info.size;
   } catch (error) {
-    return { path: file, reason: isMissing(error) ? 'missing' : 'unreadable' };
+    return { path: file, reason: isMissingFileError(error) ? 'missing' : 'unreadable' };
   }
   try {
     const head = await readBytes(file, 16);
@@ -150,9 +151,4 @@ async function isInsideRoots(file: string, roots: readonly string[]): Promise<bo
 function isInside(root: string, file: string): boolean {
   const relative = path.relative(root, file);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
-function isMissing(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
-  return error.code === 'ENOENT' || error.code === 'ENOTDIR';
 }

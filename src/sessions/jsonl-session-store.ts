@@ -1,11 +1,11 @@
 // Over 300 lines: one class per the SessionStore contract; file parsing, locking and naming live in their own files.
-import { appendFile, mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
+import { appendFile, mkdir, open, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ContextError, SessionStoreError, throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
 import { atomicWriteFile } from '../workspace/atomic-write.js';
+import { endsWithNewline, fileExists, hasErrorCode, readTextOrEmpty } from '../workspace/fs-helpers.js';
 import { withFileLock } from './file-lock.js';
-import { endsWithNewline, hasErrorCode, readTextOrEmpty } from './fs-helpers.js';
 import {
   formatMessageLine,
   formatSessionFile,
@@ -306,16 +306,6 @@ export class JsonlSessionStore implements SessionStore {
       message: `JSONL session store ${operation} failed in ${this.dir}: ${error instanceof Error ? error.message : String(error)}.`,
       cause: error,
     });
-  }
-}
-
-async function fileExists(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-    return true;
-  } catch (error) {
-    if (hasErrorCode(error, 'ENOENT')) return false;
-    throw error;
   }
 }
 

@@ -2,6 +2,7 @@ import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Content } from '../core/message.js';
 import { atomicWriteFile } from './atomic-write.js';
+import { fileExists } from './fs-helpers.js';
 import { resolveInside, safeFileName } from './safe-path.js';
 
 /** The folder, relative to the workspace, that holds offloaded tool results. */
@@ -141,17 +142,8 @@ function offloadPayload(content: Content): Payload | undefined {
   return { text, stored: JSON.stringify(content, null, 2), extension: 'json' };
 }
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function writeOnce(target: string, data: string): Promise<boolean> {
-  if (await exists(target)) return false;
+  if (await fileExists(target)) return false;
   await atomicWriteFile(target, data, { mode: 0o644 });
   return true;
 }

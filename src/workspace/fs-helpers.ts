@@ -1,8 +1,24 @@
-import { open, readFile } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 
 /** True when `error` is a Node file-system error with this `code` (e.g. `ENOENT`). */
 export function hasErrorCode(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && error.code === code;
+}
+
+/** True when `error` says a path (or a folder on it) does not exist: `ENOENT` or `ENOTDIR`. */
+export function isMissingFileError(error: unknown): boolean {
+  return hasErrorCode(error, 'ENOENT') || hasErrorCode(error, 'ENOTDIR');
+}
+
+/** True when `file` exists; false when it is missing; any other error (e.g. permissions) is thrown. */
+export async function fileExists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch (error) {
+    if (isMissingFileError(error)) return false;
+    throw error;
+  }
 }
 
 /** Reads a UTF-8 file, or `''` when it does not exist. */
