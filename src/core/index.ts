@@ -4,6 +4,7 @@
  * transactions. No I/O.
  */
 export { apportionTokens } from './apportion-tokens.js';
+export { assertNever } from './assert-never.js';
 export { hasToolCalls, isBlankContent, partsOf, textOf } from './content.js';
 export { type Decision, decision } from './decision.js';
 export {
@@ -45,6 +46,7 @@ export {
   type ToolCallId,
   toolCallId,
 } from './ids.js';
+export { isRecord } from './is-record.js';
 export { LruCache } from './lru-cache.js';
 export {
   type Content,

@@ -1,4 +1,5 @@
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
+import { assertNever } from '../core/assert-never.js';
 import { ContextError } from '../core/errors.js';
 import type { ContentPart, Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
@@ -161,8 +162,4 @@ function parseArguments(text: string): unknown {
   } catch {
     return { _raw: text };
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected role ${String(value)}`);
 }

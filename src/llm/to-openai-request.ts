@@ -1,3 +1,4 @@
+import { assertNever } from '../core/assert-never.js';
 import type { ContentPart, Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 
@@ -50,8 +51,4 @@ function toBlock(part: ContentPart): OpenAIChatMessage {
     default:
       return assertNever(part);
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected content part ${JSON.stringify(value)}`);
 }

@@ -1,3 +1,4 @@
+import { assertNever } from '../core/assert-never.js';
 import { ContextError } from '../core/errors.js';
 import type { PromptRuntimeContext } from '../pipeline/build-input.js';
 import { ContextPipeline } from '../pipeline/context-pipeline.js';
@@ -95,8 +96,4 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'object') return `an object with keys [${Object.keys(value).join(', ')}]`;
   return typeof value;
-}
-
-function assertNever(value: never): never {
-  throw new ContextError({ code: 'UNEXPECTED', message: `Unhandled builder choice ${String(value)}.` });
 }

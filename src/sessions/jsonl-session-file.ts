@@ -1,3 +1,4 @@
+import { isRecord } from '../core/is-record.js';
 import type { Message, Metadata } from '../core/message.js';
 import { derivedMessageId, fromNanobotDict, toNanobotDict } from './nanobot-message.js';
 import { clampLastConsolidated } from './stamp-message.js';
@@ -115,8 +116,4 @@ function headerFields(
     metadata: isRecord(header['metadata']) ? header['metadata'] : {},
     lastConsolidated,
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

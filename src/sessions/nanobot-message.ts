@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
+import { assertNever } from '../core/assert-never.js';
+import { isRecord } from '../core/is-record.js';
 import type { ContentPart, Message, Role, ToolCall } from '../core/message.js';
 
 /** A message as nanobot stores it: an OpenAI-chat-shaped JSON object. */
@@ -210,12 +212,4 @@ function metaOf(fields: Readonly<Record<string, string | undefined>>): { _meta?:
 
 function blockType(block: unknown): string {
   return isRecord(block) && typeof block['type'] === 'string' ? block['type'] : typeof block;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected content part ${JSON.stringify(value)}`);
 }

@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { ContextError } from '../core/errors.js';
+import { isRecord } from '../core/is-record.js';
 
 /** What a skill needs before it can run: executables on PATH and non-empty environment variables. */
 export type SkillRequirements = {
@@ -148,10 +149,6 @@ function stringList(value: unknown): readonly string[] {
 
 function nonEmptyString(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function describe(value: unknown): string {
