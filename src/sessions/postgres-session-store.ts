@@ -9,7 +9,13 @@ import { mergeMetadata } from './merge-metadata.js';
 import { PostgresNotifier } from './postgres-notifier.js';
 import { migrate, parseNotification } from './postgres-schema.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
-import { parseMessageRow, parseMetadataColumn } from './session-row.js';
+import {
+  parseMessageRow,
+  parseMetadataColumn,
+  type SessionRow,
+  sessionRecordFromRow,
+  sessionSummaryFromRow,
+} from './session-row.js';
 import type {
   MessageEventListener,
   SessionRecord,
@@ -31,15 +37,6 @@ export type PostgresSessionStoreOptions = {
   readonly maxConnections?: number;
   /** The clock for timestamps. @default the system clock */
   readonly now?: () => Date;
-};
-
-type SessionRow = {
-  key: string;
-  created_at: string;
-  updated_at: string;
-  metadata: string;
-  last_consolidated: number;
-  message_count: number;
 };
 
 /**
@@ -120,17 +117,7 @@ export class PostgresSessionStore implements SessionStore {
       if (row === undefined) {
         return emptySessionRecord(sessionKey);
       }
-      const messages = await this.#messages(client, { key: sessionKey, from: 0 });
-      return {
-        key: sessionKey,
-        messages,
-        metadata: parseMetadataColumn(row.metadata),
-        lastConsolidated: clampLastConsolidated(row.last_consolidated, messages.length),
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-        exists: true,
-        warnings: [],
-      };
+      return sessionRecordFromRow(row, await this.#messages(client, { key: sessionKey, from: 0 }));
     });
   }
 
@@ -195,12 +182,7 @@ export class PostgresSessionStore implements SessionStore {
       const result = await client.query<SessionRow>(
         `SELECT * FROM ${this.#table('sessions')} ORDER BY key COLLATE "C"`,
       );
-      return result.rows.map((row) => ({
-        key: row.key,
-        messageCount: row.message_count,
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-      }));
+      return result.rows.map(sessionSummaryFromRow);
     });
   }
 

@@ -1,5 +1,42 @@
 import { SessionStoreError } from '../core/errors.js';
+import { isRecord } from '../core/is-record.js';
 import type { Message } from '../core/message.js';
+import type { SessionRecord, SessionSummary } from './session-store.js';
+import { clampLastConsolidated } from './stamp-message.js';
+
+/** A row of the SQL stores' sessions table (SQLite and PostgreSQL share the schema). */
+export type SessionRow = {
+  readonly key: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly metadata: string;
+  readonly last_consolidated: number;
+  readonly message_count: number;
+};
+
+/** The record of a stored session from its row and its messages. */
+export function sessionRecordFromRow(row: SessionRow, messages: readonly Message[]): SessionRecord {
+  return {
+    key: row.key,
+    messages,
+    metadata: parseMetadataColumn(row.metadata),
+    lastConsolidated: clampLastConsolidated(row.last_consolidated, messages.length),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    exists: true,
+    warnings: [],
+  };
+}
+
+/** One line of `list()` from a sessions row. */
+export function sessionSummaryFromRow(row: SessionRow): SessionSummary {
+  return {
+    key: row.key,
+    messageCount: row.message_count,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
 
 /** Parses a stored message row (JSON of a {@link Message}); a bad row is a `STORE_CORRUPT` error. */
 export function parseMessageRow(
@@ -21,13 +58,10 @@ export function parseMessageRow(
 }
 
 /** Parses a stored metadata column; anything but a JSON object reads as `{}`. */
-export function parseMetadataColumn(data: string): Record<string, unknown> {
+export function parseMetadataColumn(data: string): Readonly<Record<string, unknown>> {
   try {
     const value: unknown = JSON.parse(data);
-    // A non-null, non-array JSON value is a plain record.
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
+    return isRecord(value) ? value : {};
   } catch {
     return {};
   }

@@ -7,7 +7,13 @@ import { ListenerSet } from './listener-set.js';
 import { loadOptional } from './load-optional.js';
 import { mergeMetadata } from './merge-metadata.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
-import { parseMessageRow, parseMetadataColumn } from './session-row.js';
+import {
+  parseMessageRow,
+  parseMetadataColumn,
+  type SessionRow,
+  sessionRecordFromRow,
+  sessionSummaryFromRow,
+} from './session-row.js';
 import type {
   MessageEventListener,
   SessionRecord,
@@ -27,15 +33,6 @@ export type SqliteSessionStoreOptions = {
   readonly busyTimeoutMs?: number;
   /** The clock for timestamps. @default the system clock */
   readonly now?: () => Date;
-};
-
-type SessionRow = {
-  key: string;
-  created_at: string;
-  updated_at: string;
-  metadata: string;
-  last_consolidated: number;
-  message_count: number;
 };
 
 const SCHEMA = `
@@ -109,18 +106,10 @@ export class SqliteSessionStore implements SessionStore {
           const rows = db
             .prepare('SELECT data FROM ctxloom_messages WHERE session_key = ? ORDER BY seq')
             .all(sessionKey) as { data: string }[];
-          return {
-            key: sessionKey,
-            messages: rows.map((entry) =>
-              parseMessageRow(entry.data, { backend: 'sqlite', key: sessionKey }),
-            ),
-            metadata: parseMetadataColumn(row.metadata),
-            lastConsolidated: clampLastConsolidated(row.last_consolidated, rows.length),
-            createdAt: row.created_at,
-            updatedAt: row.updated_at,
-            exists: true,
-            warnings: [],
-          };
+          return sessionRecordFromRow(
+            row,
+            rows.map((entry) => parseMessageRow(entry.data, { backend: 'sqlite', key: sessionKey })),
+          );
         })
         .deferred(),
     );
@@ -180,12 +169,7 @@ export class SqliteSessionStore implements SessionStore {
       'list',
       () => db.prepare('SELECT * FROM ctxloom_sessions ORDER BY key').all() as SessionRow[],
     );
-    return rows.map((row) => ({
-      key: row.key,
-      messageCount: row.message_count,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    }));
+    return rows.map(sessionSummaryFromRow);
   }
 
   /** A cross-process lock file next to the database, one per session, held while the task runs. */
