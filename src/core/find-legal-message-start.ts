@@ -1,4 +1,4 @@
-import type { Message } from '../core/message.js';
+import type { Message } from './message.js';
 
 /**
  * nanobot's `find_legal_message_start`: the index from which `messages` has no illegal tool-result

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ContextError } from '../core/errors.js';
 import { assistant, system, tool, user } from '../core/factories.js';
 import type { Message } from '../core/message.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import { ContextPipeline } from '../pipeline/context-pipeline.js';
+import { catchError } from '../testing/catch-error.js';
 import { MaxMessagesFilter } from './max-messages-filter.js';
 
 const ids = (messages: readonly Message[]): readonly string[] => messages.map((message) => message.id);
@@ -96,11 +96,9 @@ describe('MaxMessagesFilter', () => {
     for (const maxMessages of [0, -1, 2.5, Number.NaN]) {
       expect(() => new MaxMessagesFilter({ maxMessages })).toThrow(/maxMessages must be an integer ≥ 1/);
     }
-    try {
-      new MaxMessagesFilter({ maxMessages: 0 });
-    } catch (error) {
-      expect(ContextError.isInstance(error) && error.code).toBe('INVALID_OPTIONS');
-    }
+    expect(catchError(() => new MaxMessagesFilter({ maxMessages: 0 }))).toMatchObject({
+      code: 'INVALID_OPTIONS',
+    });
   });
 
   it('runs inside a pipeline and its decision reaches the trace', async () => {

@@ -5,6 +5,7 @@ import { createSequentialIdGenerator } from '../core/ids.js';
 import type { Message } from '../core/message.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import { ContextPipeline } from '../pipeline/context-pipeline.js';
+import { catchError } from '../testing/catch-error.js';
 import { sanitizeToolCallHistory } from './sanitize-tool-call-history.js';
 import { SanitizeToolCallsFilter } from './sanitize-tool-calls-filter.js';
 
@@ -167,12 +168,3 @@ describe('sanitizeToolCallHistory', () => {
     });
   });
 });
-
-function catchError(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected an error');
-}

@@ -63,20 +63,25 @@ describe('sanitize then budget, on broken histories', () => {
   test.prop([malformedConversationArbitrary(), budgetChoice, fc.integer({ min: 1, max: 12 })], {
     numRuns: 100,
   })('gives a legal list that fits, or fails with a typed error', (messages, budget, maxMessages) => {
+    let outcome: { readonly fitted: readonly Message[]; readonly maxTokens: number } | undefined;
     try {
       const sanitized = sanitizeToolCallHistory(messages).messages;
       const total = counter.countMessages(sanitized);
       const maxTokens = 'absolute' in budget ? budget.absolute : Math.floor((total * budget.perMille) / 1000);
       const counted = new MaxMessagesFilter({ maxMessages }).apply(sanitized).messages;
-      const fitted = new TokenBudgetFilter({ maxTokens }).apply(counted, {}, context).messages;
-      expect(validateToolCallIntegrity(fitted)).toEqual([]);
-      expect(counter.countMessages(fitted)).toBeLessThanOrEqual(maxTokens);
+      outcome = {
+        fitted: new TokenBudgetFilter({ maxTokens }).apply(counted, {}, context).messages,
+        maxTokens,
+      };
     } catch (error) {
       expect(
         ContextError.isInstance(error) &&
           ['TOOL_CALL_INTEGRITY', 'BUDGET_UNSATISFIABLE'].includes(error.code),
       ).toBe(true);
+      return;
     }
+    expect(validateToolCallIntegrity(outcome.fitted)).toEqual([]);
+    expect(counter.countMessages(outcome.fitted)).toBeLessThanOrEqual(outcome.maxTokens);
   });
 });
 

@@ -2,6 +2,7 @@ import { apportionTokens } from '../core/apportion-tokens.js';
 import type { Decision } from '../core/decision.js';
 import { throwIfAborted, toContextError } from '../core/errors.js';
 import { generateMessageId, type IdGenerator } from '../core/ids.js';
+import { isRecord } from '../core/is-record.js';
 import { type Message, SECTION_KEY, sectionOf } from '../core/message.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import { withTokenCache } from '../tokens/cached-token-counter.js';
@@ -239,9 +240,8 @@ function joinedParts(message: Message): readonly { section: string; chars: numbe
   const parts = message.metadata?.['parts'];
   if (!Array.isArray(parts) || parts.length < 2) return undefined;
   const valid = parts.flatMap((part: unknown) => {
-    if (typeof part !== 'object' || part === null) return [];
-    const section: unknown = Reflect.get(part, 'section');
-    const chars: unknown = Reflect.get(part, 'chars');
+    if (!isRecord(part)) return [];
+    const { section, chars } = part;
     return typeof section === 'string' && typeof chars === 'number' ? [{ section, chars }] : [];
   });
   return valid.length === parts.length ? valid : undefined;

@@ -11,9 +11,10 @@
 import * as fc from 'fast-check';
 import type { ContentPart, Message, Role, ToolCall } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
+import { DEFAULT_PLACEHOLDER_TEXTS } from '../filters/governor-constants.js';
 
 /** The text nanobot writes in place of an assistant message it had to omit. */
-export const PLACEHOLDER_ASSISTANT_TEXT = '[Previous assistant message omitted.]';
+export const PLACEHOLDER_ASSISTANT_TEXT = DEFAULT_PLACEHOLDER_TEXTS[0] ?? '';
 
 /** Options for {@link conversationArbitrary}. */
 export type ConversationArbitraryOptions = {

@@ -116,7 +116,7 @@ export class HFTokenCounter extends TextTokenCounter {
   }
 
   countText(text: string): number {
-    return text === '' ? 0 : this.encode(text).length;
+    return text === '' ? 0 : this.#tokenizer.encode(text, { add_special_tokens: false }).ids.length;
   }
 
   /** The token ids of a text, without added special tokens. */

@@ -1,4 +1,5 @@
 import { ContextError } from '../core/errors.js';
+import { TRUNCATION_SUFFIX } from '../core/truncate-text.js';
 import { utf8ByteLength } from './byte-token-counter.js';
 
 /** Encodes and decodes token ids: `TiktokenTokenCounter` and `HFTokenCounter` are tokenizers. */
@@ -18,7 +19,7 @@ export type TruncateTextToTokensOptions = {
 };
 
 /** Defaults of {@link TruncateTextToTokensOptions}. */
-export const DEFAULT_TRUNCATE_TEXT_TO_TOKENS = Object.freeze({ suffix: '\n... (truncated)' });
+export const DEFAULT_TRUNCATE_TEXT_TO_TOKENS = Object.freeze({ suffix: TRUNCATION_SUFFIX });
 
 /**
  * Cuts a text to at most `maxTokens` tokens, suffix included (nanobot §4.11): unchanged when
