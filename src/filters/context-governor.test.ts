@@ -137,6 +137,25 @@ describe('ContextGovernor', () => {
     expect(again.messages).toEqual(result.messages);
   });
 
+  it('treats nothing as in flight by default, so history results are never compacted', async () => {
+    const governor = new ContextGovernor({
+      contextWindowTokens: 2_000,
+      maxOutputTokens: 0,
+      safetyBufferTokens: 0,
+    });
+    const history = [
+      system('s'),
+      user('look'),
+      assistant('', { toolCalls: [{ id: 'c1', name: 'grep', arguments: '{}' }] }),
+      tool('g'.repeat(9_000), { toolCallId: 'c1', name: 'grep' }),
+      user('and now?'),
+    ];
+    const { trace } = await governor.prepareForModel(history);
+    expect(trace.stages.flatMap((stage) => stage.decisions).map((entry) => entry.type)).not.toContain(
+      'tool-result-compact',
+    );
+  });
+
   it('throws a typed error with the numbers when even the last user turn does not fit', async () => {
     const governor = new ContextGovernor({
       contextWindowTokens: 1_000,
@@ -147,7 +166,8 @@ describe('ContextGovernor', () => {
     await expect(governor.prepareForModel(history)).rejects.toMatchObject({
       code: 'BUDGET_UNSATISFIABLE',
       budget: 1_000,
-      required: expect.any(Number),
+      required: 2_009,
+      pinnedTokens: 2_009,
       message: expect.stringContaining('but the input budget is 1000'),
     });
     const kept = await new ContextGovernor({

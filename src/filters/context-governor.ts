@@ -61,7 +61,10 @@ export type ContextGovernorOptions = InputBudgetOptions & {
 
 /** Per-call options of {@link ContextGovernor.prepareForModel}. */
 export type PrepareForModelOptions = {
-  /** Index of the first message produced during this run (the run's initial message count). @default 0 */
+  /**
+   * Index of the first message produced during this run (the run's initial message count).
+   * @default messages.length: nothing is in flight, so history results are never compacted
+   */
   readonly inflightStartIndex?: number;
   /** Tool call ids compacted so far in this run; keep one set per run across its steps. @default a new set */
   readonly compactedToolCallIds?: Set<string>;
@@ -119,7 +122,7 @@ export class ContextGovernor {
     messages: readonly Message[],
     options: PrepareForModelOptions = {},
   ): Promise<BuildResult> {
-    const start = options.inflightStartIndex ?? 0;
+    const start = options.inflightStartIndex ?? messages.length;
     const state: GovernorRunState = {
       inflightStartIndex: start,
       inflightMessageIds: new Set(messages.slice(Math.max(0, start)).map((message) => message.id)),
@@ -136,7 +139,7 @@ export class ContextGovernor {
       throw new BudgetUnsatisfiableError({
         budget,
         required: result.trace.totalTokens,
-        pinnedTokens: result.trace.totalTokens,
+        pinnedTokens: this.#pinnedTokens(result),
         message:
           `The governed prompt needs ${result.trace.totalTokens} tokens (system prompt, ${result.trace.toolTokens} ` +
           `tokens of tool definitions and the last user turn, which are never cut) but the input budget is ${budget} ` +
@@ -145,6 +148,18 @@ export class ContextGovernor {
       });
     }
     return result;
+  }
+
+  /** Tokens that are never cut: the system messages, the tool definitions and the last user message. */
+  #pinnedTokens(result: BuildResult): number {
+    const counter = this.#pipeline.tokenCounter;
+    const lastUser = result.messages.findLast((message) => message.role === 'user');
+    const system = result.messages.filter((message) => message.role === 'system');
+    return (
+      counter.countMessages(system) +
+      (lastUser === undefined ? 0 : counter.countMessage(lastUser)) +
+      result.trace.toolTokens
+    );
   }
 }
 

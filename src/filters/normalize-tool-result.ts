@@ -1,3 +1,4 @@
+import { isBlankContent, textOf } from '../core/content.js';
 import type { Content } from '../core/message.js';
 import { truncateText } from '../core/truncate-text.js';
 import {
@@ -94,22 +95,23 @@ export async function normalizeToolResult(
       offloadError = error instanceof Error ? error.message : String(error);
     }
   }
-  if (typeof content === 'string' && maxChars > 0 && content.length > maxChars) {
-    const truncated = truncateText(content, maxChars);
-    if (truncated !== content) {
-      return {
-        content: truncated,
-        action: 'truncated',
-        originalChars: content.length,
-        ...(offloadError === undefined ? {} : { offloadError }),
-      };
-    }
+  // A string, or a list of text parts only (offloaded as one text too), is hard-truncated as the fallback.
+  const text =
+    typeof content === 'string'
+      ? content
+      : content.every((part) => part.type === 'text')
+        ? textOf(content)
+        : undefined;
+  if (text !== undefined && maxChars > 0 && text.length > maxChars) {
+    return {
+      content: truncateText(text, maxChars),
+      action: 'truncated',
+      originalChars: text.length,
+      ...(offloadError === undefined ? {} : { offloadError }),
+    };
   }
-  return { content, action: 'unchanged', ...(offloadError === undefined ? {} : { offloadError }) };
+  return { content, action: 'unchanged' };
 }
 
 /** nanobot's empty result: a blank string, an empty list, or a list of only blank text parts. */
-export function isEmptyResult(content: Content): boolean {
-  if (typeof content === 'string') return content.trim() === '';
-  return content.every((part) => part.type === 'text' && part.text.trim() === '');
-}
+export const isEmptyResult: (content: Content) => boolean = isBlankContent;

@@ -85,4 +85,19 @@ describe('ToolResultBudgetFilter', () => {
       details: { offloadError: expect.any(String) },
     });
   });
+
+  it('truncates a list of text parts too when its offload fails, and records why', async () => {
+    await writeFile(path.join(workspace, '.ctxloom'), 'not a folder');
+    const filter = new ToolResultBudgetFilter({ workspace, maxToolResultChars: 100 });
+    const parts = [
+      { type: 'text' as const, text: 'y'.repeat(80) },
+      { type: 'text' as const, text: 'y'.repeat(80) },
+    ];
+    const { messages, decisions } = await filter.apply(turn('grep', parts), {}, context);
+    expect(messages[2]?.content).toBe(`${'y'.repeat(80)}\n${'y'.repeat(19)}\n... (truncated)`);
+    expect(decisions[0]).toMatchObject({
+      type: 'message-truncate',
+      details: { offloadError: expect.any(String) },
+    });
+  });
 });
