@@ -73,8 +73,11 @@ export function createPrepareStep(
       step.messages,
       options.generateId === undefined ? {} : { generateId: options.generateId },
     );
+    const inflightStartIndex = convertedLength(step.messages.slice(0, initialCount));
+    // Ids, not positions: the governor's earlier steps may drop or insert messages before compaction.
     const state: GovernorRunState = {
-      inflightStartIndex: convertedLength(step.messages.slice(0, initialCount)),
+      inflightStartIndex,
+      inflightMessageIds: new Set(converted.messages.slice(inflightStartIndex).map((message) => message.id)),
       compactedToolCallIds,
     };
     const result = await govern(source, converted.messages, { state, options });

@@ -15,12 +15,6 @@ export const DEFAULT_BACKFILL_TEXT = '[Tool result unavailable — call was inte
 /** Tools whose results are never offloaded or truncated (`read_file` is the recovery path, #4153). */
 export const DEFAULT_OFFLOAD_EXEMPT_TOOLS: readonly string[] = Object.freeze(['read_file']);
 
-/** Characters a tool result may have before it is offloaded (or truncated). */
-export const DEFAULT_MAX_TOOL_RESULT_CHARS = 16_000;
-
-/** Characters of the original shown in an offload reference. */
-export const DEFAULT_OFFLOAD_PREVIEW_CHARS = 1_200;
-
 /** Tools whose in-flight results may be compacted under pressure. */
 export const DEFAULT_COMPACTABLE_TOOLS: readonly string[] = Object.freeze([
   'read_file',
@@ -83,3 +77,8 @@ export function resolveInputBudget(options: InputBudgetOptions): number {
   const buffer = options.safetyBufferTokens ?? DEFAULT_SAFETY_BUFFER_TOKENS;
   return Math.max(0, Math.floor(window - output - buffer));
 }
+
+export {
+  DEFAULT_MAX_TOOL_RESULT_CHARS,
+  DEFAULT_OFFLOAD_PREVIEW_CHARS,
+} from '../workspace/tool-result-offload.js';

@@ -1,7 +1,7 @@
-import { partsOf } from '../core/content.js';
 import { type Decision, decision } from '../core/decision.js';
-import type { Content, Message } from '../core/message.js';
+import type { Message } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
+import { mergeContent } from '../providers/merge-content.js';
 
 /** Options for {@link RoleAlternationFilter}. */
 export type RoleAlternationFilterOptions = {
@@ -134,13 +134,6 @@ export class RoleAlternationFilter implements ContextFilter {
       messageIds: messages.map((message) => message.id),
     });
   }
-}
-
-function mergeContent(first: Content, second: Content): Content {
-  if (typeof first === 'string' && typeof second === 'string') {
-    return [first, second].filter((text) => text !== '').join('\n\n');
-  }
-  return [...partsOf(first), ...partsOf(second)];
 }
 
 function mergeMessages(first: Message, second: Message): Message {

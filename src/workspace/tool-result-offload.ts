@@ -5,6 +5,12 @@ import { atomicWriteFile } from './atomic-write.js';
 import { fileExists } from './fs-helpers.js';
 import { resolveInside, safeFileName } from './safe-path.js';
 
+/** Characters a tool result may have before it is offloaded (nanobot's `max_tool_result_chars`). */
+export const DEFAULT_MAX_TOOL_RESULT_CHARS = 16_000;
+
+/** Characters of the original shown in an offload reference. */
+export const DEFAULT_OFFLOAD_PREVIEW_CHARS = 1_200;
+
 /** The folder, relative to the workspace, that holds offloaded tool results. */
 export const TOOL_RESULTS_DIR = path.join('.ctxloom', 'tool-results');
 
@@ -74,7 +80,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export async function persistToolResult(
   options: PersistToolResultOptions,
 ): Promise<PersistToolResultOutcome> {
-  const maxChars = options.maxChars ?? 16_000;
+  const maxChars = options.maxChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS;
   if (maxChars <= 0) return { status: 'inline', reason: 'maxChars ≤ 0 turns offloading off' };
   const payload = offloadPayload(options.content);
   if (payload === undefined) return { status: 'inline', reason: 'content has non-text parts' };
@@ -99,7 +105,7 @@ export async function persistToolResult(
     reference: offloadReference({
       path: target,
       text: payload.text,
-      previewChars: options.previewChars ?? 1_200,
+      previewChars: options.previewChars ?? DEFAULT_OFFLOAD_PREVIEW_CHARS,
     }),
     path: target,
     originalChars: payload.text.length,
