@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { leavesFolder } from '../workspace/safe-path.js';
 
 /**
  * The `ctxloom.yaml` schema (zod 4, camelCase keys). Every object is strict: an unknown key is an
@@ -37,7 +38,7 @@ const workspaceRelativePath = z
   .string()
   .min(1)
   .refine(
-    (value) => !path.isAbsolute(value) && !path.normalize(value).startsWith('..'),
+    (value) => !leavesFolder(path.normalize(value)),
     'must be a path inside the workspace (relative, without ..)',
   );
 

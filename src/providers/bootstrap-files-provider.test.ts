@@ -102,6 +102,15 @@ describe('BootstrapFilesProvider', () => {
     }
   });
 
+  it('reads a file whose name merely starts with two dots', async () => {
+    await writeFile(path.join(workspace, '..notes.md'), 'dots');
+    const provider = new BootstrapFilesProvider({ workspace, files: ['..notes.md'] });
+    const {
+      messages: [message],
+    } = await provider.getMessages({}, testBuildContext());
+    expect(message?.content).toBe('## ..notes.md\n\ndots');
+  });
+
   it('skips a symbolic link that points outside the workspace', async () => {
     await writeFile(path.join(root, 'secret.md'), 'do not leak');
     await symlink(path.join(root, 'secret.md'), path.join(workspace, 'AGENTS.md'));

@@ -7,6 +7,7 @@ import type { BuildContext, MessageProvider, ProviderResult } from '../pipeline/
 import { WorkspaceFileCache } from '../workspace/file-cache.js';
 import { isMissingFileError } from '../workspace/fs-helpers.js';
 import { resolveRealInside } from '../workspace/resolve-real-inside.js';
+import { leavesFolder } from '../workspace/safe-path.js';
 
 /** Options for {@link BootstrapFilesProvider}. */
 export type BootstrapFilesProviderOptions = {
@@ -193,7 +194,7 @@ export class BootstrapFilesProvider implements MessageProvider {
 
 function assertRelativeInside(file: string): void {
   const normalised = path.normalize(file);
-  if (file.trim() === '' || file.includes('\0') || path.isAbsolute(file) || normalised.startsWith('..')) {
+  if (file.trim() === '' || file.includes('\0') || leavesFolder(normalised)) {
     throw new ContextError({
       code: 'UNSAFE_PATH',
       message: `Bootstrap file ${JSON.stringify(file)} is not a path inside the workspace; list files relative to the workspace root, e.g. "AGENTS.md".`,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { throwIfAborted } from '../core/errors.js';
 import type { ContentPart, ImagePart } from '../core/message.js';
 import { isMissingFileError } from '../workspace/fs-helpers.js';
+import { leavesFolder } from '../workspace/safe-path.js';
 
 /** Why an attached file was left out of the message. */
 export type SkippedMedia = {
@@ -150,5 +151,5 @@ async function isInsideRoots(file: string, roots: readonly string[]): Promise<bo
 
 function isInside(root: string, file: string): boolean {
   const relative = path.relative(root, file);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  return !leavesFolder(relative);
 }

@@ -13,7 +13,7 @@ export {
   type WorkspaceFileCacheOptions,
 } from './file-cache.js';
 export { resolveRealInside } from './resolve-real-inside.js';
-export { resolveInside, safeFileName } from './safe-path.js';
+export { leavesFolder, resolveInside, safeFileName } from './safe-path.js';
 export {
   type ScaffoldResult,
   type ScaffoldWorkspaceOptions,

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { ContextError } from '../core/errors.js';
-import { resolveInside } from './safe-path.js';
+import { leavesFolder, resolveInside } from './safe-path.js';
 
 /**
  * Like `resolveInside`, and also follows symbolic links: resolves `relativePath` inside `root`, then
@@ -13,7 +13,7 @@ export async function resolveRealInside(root: string, relativePath: string): Pro
   const resolved = resolveInside(root, relativePath);
   const [realRoot, realFile] = await Promise.all([realpath(root), realpath(resolved)]);
   const relative = path.relative(realRoot, realFile);
-  if (relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))) return realFile;
+  if (!leavesFolder(relative)) return realFile;
   throw new ContextError({
     code: 'UNSAFE_PATH',
     message: `${JSON.stringify(relativePath)} is a link to ${realFile}, outside the workspace ${realRoot}; replace the link with a real file inside the workspace.`,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { resolveInside, safeFileName } from './safe-path.js';
+import { leavesFolder, resolveInside, safeFileName } from './safe-path.js';
 
 const root = path.resolve('/tmp/ctxloom-root');
 
@@ -16,6 +16,13 @@ describe('resolveInside', () => {
     for (const hostile of ['../x', '../../etc/passwd', '/etc/passwd', 'a/../../x', 'a\0b']) {
       expect(() => resolveInside(root, hostile)).toThrow(expect.objectContaining({ code: 'UNSAFE_PATH' }));
     }
+  });
+});
+
+describe('leavesFolder', () => {
+  it('tells parent paths from names that start with dots', () => {
+    expect(['..', `..${path.sep}x`, path.resolve('/abs')].map(leavesFolder)).toEqual([true, true, true]);
+    expect(['..notes.md', '.hidden', 'a/..b', ''].map(leavesFolder)).toEqual([false, false, false, false]);
   });
 });
 

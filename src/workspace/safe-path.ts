@@ -16,8 +16,7 @@ export function resolveInside(root: string, relativePath: string): string {
   const base = path.resolve(root);
   const resolved = path.resolve(base, relativePath);
   const relative = path.relative(base, resolved);
-  const leaves = relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
-  if (!leaves) return resolved;
+  if (!leavesFolder(relative)) return resolved;
   throw new ContextError({
     code: 'UNSAFE_PATH',
     message: `Path ${JSON.stringify(relativePath)} leaves ${base}; use a path inside that folder.`,
@@ -35,4 +34,12 @@ export function safeFileName(raw: string): string {
   const replaced = raw.replace(/[<>:"/\\|?*\u0000-\u001f]/g, '_').trim();
   if (replaced === '' || /^\.+$/.test(replaced)) return '_'.repeat(Math.max(1, replaced.length));
   return replaced;
+}
+
+/**
+ * True when a relative path (as `path.relative` or `path.normalize` gives it) leaves its folder: it is
+ * `..`, starts with `../`, or is absolute. Names that merely start with dots (`..notes.md`) stay inside.
+ */
+export function leavesFolder(relativePath: string): boolean {
+  return relativePath === '..' || relativePath.startsWith(`..${path.sep}`) || path.isAbsolute(relativePath);
 }
