@@ -48,6 +48,7 @@ export class MemorySessionStore implements SessionStore {
     options: StoreCallOptions = {},
   ): Promise<void> {
     throwIfAborted(options.signal);
+    if (messages.length === 0) return;
     const time = this.#now().toISOString();
     const stamped = messages.map((message) => stampMessage(message, time));
     const entry = this.#entry(sessionKey, time);

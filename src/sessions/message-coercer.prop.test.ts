@@ -42,7 +42,11 @@ describe('message coercers', () => {
       const store = new MessageStore({ sessionKey: 'k', store: new MemorySessionStore() });
       const written = await store.append(batch).then(
         (messages) => messages.length,
-        () => 0,
+        (error: unknown) => {
+          // Only a strict-coercion refusal may write nothing; any other failure fails the property.
+          expect(error).toMatchObject({ code: 'INVALID_INPUT' });
+          return 0;
+        },
       );
       expect((await store.messages()).length).toBe(written);
       if (written > 0) expect(written).toBe(batch.length);

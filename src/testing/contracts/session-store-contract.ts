@@ -59,6 +59,12 @@ function defineTests(options: SessionStoreContractOptions): void {
     expect(await store.list()).toEqual([]);
   });
 
+  it('creates nothing for an empty batch', async () => {
+    await store.append('empty', []);
+    expect((await store.load('empty')).exists).toBe(false);
+    expect(await store.list()).toEqual([]);
+  });
+
   it('round-trips every message field and stamps a timestamp', async () => {
     const messages = sampleMessages();
     await store.append('cli:direct', messages);
