@@ -32,6 +32,7 @@ import { SkillsCatalog } from '../skills/skills-catalog.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { resolveAgentWorkspace } from '../workspace/agent-workspace.js';
 import type { WorkspaceFileCache } from '../workspace/file-cache.js';
+import { pipelineOptions } from './for-chat.js';
 
 /** Skill options of the agent preset. */
 export type AgentSkillsOptions = {
@@ -139,7 +140,7 @@ export function agentPresetOptions(options: AgentPresetOptions): ContextPipeline
       ...governor.filters,
       ...(options.strictRoles === true ? [new RoleAlternationFilter()] : []),
     ],
-    ...pick(options),
+    ...pipelineOptions(options),
   };
 }
 
@@ -194,13 +195,4 @@ function agentCatalog(workspace: string, skills: AgentSkillsOptions): SkillsCata
     ...(skills.builtinDir === undefined ? {} : { builtinDir: skills.builtinDir }),
     ...(skills.environment === undefined ? {} : { environment: skills.environment }),
   });
-}
-
-function pick(options: AgentPresetOptions): Omit<ContextPipelineOptions, 'providers' | 'filters'> {
-  return {
-    ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter }),
-    ...(options.now === undefined ? {} : { now: options.now }),
-    ...(options.generateId === undefined ? {} : { generateId: options.generateId }),
-    ...(options.debug === undefined ? {} : { debug: options.debug }),
-  };
 }

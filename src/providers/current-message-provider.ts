@@ -1,3 +1,4 @@
+import { textOf } from '../core/content.js';
 import type { Content, ContentPart, Message } from '../core/message.js';
 import type { BuildInput, RuntimeContextBlock } from '../pipeline/build-input.js';
 import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
@@ -65,7 +66,7 @@ export class CurrentMessageProvider implements MessageProvider {
       typeof current === 'string'
         ? imagesThenText(media.images, withAttachmentLines(current, media.attachments))
         : [...media.images, ...current, ...attachmentParts(media.attachments)];
-    const blocks = this.#blocks(input, typeof current === 'string' ? current : textOfParts(current));
+    const blocks = this.#blocks(input, textOf(current));
     const { content, marker } = appendRuntimeContext(base, blocks);
     const metadata = {
       ...(marker === undefined ? {} : { [RUNTIME_CONTEXT_KEY]: marker }),
@@ -136,9 +137,4 @@ function formatTime(date: Date, timeZone: string): string {
 
 function attachmentParts(attachments: readonly string[]): readonly ContentPart[] {
   return attachments.length === 0 ? [] : [{ type: 'text', text: withAttachmentLines('', attachments) }];
-}
-
-function textOfParts(content: Content): string {
-  if (typeof content === 'string') return content;
-  return content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { hasErrorCode } from './fs-helpers.js';
 
 /** Options for {@link atomicWriteFile}. */
 export type AtomicWriteOptions = {
@@ -39,7 +40,7 @@ export async function atomicWriteFile(
   await syncDirectory(dir);
 }
 
-/** Fsyncs a folder so a rename in it is durable; platforms that refuse (EINVAL, EPERM) are ignored. */
+/** Fsyncs a folder so a rename in it is durable; platforms that refuse (EINVAL, EPERM, …) are ignored. */
 export async function syncDirectory(dir: string): Promise<void> {
   try {
     const handle = await open(dir, 'r');
@@ -48,7 +49,9 @@ export async function syncDirectory(dir: string): Promise<void> {
     } finally {
       await handle.close();
     }
-  } catch {
-    // directory fsync is best effort (not supported on every platform or file system)
+  } catch (error) {
+    // Some platforms and file systems cannot fsync a folder; any other failure is real.
+    if (!['EINVAL', 'EPERM', 'EISDIR', 'ENOTSUP', 'EACCES'].some((code) => hasErrorCode(error, code)))
+      throw error;
   }
 }

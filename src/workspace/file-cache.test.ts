@@ -2,7 +2,7 @@ import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readTextFileCached, WorkspaceFileCache } from './file-cache.js';
+import { WorkspaceFileCache } from './file-cache.js';
 
 let dir: string;
 
@@ -19,8 +19,8 @@ describe('WorkspaceFileCache', () => {
     const file = path.join(dir, 'a.md');
     await writeFile(file, 'hello');
     const cache = new WorkspaceFileCache();
-    expect(await readTextFileCached(file, { cache })).toBe('hello');
-    expect(await readTextFileCached(file, { cache })).toBe('hello');
+    expect((await cache.read(file)).text).toBe('hello');
+    expect((await cache.read(file)).text).toBe('hello');
     expect({ hits: cache.hits, misses: cache.misses }).toEqual({ hits: 1, misses: 1 });
   });
 

@@ -70,14 +70,3 @@ export class WorkspaceFileCache {
     this.#entries.clear();
   }
 }
-
-/**
- * Reads a text file through `cache` (see {@link WorkspaceFileCache.read}) and returns its text.
- */
-export async function readTextFileCached(
-  path: string,
-  options: { readonly cache: WorkspaceFileCache; readonly signal?: AbortSignal },
-): Promise<string> {
-  const file = await options.cache.read(path, options.signal === undefined ? {} : { signal: options.signal });
-  return file.text;
-}

@@ -8,7 +8,6 @@ export { type AtomicWriteOptions, atomicWriteFile } from './atomic-write.js';
 export {
   type CachedTextFile,
   DEFAULT_WORKSPACE_FILE_CACHE,
-  readTextFileCached,
   WorkspaceFileCache,
   type WorkspaceFileCacheOptions,
 } from './file-cache.js';
