@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -85,6 +85,18 @@ describe('SkillsCatalog', () => {
     expect(catalog.list().map((skill) => skill.name)).toEqual(['good']);
     expect(catalog.problems()).toHaveLength(1);
     expect(catalog.problems()[0]?.path).toBe(path.join(skills, 'broken', 'SKILL.md'));
+  });
+
+  it('reports a SKILL.md that cannot be read instead of dropping it silently', () => {
+    const workspace = tempDir();
+    const folder = path.join(workspace, 'skills', 'looped');
+    mkdirSync(folder, { recursive: true });
+    symlinkSync(path.join(folder, 'SKILL.md'), path.join(folder, 'SKILL.md'));
+    const catalog = new SkillsCatalog({ workspace, builtinDir: null });
+    expect(catalog.list()).toEqual([]);
+    expect(
+      catalog.problems().map((problem) => [problem.path, (problem.error as NodeJS.ErrnoException).code]),
+    ).toEqual([[path.join(folder, 'SKILL.md'), 'ELOOP']]);
   });
 
   it('tolerates missing folders and refuses names that are not listed', () => {

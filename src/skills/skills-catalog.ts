@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ContextError } from '../core/errors.js';
+import { isMissingFileError } from '../workspace/fs-helpers.js';
 import { BUILTIN_SKILLS_DIR } from './builtin-skills-dir.js';
 import {
   type ParsedSkillFile,
@@ -114,10 +115,10 @@ export class SkillsCatalog {
     const skills: Skill[] = [];
     const problems: SkillProblem[] = [];
     for (const root of this.#roots) {
-      for (const name of listSkillFolders(root.dir)) {
+      for (const name of listSkillFolders(root.dir, problems)) {
         if (seen.has(name) || this.#disabled.has(name)) continue;
         const file = path.join(root.dir, name, 'SKILL.md');
-        const parsed = this.#read(file);
+        const parsed = this.#read(file, problems);
         if (parsed === undefined) continue;
         if (!parsed.success) {
           problems.push({ path: file, error: parsed.error });
@@ -131,20 +132,21 @@ export class SkillsCatalog {
     return skills;
   }
 
-  #read(file: string): ReturnType<typeof safeParseSkillFile> | undefined {
-    let key: string;
+  /** Parses a SKILL.md (cached by size and mtime); a missing file is skipped, any other failure is a problem. */
+  #read(file: string, problems: SkillProblem[]): ReturnType<typeof safeParseSkillFile> | undefined {
     try {
       const stats = statSync(file);
       if (!stats.isFile()) return undefined;
-      key = `${stats.size}:${stats.mtimeMs}`;
-    } catch {
+      const key = `${stats.size}:${stats.mtimeMs}`;
+      const cached = this.#files.get(file);
+      if (cached?.key === key) return cached.parsed;
+      const parsed = safeParseSkillFile(readFileSync(file, 'utf8'));
+      this.#files.set(file, { key, parsed });
+      return parsed;
+    } catch (error) {
+      if (!isMissingFileError(error)) problems.push({ path: file, error: asError(error) });
       return undefined;
     }
-    const cached = this.#files.get(file);
-    if (cached?.key === key) return cached.parsed;
-    const parsed = safeParseSkillFile(readFileSync(file, 'utf8'));
-    this.#files.set(file, { key, parsed });
-    return parsed;
   }
 
   #toSkill(found: {
@@ -175,14 +177,20 @@ export class SkillsCatalog {
   }
 }
 
-function listSkillFolders(dir: string): readonly string[] {
+function listSkillFolders(dir: string, problems: SkillProblem[]): readonly string[] {
   try {
     return readdirSync(dir, { withFileTypes: true })
       .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
       .map((entry) => entry.name)
       .filter((name) => !name.startsWith('.'))
       .sort();
-  } catch {
+  } catch (error) {
+    // A skills folder that does not exist is normal; one that cannot be read is reported.
+    if (!isMissingFileError(error)) problems.push({ path: dir, error: asError(error) });
     return [];
   }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
