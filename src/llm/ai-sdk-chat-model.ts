@@ -1,7 +1,6 @@
-import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
-import { assertNever } from '../core/assert-never.js';
+import type { LanguageModel, ToolSet } from 'ai';
+import { toAiSdkMessages } from '../adapters/to-ai-sdk-messages.js';
 import { ContextError } from '../core/errors.js';
-import type { ContentPart, Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import { loadOptional } from '../sessions/load-optional.js';
 import type { ChatModel, ChatRequest, ChatResult, FinishReason } from './chat-model.js';
@@ -40,7 +39,7 @@ export class AiSdkChatModel implements ChatModel {
     try {
       const result = await ai.generateText({
         model: this.#options.model,
-        messages: toModelMessages(request.messages),
+        messages: [...toAiSdkMessages(request.messages, { carryMetadata: false }).messages],
         maxRetries: this.#options.maxRetries ?? 2,
         ...(tools === undefined ? {} : { tools }),
         ...(tools === undefined || request.toolChoice === undefined
@@ -100,66 +99,4 @@ function toToolSet(
     };
   }
   return tools;
-}
-
-/** Converts messages into AI SDK `ModelMessage`s (tool results as text outputs). */
-export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
-  const names = new Map<string, string>();
-  for (const message of messages) for (const call of message.toolCalls ?? []) names.set(call.id, call.name);
-  return messages.map((message): ModelMessage => {
-    const text = typeof message.content === 'string' ? message.content : partsText(message.content);
-    switch (message.role) {
-      case 'system':
-        return { role: 'system', content: text };
-      case 'user':
-        return typeof message.content === 'string'
-          ? { role: 'user', content: message.content }
-          : { role: 'user', content: message.content.map(toUserPart) };
-      case 'assistant':
-        return {
-          role: 'assistant',
-          content: [
-            ...(text === '' ? [] : [{ type: 'text' as const, text }]),
-            ...(message.toolCalls ?? []).map((call) => ({
-              type: 'tool-call' as const,
-              toolCallId: call.id,
-              toolName: call.name,
-              input: parseArguments(call.arguments),
-            })),
-          ],
-        };
-      case 'tool':
-        return {
-          role: 'tool',
-          content: [
-            {
-              type: 'tool-result',
-              toolCallId: message.toolCallId ?? '',
-              toolName: message.name ?? names.get(message.toolCallId ?? '') ?? 'tool',
-              output: { type: 'text', value: text },
-            },
-          ],
-        };
-      default:
-        return assertNever(message.role);
-    }
-  });
-}
-
-function toUserPart(part: ContentPart): { type: 'text'; text: string } | { type: 'image'; image: string } {
-  if (part.type === 'image') return { type: 'image', image: part.url };
-  if (part.type === 'text') return { type: 'text', text: part.text };
-  return { type: 'text', text: `[file: ${part.filename ?? part.path ?? part.mediaType}]` };
-}
-
-function partsText(parts: readonly ContentPart[]): string {
-  return parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
-}
-
-function parseArguments(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return { _raw: text };
-  }
 }

@@ -55,10 +55,10 @@ describe('OpenAICompatibleChatModel', () => {
         },
         {
           role: 'assistant',
-          content: '',
+          content: null,
           tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }],
         },
-        { role: 'tool', content: 'r', name: 'f', tool_call_id: 'c' },
+        { role: 'tool', content: 'r', tool_call_id: 'c' },
       ],
       tools: [
         { type: 'function', function: { name: 'f', description: 'does f', parameters: { type: 'object' } } },

@@ -1,8 +1,9 @@
+import { toOpenAIChatMessages } from '../adapters/to-openai-chat-messages.js';
 import { ContextError } from '../core/errors.js';
 import type { ChatModel, ChatRequest, ChatResult } from './chat-model.js';
 import { parseOpenAIResponse } from './parse-openai-response.js';
 import { retryDelayMs, sleep } from './retry-delay.js';
-import { toOpenAIMessages, toOpenAITools } from './to-openai-request.js';
+import { toOpenAITools } from './to-openai-request.js';
 
 /** Options for {@link OpenAICompatibleChatModel}. */
 export type OpenAICompatibleChatModelOptions = {
@@ -74,7 +75,7 @@ export class OpenAICompatibleChatModel implements ChatModel {
     const tools = request.tools ?? [];
     return {
       model: this.#options.model,
-      messages: toOpenAIMessages(request.messages),
+      messages: toOpenAIChatMessages(request.messages).messages,
       ...(tools.length === 0 ? {} : { tools: toOpenAITools(tools) }),
       ...(tools.length === 0 || request.toolChoice === undefined ? {} : { tool_choice: request.toolChoice }),
       ...(request.maxOutputTokens === undefined ? {} : { max_tokens: request.maxOutputTokens }),
