@@ -4,9 +4,10 @@ import { system, user } from '../core/factories.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { ChatModel } from '../llm/chat-model.js';
+import type { ArchivedSummary } from '../pipeline/build-input.js';
 import { getHistory } from '../sessions/get-history.js';
 import { KeyedQueue } from '../sessions/keyed-queue.js';
-import { archivedSummaryOf } from '../sessions/replay-session.js';
+import { archivedSummaryOf, LAST_SUMMARY_KEY } from '../sessions/replay-session.js';
 import type { SessionRecord, SessionStore } from '../sessions/session-store.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -20,7 +21,7 @@ import { formatRawArchive } from './raw-archive.js';
 export type SystemPromptSource = (context: {
   readonly sessionKey: string;
   /** The session's persisted archived summary (`_last_summary`), if any. */
-  readonly summary?: { readonly text: string; readonly lastActive: string };
+  readonly summary?: ArchivedSummary;
 }) => Promise<string> | string;
 
 /** Options for {@link MemoryConsolidator}. */
@@ -345,7 +346,9 @@ export class MemoryConsolidator {
 
   async #saveSummary(record: SessionRecord, text: string): Promise<void> {
     const lastActive = record.updatedAt ?? (this.#options.now ?? (() => new Date()))().toISOString();
-    await this.#options.store.setMetadata(record.key, { _last_summary: { text, last_active: lastActive } });
+    await this.#options.store.setMetadata(record.key, {
+      [LAST_SUMMARY_KEY]: { text, last_active: lastActive },
+    });
   }
 }
 

@@ -67,10 +67,11 @@ export class MemoryWriter {
   async run(options: { readonly signal?: AbortSignal } = {}): Promise<MemoryWriterResult> {
     let cursor = await this.#history.readDreamCursor();
     let processed = 0;
+    // Read the log once per run; entries appended meanwhile are picked up by the next run.
+    const unprocessed = (await this.#history.read()).filter((entry) => entry.cursor > cursor);
+    const batchSize = this.#options.batchSize ?? 20;
     for (;;) {
-      const batch = (await this.#history.read())
-        .filter((entry) => entry.cursor > cursor)
-        .slice(0, this.#options.batchSize ?? 20);
+      const batch = unprocessed.slice(processed, processed + batchSize);
       const last = batch.at(-1);
       if (last === undefined) {
         if (processed > 0)
