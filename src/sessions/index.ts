@@ -36,7 +36,7 @@ export {
   replaySession,
 } from './replay-session.js';
 export type { RetentionPolicy } from './retention-policy.js';
-export { persistTurn, type SaveTurnOptions, type SaveTurnResult, saveTurn } from './save-turn.js';
+export { type SaveTurnOptions, type SaveTurnResult, saveTurn } from './save-turn.js';
 export { sessionFileName } from './session-file-name.js';
 export {
   emptySessionRecord,

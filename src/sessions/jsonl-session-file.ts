@@ -83,7 +83,7 @@ export function formatSessionFile(content: SessionFileContent): string {
 }
 
 /** Renders the metadata record line (nanobot field names). */
-export function formatHeader(content: Omit<SessionFileContent, 'messages'>): string {
+function formatHeader(content: Omit<SessionFileContent, 'messages'>): string {
   return JSON.stringify({
     _type: 'metadata',
     key: content.key,

@@ -110,7 +110,7 @@ export function derivedMessageId(ordinal: number, line: string): string {
 }
 
 /** Converts one {@link ToolCall} to OpenAI's `{ id, type: 'function', function: { name, arguments } }`. */
-export function toolCallToNanobot(call: ToolCall): NanobotDict {
+function toolCallToNanobot(call: ToolCall): NanobotDict {
   return { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } };
 }
 

@@ -80,7 +80,7 @@ export function stripRuntimeContextExactly(content: Content, marker: unknown): C
 }
 
 /** Cleans replayed assistant text so the model does not learn to imitate bookkeeping lines. */
-export function sanitizeAssistantText(text: string): string {
+function sanitizeAssistantText(text: string): string {
   const withoutTime = text.replace(MESSAGE_TIME_LINE, '');
   return withoutTime
     .split('\n')

@@ -1,4 +1,6 @@
+import { isBlankContent } from '../core/content.js';
 import { type Decision, decision } from '../core/decision.js';
+import { isRecord } from '../core/is-record.js';
 import type { ContentPart, Message } from '../core/message.js';
 import { truncateText } from '../core/truncate-text.js';
 import { NANOBOT_EXTRA_KEY } from './nanobot-message.js';
@@ -81,7 +83,11 @@ function track(message: Message, seen: Seen): void {
 }
 
 function check(message: Message, seen: Seen): string | undefined {
-  if (message.role === 'assistant' && (message.toolCalls?.length ?? 0) === 0 && isBlank(message)) {
+  if (
+    message.role === 'assistant' &&
+    (message.toolCalls?.length ?? 0) === 0 &&
+    isBlankContent(message.content)
+  ) {
     return 'assistant message with empty content and no tool calls';
   }
   if (message.role !== 'tool') return undefined;
@@ -125,7 +131,7 @@ function stampLatency(messages: readonly Message[], latencyMs: number | undefine
   return messages.map((message, position) => {
     if (position !== index) return message;
     const extra = message.metadata?.[NANOBOT_EXTRA_KEY];
-    const base = typeof extra === 'object' && extra !== null ? extra : {};
+    const base = isRecord(extra) ? extra : {};
     return {
       ...message,
       metadata: { ...message.metadata, [NANOBOT_EXTRA_KEY]: { ...base, latency_ms: latencyMs } },
@@ -133,15 +139,6 @@ function stampLatency(messages: readonly Message[], latencyMs: number | undefine
   });
 }
 
-function isBlank(message: Message): boolean {
-  const { content } = message;
-  if (typeof content === 'string') return content.trim() === '';
-  return content.every((part) => part.type === 'text' && part.text.trim() === '');
-}
-
 function drop(message: Message, reason: string): Decision {
   return decision('message-drop', { stage: STAGE, reason, messageIds: [message.id] });
 }
-
-/** Another name for {@link saveTurn} (nanobot calls it `_save_turn`; the brief calls it persisting a turn). */
-export const persistTurn = saveTurn;
