@@ -41,10 +41,12 @@ export async function startScriptedOpenAIServer(
     let text = '';
     for await (const chunk of request) text += String(chunk);
     requests.push(JSON.parse(text || '{}') as Record<string, unknown>);
+    if (request.url !== '/v1/chat/completions') {
+      response.writeHead(404).end('not found');
+      return;
+    }
     const next = queue.shift();
-    if (request.url !== '/v1/chat/completions') response.writeHead(404).end('not found');
-    else if (next === undefined)
-      response.writeHead(500, { 'content-type': 'text/plain' }).end('script exhausted');
+    if (next === undefined) response.writeHead(500, { 'content-type': 'text/plain' }).end('script exhausted');
     else if (next.kind === 'hang') hanging.push(response);
     else if (next.kind === 'status') {
       response
