@@ -66,6 +66,15 @@ describe('ContextPipeline', () => {
     expect(trace.stages[0]?.decisions.map((entry) => entry.reason)).toEqual(['B.md is missing']);
   });
 
+  it('keeps the identity of tagged history messages from one build to the next', async () => {
+    const pipeline = new ContextPipeline({ providers: [persona, history] });
+    const past = [user('hi', { generateId })];
+    const first = await pipeline.build({ history: past });
+    const second = await pipeline.build({ history: [...past, user('more', { generateId })] });
+    expect(second.messages[1]).toBe(first.messages[1]);
+    expect(second.messages[2]?.metadata?.['section']).toBe('history');
+  });
+
   it('records a failing provider in the trace and goes on', async () => {
     const broken: MessageProvider = {
       id: 'broken',

@@ -41,6 +41,8 @@ export class ContextPipeline {
   readonly #now: () => number;
   readonly #generateId: IdGenerator;
   readonly #debug: boolean;
+  /** Tagged copies of provider messages, so the same input message gets the same object every build. */
+  readonly #tagged = new WeakMap<Message, Message>();
 
   constructor(options: ContextPipelineOptions = {}) {
     this.providers = options.providers ?? [];
@@ -66,7 +68,7 @@ export class ContextPipeline {
       throwIfAborted(input.signal);
       const stageStart = this.#now();
       const outcome = await runProvider(provider, input, context);
-      const block = outcome.messages.map((message) => tagSection(message, provider.id));
+      const block = outcome.messages.map((message) => this.#tag(message, provider.id));
       const blockTokens = this.tokenCounter.countMessages(block);
       stages.push({
         id: provider.id,
@@ -136,6 +138,20 @@ export class ContextPipeline {
       durationMs: this.#now() - run.started,
     };
     return { messages, trace };
+  }
+
+  /**
+   * Tags a message with its section. The tagged copy is remembered per input message, so a history
+   * replayed every turn keeps its object identity and the token cache answers by identity instead of
+   * rebuilding a content key for every old message.
+   */
+  #tag(message: Message, section: string): Message {
+    if (sectionOf(message) !== undefined) return message;
+    const known = this.#tagged.get(message);
+    if (known !== undefined && sectionOf(known) === section) return known;
+    const tagged = tagSection(message, section);
+    this.#tagged.set(message, tagged);
+    return tagged;
   }
 
   #context(input: BuildInput): BuildContext {
