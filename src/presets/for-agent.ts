@@ -16,6 +16,7 @@ import {
   CurrentMessageProvider,
   type CurrentMessageProviderOptions,
 } from '../providers/current-message-provider.js';
+import { DEFAULT_TOOL_CONTRACT } from '../providers/default-tool-contract.js';
 import { IdentityProvider } from '../providers/identity-provider.js';
 import { MemoryProvider, type MemoryReader } from '../providers/memory-provider.js';
 import {
@@ -25,7 +26,7 @@ import {
 import type { RuntimePlatform } from '../providers/runtime-platform.js';
 import { SkillsIndexProvider } from '../providers/skills-index-provider.js';
 import { StateHistoryProvider } from '../providers/state-history-provider.js';
-import { ToolContractProvider } from '../providers/tool-contract-provider.js';
+import { StaticPromptProvider } from '../providers/static-prompt-provider.js';
 import type { SkillsIndexFormat } from '../skills/render-skills-index.js';
 import type { SkillEnvironment } from '../skills/skill-environment.js';
 import { SkillsCatalog } from '../skills/skills-catalog.js';
@@ -165,7 +166,7 @@ function agentProviders(
       ...options.bootstrap,
       ...(options.fileCache === undefined ? {} : { fileCache: options.fileCache }),
     }),
-    new ToolContractProvider(options.toolContract === undefined ? {} : { text: options.toolContract }),
+    new StaticPromptProvider({ id: 'tool-contract', text: options.toolContract ?? DEFAULT_TOOL_CONTRACT }),
     ...(options.includeMemory === false
       ? []
       : [

@@ -22,6 +22,7 @@ export {
   type RuntimeMetadataOptions,
   runtimeMetadataLines,
 } from './current-message-provider.js';
+export { DEFAULT_TOOL_CONTRACT } from './default-tool-contract.js';
 export { IdentityProvider, type IdentityProviderOptions, renderIdentity } from './identity-provider.js';
 export { MemoryProvider, type MemoryProviderOptions, type MemoryReader } from './memory-provider.js';
 export { mergeContent } from './merge-content.js';
@@ -63,11 +64,6 @@ export {
   type StaticPromptProviderOptions,
 } from './static-prompt-provider.js';
 export { stripRuntimeContext } from './strip-runtime-context.js';
-export {
-  DEFAULT_TOOL_CONTRACT,
-  ToolContractProvider,
-  type ToolContractProviderOptions,
-} from './tool-contract-provider.js';
 export {
   DEFAULT_TOOLS_DESC_PROVIDER,
   renderToolList,

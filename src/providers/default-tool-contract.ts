@@ -1,6 +1,3 @@
-import type { Message } from '../core/message.js';
-import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
-
 /**
  * ctxloom's tool contract (part 3 of the agent system prompt): the execution policy, with the
  * section headings of nanobot's `tool_contract.md`. Personality belongs in SOUL.md, not here.
@@ -43,28 +40,3 @@ export const DEFAULT_TOOL_CONTRACT = `# Tool Usage Notes
 ## Scheduling and Background Work
 - Use the scheduling tool for reminders and recurring work instead of promising to remember.
 - Long-running work can continue in the background; tell the user what is running and how to check on it.`;
-
-/** Options for {@link ToolContractProvider}. */
-export type ToolContractProviderOptions = {
-  /** The provider id. @default 'tool-contract' */
-  readonly id?: string;
-  /** The contract text. @default DEFAULT_TOOL_CONTRACT */
-  readonly text?: string;
-};
-
-/** Emits the tool contract as one system message (empty text → nothing). */
-export class ToolContractProvider implements MessageProvider {
-  readonly specificationVersion = 'v1';
-  readonly id: string;
-  readonly text: string;
-
-  constructor(options: ToolContractProviderOptions = {}) {
-    this.id = options.id ?? 'tool-contract';
-    this.text = options.text ?? DEFAULT_TOOL_CONTRACT;
-  }
-
-  getMessages(_input: unknown, context: BuildContext): readonly Message[] {
-    if (this.text.trim() === '') return [];
-    return [{ id: context.generateId(), role: 'system', content: this.text }];
-  }
-}
