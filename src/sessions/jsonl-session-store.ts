@@ -5,6 +5,7 @@ import { ContextError, SessionStoreError, throwIfAborted } from '../core/errors.
 import type { Message, Metadata } from '../core/message.js';
 import { atomicWriteFile } from '../workspace/atomic-write.js';
 import { endsWithNewline, fileExists, hasErrorCode, readTextOrEmpty } from '../workspace/fs-helpers.js';
+import { checkSessionKey } from './check-session-key.js';
 import { withFileLock } from './file-lock.js';
 import {
   formatMessageLine,
@@ -205,6 +206,7 @@ export class JsonlSessionStore implements SessionStore {
 
   /** A cross-process lock file `<file>.session.lock`, held for as long as the task runs (broken only if its process died). */
   async withSessionLock<T>(sessionKey: string, task: () => Promise<T>): Promise<T> {
+    checkSessionKey(sessionKey, { backend: 'jsonl', operation: 'lock' });
     const lockPath = `${this.filePath(sessionKey)}.session.lock`;
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     return withFileLock(
@@ -285,6 +287,7 @@ export class JsonlSessionStore implements SessionStore {
   }
 
   #locked<T>(sessionKey: string, operation: string, task: (file: string) => Promise<T>): Promise<T> {
+    checkSessionKey(sessionKey, { backend: 'jsonl', operation });
     const file = this.filePath(sessionKey);
     return this.#queue.run(sessionKey, async () => {
       this.#dirReady ??= mkdir(this.dir, { recursive: true, mode: 0o700 }).then(() => undefined);
