@@ -24,7 +24,7 @@ describe('ctxloom session', () => {
   it('lists and shows the sessions of a workspace', async () => {
     const io = memoryIo(dir);
     expect(await main(['session', 'list', '--workspace', 'ws'], io)).toBe(0);
-    expect(io.out()).toMatch(/^telegram:8281248569\t11 messages\tupdated 2026-03-01T09:03:05/);
+    expect(io.out()).toMatch(/^telegram:8281248569\t2\.4 KiB\tupdated 2026-03-01T09:03:05/);
     const show = memoryIo(dir);
     expect(
       await main(

@@ -7,6 +7,7 @@ import {
   LenientMessageCoercer,
   MessageStore,
   type SessionStore,
+  type SessionSummary,
   StrictMessageCoercer,
   textOf,
 } from '../../index.js';
@@ -56,8 +57,10 @@ const ACTIONS: Readonly<Record<string, Action>> = {
     if (values['json'] === true) io.stdout.write(`${JSON.stringify(sessions, null, 2)}\n`);
     else if (sessions.length === 0) io.stdout.write('No sessions.\n');
     else
-      for (const entry of sessions)
-        io.stdout.write(`${entry.key}\t${entry.messageCount} messages\tupdated ${entry.updatedAt ?? '?'}\n`);
+      for (const entry of sessions) {
+        io.stdout.write(`${entry.key}\t${sizeOf(entry)}\tupdated ${entry.updatedAt ?? '?'}\n`);
+        for (const warning of entry.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
+      }
     return EXIT_CODES.ok;
   },
   show: async ({ store, values, args, io }) => {
@@ -129,6 +132,18 @@ export const sessionCommand: CliCommand = {
     }
   },
 };
+
+/** `N messages` where the store counts them, else the file size (JSONL lists read no messages). */
+function sizeOf(entry: SessionSummary): string {
+  if (entry.messageCount !== undefined) return `${entry.messageCount} messages`;
+  const bytes = 'sizeBytes' in entry && typeof entry.sizeBytes === 'number' ? entry.sizeBytes : undefined;
+  if (bytes === undefined) return '? messages';
+  return bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 ** 2
+      ? `${(bytes / 1024).toFixed(1)} KiB`
+      : `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+}
 
 function requireKey(args: readonly string[], action: string): string {
   const [key] = args;
