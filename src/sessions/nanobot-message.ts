@@ -13,28 +13,38 @@ export const NANOBOT_EXTRA_KEY = 'nanobot';
 export const RUNTIME_CONTEXT_KEY = 'runtimeContext';
 
 const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
-const OWN_FIELDS = new Set([
-  'id',
-  'role',
-  'content',
-  'timestamp',
-  'tool_calls',
-  'tool_call_id',
-  'name',
-  'reasoning_content',
-  '_runtime_context',
-  '_ctxloom',
-]);
+
+/**
+ * The fields the converter maps onto {@link Message}, each with the test for a value it can hold as it
+ * is. A field whose value fails its test (a `tool_call_id` on a user message, a `null` name, …) is kept
+ * in `metadata.nanobot` instead, like every unknown field. `content` and `tool_calls` are converted
+ * and, when the conversion would lose something, also kept as they were (see {@link fromNanobotDict}).
+ */
+const MODELLED: Readonly<Record<string, (value: unknown, role: Role) => boolean>> = {
+  id: (value) => typeof value === 'string' && value !== '',
+  role: () => true,
+  content: () => true,
+  tool_calls: () => true,
+  timestamp: (value) => typeof value === 'string',
+  tool_call_id: (value, role) => role === 'tool' && typeof value === 'string',
+  name: (value) => typeof value === 'string',
+  reasoning_content: (value) => typeof value === 'string',
+  _runtime_context: (value) => isRecord(value),
+  _ctxloom: (value) => isRecord(value),
+};
 
 /**
  * Converts a nanobot message dict into a {@link Message}, or returns why it cannot (not an object,
  * unknown role). Field mapping: `tool_calls` `{id, type:'function', function:{name, arguments}}` →
  * `toolCalls` `{id, name, arguments}` (object arguments become JSON text); `tool_call_id` →
  * `toolCallId`; `reasoning_content` → `reasoning`; `timestamp` → `metadata.timestamp`;
- * `_runtime_context` → `metadata.runtimeContext`; `image_url` blocks → image parts (with `_meta.path`);
- * every other field (`media`, `_command`, `thinking_blocks`, `latency_ms`, …) is kept in
- * `metadata.nanobot` so writing the message back loses nothing. `fallbackId` names messages stored
- * without an `id`.
+ * `_runtime_context` → `metadata.runtimeContext`; `image_url` blocks → image parts (with `_meta.path`).
+ * Nothing is lost: every other field (`media`, `_command`, `thinking_blocks`, `latency_ms`, a
+ * `tool_call_id` on a user message, …) is kept in `metadata.nanobot`, and `content` or `tool_calls`
+ * that the mapping cannot hold exactly (`cache_control` on a block, `image_url.detail`, extra keys of
+ * a call such as `index` or `extra_content`, `content: null`) are kept there as they were, so
+ * {@link toNanobotDict} writes them back while the message still says the same. `fallbackId` names
+ * messages stored without an `id`.
  */
 export function fromNanobotDict(value: unknown, fallbackId: string): Message | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
@@ -43,16 +53,26 @@ export function fromNanobotDict(value: unknown, fallbackId: string): Message | s
   const role = dict['role'];
   if (typeof role !== 'string' || !ROLES.includes(role as Role))
     return `unknown role ${JSON.stringify(role)}`;
+  // Checked against ROLES above.
+  const known = role as Role;
   const content = contentFromNanobot(dict['content']);
-  const metadata = metadataFromNanobot(dict, content.raw);
-  const toolCalls = role === 'assistant' ? toolCallsFromNanobot(dict['tool_calls']) : [];
+  const toolCalls = toolCallsFromNanobot(dict['tool_calls'], known);
+  const metadata = metadataFromNanobot(dict, {
+    role: known,
+    lossy: {
+      content: isLossy(dict['content'], contentToNanobot(content)),
+      tool_calls: isLossy(
+        dict['tool_calls'],
+        toolCalls.length > 0 ? toolCalls.map(toolCallToNanobot) : undefined,
+      ),
+    },
+  });
   return {
     id: typeof dict['id'] === 'string' && dict['id'] !== '' ? dict['id'] : fallbackId,
-    // Checked against ROLES above.
-    role: role as Role,
-    content: content.value,
+    role: known,
+    content,
     ...(typeof dict['name'] === 'string' ? { name: dict['name'] } : {}),
-    ...(role === 'tool' && typeof dict['tool_call_id'] === 'string'
+    ...(known === 'tool' && typeof dict['tool_call_id'] === 'string'
       ? { toolCallId: dict['tool_call_id'] }
       : {}),
     ...(toolCalls.length > 0 ? { toolCalls } : {}),
@@ -61,10 +81,21 @@ export function fromNanobotDict(value: unknown, fallbackId: string): Message | s
   };
 }
 
-function metadataFromNanobot(dict: NanobotDict, rawContent: unknown): Record<string, unknown> {
+/** True when a stored field is present and converting it and back would not give it again. */
+function isLossy(stored: unknown, convertedBack: unknown): boolean {
+  return stored !== undefined && !isDeepStrictEqual(stored, convertedBack);
+}
+
+function metadataFromNanobot(
+  dict: NanobotDict,
+  conversion: { readonly role: Role; readonly lossy: Readonly<Record<'content' | 'tool_calls', boolean>> },
+): Record<string, unknown> {
   const extra: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(dict)) if (!OWN_FIELDS.has(key)) extra[key] = field;
-  if (rawContent !== undefined) extra['content'] = rawContent;
+  for (const [key, field] of Object.entries(dict)) {
+    const modelled = MODELLED[key];
+    if (modelled === undefined || !modelled(field, conversion.role)) extra[key] = field;
+  }
+  for (const key of ['content', 'tool_calls'] as const) if (conversion.lossy[key]) extra[key] = dict[key];
   const own = isRecord(dict['_ctxloom']) ? dict['_ctxloom'] : {};
   return {
     ...own,
@@ -82,19 +113,22 @@ export function toNanobotDict(message: Message): NanobotDict {
     [NANOBOT_EXTRA_KEY]: extraValue,
     ...own
   } = message.metadata ?? {};
-  const extra: Record<string, unknown> = isRecord(extraValue) ? { ...extraValue } : {};
-  const rawContent = extra['content'];
-  delete extra['content'];
-  const keepRaw =
-    rawContent !== undefined && isDeepStrictEqual(contentFromNanobot(rawContent).value, message.content);
+  const { content: rawContent, tool_calls: rawCalls, ...extra } = isRecord(extraValue) ? extraValue : {};
+  const calls = message.toolCalls ?? [];
+  const keepContent =
+    rawContent !== undefined && isDeepStrictEqual(contentFromNanobot(rawContent), message.content);
+  const keepCalls =
+    rawCalls !== undefined && isDeepStrictEqual(toolCallsFromNanobot(rawCalls, message.role), calls);
   return {
     ...extra,
     role: message.role,
-    content: keepRaw ? rawContent : contentToNanobot(message.content),
+    content: keepContent ? rawContent : contentToNanobot(message.content),
     ...(typeof timestamp === 'string' ? { timestamp } : {}),
-    ...(message.toolCalls === undefined || message.toolCalls.length === 0
-      ? {}
-      : { tool_calls: message.toolCalls.map(toolCallToNanobot) }),
+    ...(keepCalls
+      ? { tool_calls: rawCalls }
+      : calls.length === 0
+        ? {}
+        : { tool_calls: calls.map(toolCallToNanobot) }),
     ...(message.toolCallId === undefined ? {} : { tool_call_id: message.toolCallId }),
     ...(message.name === undefined ? {} : { name: message.name }),
     ...(message.reasoning === undefined ? {} : { reasoning_content: message.reasoning }),
@@ -114,8 +148,8 @@ function toolCallToNanobot(call: ToolCall): NanobotDict {
   return { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } };
 }
 
-function toolCallsFromNanobot(value: unknown): ToolCall[] {
-  if (!Array.isArray(value)) return [];
+function toolCallsFromNanobot(value: unknown, role: Role): ToolCall[] {
+  if (role !== 'assistant' || !Array.isArray(value)) return [];
   return value.filter(isRecord).map((call) => {
     const fn = isRecord(call['function']) ? call['function'] : call;
     const args = fn['arguments'];
@@ -127,22 +161,15 @@ function toolCallsFromNanobot(value: unknown): ToolCall[] {
   });
 }
 
-type ConvertedContent = { readonly value: string | readonly ContentPart[]; readonly raw?: unknown };
-
-function contentFromNanobot(value: unknown): ConvertedContent {
-  if (typeof value === 'string') return { value };
-  if (value === null || value === undefined) return { value: '' };
-  if (!Array.isArray(value)) return { value: JSON.stringify(value), raw: value };
-  const parts: ContentPart[] = [];
-  let lossy = false;
-  for (const block of value) {
-    const part = blockFromNanobot(block);
-    if (part === undefined) {
-      lossy = true;
-      parts.push({ type: 'text', text: `[unsupported content block: ${blockType(block)}]` });
-    } else parts.push(part);
-  }
-  return lossy ? { value: parts, raw: value } : { value: parts };
+/** Message content from nanobot's `content`: a string, a list of blocks, or anything else as JSON text. */
+function contentFromNanobot(value: unknown): string | readonly ContentPart[] {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return '';
+  if (!Array.isArray(value)) return JSON.stringify(value);
+  return value.map(
+    (block) =>
+      blockFromNanobot(block) ?? { type: 'text', text: `[unsupported content block: ${blockType(block)}]` },
+  );
 }
 
 function blockFromNanobot(block: unknown): ContentPart | undefined {
