@@ -26,6 +26,9 @@ export type ReadFileLinesOptions = {
 
 const DEFAULT_CHUNK = 1 << 20;
 
+/** The default longest line the session readers decode: 256 MiB, well under V8's longest string. */
+export const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
+
 /**
  * Reads a file line by line in fixed-size chunks, yielding each chunk's complete lines as one batch,
  * so memory stays at one chunk plus the longest line (at most `maxLineBytes`) whatever the file size.

@@ -4,6 +4,7 @@
  * MessageStore (coercers, retention, events); replay rules (getHistory) and turn persistence.
  */
 export { checkSessionKey } from './check-session-key.js';
+export { DEFAULT_MAX_LINE_BYTES } from './file-lines.js';
 export { type FileLockOptions, withFileLock } from './file-lock.js';
 export {
   type GetHistoryOptions,
@@ -12,7 +13,6 @@ export {
   type ReplaySession,
 } from './get-history.js';
 export {
-  DEFAULT_MAX_LINE_BYTES,
   JsonlSessionStore,
   type JsonlSessionStoreOptions,
   type SessionRepair,
@@ -33,6 +33,7 @@ export {
 } from './nanobot-message.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
 export { readMessagesFile } from './read-messages-file.js';
+export { type ReadSessionFileOptions, readSessionFile, type SessionFileRecord } from './read-session-file.js';
 export {
   archivedSummaryOf,
   LAST_SUMMARY_KEY,

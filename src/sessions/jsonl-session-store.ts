@@ -6,20 +6,21 @@ import type { Message, Metadata } from '../core/message.js';
 import { endsWithNewline, fileExists, hasErrorCode } from '../workspace/fs-helpers.js';
 import { checkSessionKey } from './check-session-key.js';
 import { removeStaleTempFiles } from './ctxloom-temp-file.js';
+import { DEFAULT_MAX_LINE_BYTES } from './file-lines.js';
 import { withFileLock } from './file-lock.js';
 import { KeyedQueue } from './keyed-queue.js';
-import { latestTime } from './latest-time.js';
 import { type JsonlSessionSummary, listSessionFiles } from './list-session-files.js';
 import { ListenerSet } from './listener-set.js';
 import { locateSessionFile, type SessionFolders } from './locate-session-file.js';
 import { mergeMetadata } from './merge-metadata.js';
 import { toNanobotDict } from './nanobot-message.js';
+import { readSessionFile } from './read-session-file.js';
 import { replaceFileAtomically } from './replace-file-atomically.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
 import { type HeaderFields, rewriteSessionFile, type SessionFileRewrite } from './rewrite-session-file.js';
-import { type LineProblem, type SessionFileScan, scanSessionFile } from './scan-session-file.js';
+import type { SessionFileScan } from './scan-session-file.js';
 import { sessionFileName } from './session-file-name.js';
-import { formatHeaderLine, type SessionHeader, validLastConsolidated } from './session-header.js';
+import { formatHeaderLine, validLastConsolidated } from './session-header.js';
 import type {
   MessageEventListener,
   SessionRecord,
@@ -61,9 +62,6 @@ export type SessionRepair = {
   /** Where they went (`<session file>.corrupt`). */
   readonly corruptFile: string;
 };
-
-/** @default for {@link JsonlSessionStoreOptions.maxLineBytes}: 256 MiB, well under V8's longest string. */
-export const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 /**
  * A {@link SessionStore} in nanobot's session file format (one `{base64url(key)}.jsonl` per session:
@@ -172,19 +170,16 @@ export class JsonlSessionStore implements SessionStore {
     return this.#queue.run(sessionKey, () =>
       this.#guard('load', async () => {
         const file = await locateSessionFile(sessionKey, this.#folders);
-        const messages: Message[] = [];
-        const scan =
-          file === undefined
-            ? undefined
-            : await scanSessionFile(file, {
-                ...this.#folders,
-                onMessage: ({ message }) => messages.push(message),
-              });
-        if (file === undefined || scan === undefined) return emptySessionRecord(sessionKey);
-        const warnings = scan.problems.map((problem) => describeProblem(problem, { sessionKey, file }));
-        if (scan.header === undefined && messages.length === 0 && scan.problems.length > 0)
-          return emptySessionRecord(sessionKey, warnings);
-        return recordOf(sessionKey, { header: scan.header, messages, warnings });
+        if (file === undefined) return emptySessionRecord(sessionKey);
+        const {
+          file: _file,
+          unreadableLines: _lines,
+          ...record
+        } = await readSessionFile(file, {
+          sessionKey,
+          maxLineBytes: this.#folders.maxLineBytes,
+        });
+        return record;
       }),
     );
   }
@@ -374,38 +369,6 @@ async function adopt(found: string | undefined, file: string): Promise<void> {
   }
 }
 
-function recordOf(
-  sessionKey: string,
-  read: {
-    readonly header: SessionHeader | undefined;
-    readonly messages: readonly Message[];
-    readonly warnings: readonly string[];
-  },
-): SessionRecord {
-  const { header, messages } = read;
-  const updatedAt = latestTime(header?.updatedAt, lastTimestamp(messages));
-  return {
-    key: sessionKey,
-    messages,
-    metadata: header?.metadata ?? {},
-    lastConsolidated: validLastConsolidated(header?.lastConsolidated, messages.length),
-    ...(header?.createdAt === undefined ? {} : { createdAt: header.createdAt }),
-    ...(updatedAt === undefined ? {} : { updatedAt }),
-    exists: true,
-    warnings: read.warnings,
-  };
-}
-
-function describeProblem(
-  problem: LineProblem,
-  where: { readonly sessionKey: string; readonly file: string },
-): string {
-  const session = `Session ${JSON.stringify(where.sessionKey)}: line ${problem.line}`;
-  if (problem.kind === 'invalid-utf8')
-    return `${session} ${problem.reason}; it loads with U+FFFD in their place, and the bytes on disk are kept.`;
-  return `${session} skipped (${problem.reason}); ${where.file} is unchanged: 'ctxloom session repair' or the next rewrite moves the line to ${where.file}.corrupt.`;
-}
-
 async function syncFile(file: string): Promise<void> {
   const handle = await open(file, 'r+');
   try {
@@ -413,9 +376,4 @@ async function syncFile(file: string): Promise<void> {
   } finally {
     await handle.close();
   }
-}
-
-function lastTimestamp(messages: readonly Message[]): string | undefined {
-  const value = messages.at(-1)?.metadata?.['timestamp'];
-  return typeof value === 'string' ? value : undefined;
 }
