@@ -8,7 +8,11 @@ export type FileLine = {
   readonly offset: number;
   /** Length in bytes, without the `\n`. */
   readonly length: number;
-  /** The line's bytes; absent when the line is longer than `maxLineBytes` (it was skipped, not read into memory). */
+  /**
+   * The line's bytes; absent when the line is longer than `maxLineBytes` (it was skipped, not read
+   * into memory). They may share memory with the read buffer, which is reused once the batch is
+   * done: copy them to keep them longer.
+   */
   readonly bytes?: Buffer;
   /** False for a last line with no `\n` after it (a writer may have been killed mid-line). */
   readonly terminated: boolean;
@@ -32,6 +36,7 @@ export const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
 /**
  * Reads a file line by line in fixed-size chunks, yielding each chunk's complete lines as one batch,
  * so memory stays at one chunk plus the longest line (at most `maxLineBytes`) whatever the file size.
+ * A batch's line bytes are valid until the next batch is requested.
  */
 export async function* readFileLines(
   handle: FileHandle,
@@ -47,11 +52,11 @@ export async function* readFileLines(
     const batch: FileLine[] = [];
     let start = 0;
     for (let end = view.indexOf(0x0a); end !== -1; end = view.indexOf(0x0a, start)) {
-      line.add(view.subarray(start, end));
+      line.add(view.subarray(start, end), true);
       batch.push(line.finish({ terminated: true, next: position + end + 1 }));
       start = end + 1;
     }
-    line.add(view.subarray(start));
+    line.add(view.subarray(start), false);
     position += bytesRead;
     if (batch.length > 0) yield batch;
   }
@@ -71,12 +76,13 @@ class PendingLine {
     this.#offset = offset;
   }
 
-  add(bytes: Buffer): void {
+  /** Adds bytes of the current chunk; `final` when the line ends in this chunk (no copy needed then). */
+  add(bytes: Buffer, final: boolean): void {
     if (bytes.length === 0) return;
     this.length += bytes.length;
     if (this.length > this.#maxBytes) this.#parts = [];
-    // The chunk buffer is reused for the next read, so keep a copy.
-    else this.#parts.push(Buffer.from(bytes));
+    // A line that continues into the next read must not keep a view of the reused chunk buffer.
+    else this.#parts.push(final ? bytes : Buffer.from(bytes));
   }
 
   finish(end: { readonly terminated: boolean; readonly next: number }): FileLine {

@@ -11,6 +11,7 @@ export type NanobotDict = { readonly [key: string]: unknown };
 export const NANOBOT_EXTRA_KEY = 'nanobot';
 /** The runtime-context marker (`{ version: 1, sources, suffix | blocks }`), nanobot's `_runtime_context`. */
 export const RUNTIME_CONTEXT_KEY = 'runtimeContext';
+const TIMESTAMP = 'timestamp';
 
 const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
 
@@ -67,42 +68,54 @@ export function fromNanobotDict(value: unknown, fallbackId: string): Message | s
       ),
     },
   });
-  return {
-    id: typeof dict['id'] === 'string' && dict['id'] !== '' ? dict['id'] : fallbackId,
-    role: known,
-    content,
-    ...(typeof dict['name'] === 'string' ? { name: dict['name'] } : {}),
-    ...(known === 'tool' && typeof dict['tool_call_id'] === 'string'
-      ? { toolCallId: dict['tool_call_id'] }
-      : {}),
-    ...(toolCalls.length > 0 ? { toolCalls } : {}),
-    ...(typeof dict['reasoning_content'] === 'string' ? { reasoning: dict['reasoning_content'] } : {}),
-    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
-  };
+  // Built property by property rather than with conditional spreads: a session of a million messages
+  // keeps a million of these, and spread-built objects carry extra slack.
+  const id = typeof dict['id'] === 'string' && dict['id'] !== '' ? dict['id'] : fallbackId;
+  const message: Writable<Message> =
+    metadata === undefined ? { id, role: known, content } : { id, role: known, content, metadata };
+  if (typeof dict['name'] === 'string') message.name = dict['name'];
+  if (known === 'tool' && typeof dict['tool_call_id'] === 'string') message.toolCallId = dict['tool_call_id'];
+  if (toolCalls.length > 0) message.toolCalls = toolCalls;
+  if (typeof dict['reasoning_content'] === 'string') message.reasoning = dict['reasoning_content'];
+  return message;
 }
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** True when a stored field is present and converting it and back would not give it again. */
 function isLossy(stored: unknown, convertedBack: unknown): boolean {
   return stored !== undefined && !isDeepStrictEqual(stored, convertedBack);
 }
 
+/** `metadata`: `_ctxloom`'s fields, the timestamp, the runtime-context marker, and the rest under `nanobot`. */
 function metadataFromNanobot(
   dict: NanobotDict,
   conversion: { readonly role: Role; readonly lossy: Readonly<Record<'content' | 'tool_calls', boolean>> },
-): Record<string, unknown> {
+): Record<string, unknown> | undefined {
+  const extra = unmodelledFields(dict, conversion);
+  const { timestamp, _ctxloom: own, _runtime_context: marker } = dict;
+  // The common case (a timestamp and nothing else) gets a one-property object: a session keeps millions.
+  if (!isRecord(own) && !isRecord(marker) && extra === undefined)
+    return typeof timestamp === 'string' ? { timestamp } : undefined;
+  const metadata: Record<string, unknown> = isRecord(own) ? { ...own } : {};
+  if (typeof timestamp === 'string') metadata[TIMESTAMP] = timestamp;
+  if (isRecord(marker)) metadata[RUNTIME_CONTEXT_KEY] = marker;
+  if (extra !== undefined) metadata[NANOBOT_EXTRA_KEY] = extra;
+  return Object.keys(metadata).length > 0 ? metadata : undefined;
+}
+
+/** The fields a {@link Message} does not hold as they are, or undefined when there are none. */
+function unmodelledFields(
+  dict: NanobotDict,
+  conversion: { readonly role: Role; readonly lossy: Readonly<Record<'content' | 'tool_calls', boolean>> },
+): Record<string, unknown> | undefined {
   const extra: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(dict)) {
     const modelled = MODELLED[key];
     if (modelled === undefined || !modelled(field, conversion.role)) extra[key] = field;
   }
   for (const key of ['content', 'tool_calls'] as const) if (conversion.lossy[key]) extra[key] = dict[key];
-  const own = isRecord(dict['_ctxloom']) ? dict['_ctxloom'] : {};
-  return {
-    ...own,
-    ...(typeof dict['timestamp'] === 'string' ? { timestamp: dict['timestamp'] } : {}),
-    ...(isRecord(dict['_runtime_context']) ? { [RUNTIME_CONTEXT_KEY]: dict['_runtime_context'] } : {}),
-    ...(Object.keys(extra).length > 0 ? { [NANOBOT_EXTRA_KEY]: extra } : {}),
-  };
+  return Object.keys(extra).length > 0 ? extra : undefined;
 }
 
 /** Converts a {@link Message} into nanobot's dict shape (the inverse of {@link fromNanobotDict}). */
@@ -138,9 +151,14 @@ export function toNanobotDict(message: Message): NanobotDict {
   };
 }
 
-/** A stable id for a stored message that has none: a hash of its position and its line. */
-export function derivedMessageId(ordinal: number, line: string): string {
-  return createHash('sha256').update(`${ordinal}\n${line}`).digest('hex').slice(0, 32);
+/**
+ * A stable id for a stored message that has none: a hash of its position and its line (the line's
+ * UTF-8 bytes, or the line as a string, which hashes the same when it is valid UTF-8).
+ */
+export function derivedMessageId(ordinal: number, line: string | Uint8Array): string {
+  // Hashed in parts and hex-encoded from the digest's first 16 bytes: the same id as hashing
+  // `${ordinal}\n${line}` and keeping 32 hex digits, without a concatenated copy or a sliced string.
+  return createHash('sha256').update(`${ordinal}\n`).update(line).digest().toString('hex', 0, 16);
 }
 
 /** Converts one {@link ToolCall} to OpenAI's `{ id, type: 'function', function: { name, arguments } }`. */

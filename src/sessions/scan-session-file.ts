@@ -105,11 +105,12 @@ class Scan implements SessionFileScan {
       case 'metadata':
         if (this.header === undefined) {
           this.header = sessionHeaderOf(parsed.value);
-          this.headerLine = line;
+          this.headerLine = kept(line);
         } else this.#problem(line, { kind: 'unreadable', reason: 'a second metadata record' });
         return;
       case 'provider_state':
-        if (this.providerState === undefined) this.providerState = { state: parsed.value['state'], line };
+        if (this.providerState === undefined)
+          this.providerState = { state: parsed.value['state'], line: kept(line) };
         else this.#problem(line, { kind: 'unreadable', reason: 'a second provider_state record' });
         return;
       default:
@@ -120,4 +121,9 @@ class Scan implements SessionFileScan {
   #problem(line: FileLine, problem: Pick<LineProblem, 'kind' | 'reason'>): void {
     this.problems.push({ line: line.number, offset: line.offset, length: line.length, ...problem });
   }
+}
+
+/** A line whose bytes outlive the read buffer they came from. */
+function kept(line: FileLine): FileLine {
+  return line.bytes === undefined ? line : { ...line, bytes: Buffer.from(line.bytes) };
 }

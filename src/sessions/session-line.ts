@@ -21,7 +21,7 @@ export type SessionLine =
  */
 export function parseSessionLine(line: FileLine, ordinal: number): SessionLine {
   if (line.bytes === undefined)
-    return { kind: 'corrupt', reason: `longer than the line limit (${line.length} bytes)` };
+    return { kind: 'corrupt', reason: `${line.length} bytes, longer than the line limit (maxLineBytes)` };
   const text = line.bytes.toString('utf8');
   if (text.trim() === '') return { kind: 'blank' };
   let value: unknown;
@@ -37,7 +37,7 @@ export function parseSessionLine(line: FileLine, ordinal: number): SessionLine {
   }
   if (isRecord(value) && value['_type'] === 'metadata') return { kind: 'metadata', value };
   if (isRecord(value) && value['_type'] === 'provider_state') return { kind: 'provider_state', value };
-  const message = fromNanobotDict(value, derivedMessageId(ordinal, text));
+  const message = fromNanobotDict(value, derivedMessageId(ordinal, line.bytes));
   if (typeof message === 'string') return { kind: 'corrupt', reason: message };
   return { kind: 'message', message, invalidUtf8: !isUtf8(line.bytes) };
 }
