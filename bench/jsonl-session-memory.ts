@@ -4,9 +4,11 @@
  * (`setMetadata`). Each measurement runs in a fresh child process so peaks do not mix. A measurement,
  * not a test (not picked up by `npm run bench`; run it on a quiet machine):
  *
- *   npx tsx bench/jsonl-session-memory.ts [--size-mb 1024] [--dir /tmp]
+ *   npx tsx bench/jsonl-session-memory.ts [--size-mb 1024] [--dir /tmp] [--text mixed|ascii]
  *
  * The session file is written in nanobot's own format (Python JSON spacing) and deleted afterwards.
+ * `--text mixed` (the default) puts a few characters beyond Latin-1 (✓, 中文) in every message, the
+ * worst case for memory: V8 then stores the whole string with 2 bytes per character. `ascii` does not.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, open, rm, stat, writeFile } from 'node:fs/promises';
@@ -21,6 +23,7 @@ const { values } = parseArgs({
   options: {
     'size-mb': { type: 'string', default: '1024' },
     dir: { type: 'string' },
+    text: { type: 'string', default: 'mixed' },
     child: { type: 'string' },
   },
 });
@@ -40,13 +43,16 @@ async function parent(): Promise<void> {
       );
     const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
     process.stdout.write(
-      `session file: ${mb(written.bytes)}, ${written.messages.toLocaleString('en-US')} messages\n`,
+      `session file (${values.text} text): ${mb(written.bytes)}, ${written.messages.toLocaleString('en-US')} messages\n`,
     );
-    for (const task of ['baseline', 'load', 'list', 'rewrite']) {
+    const idle = measure('baseline', dir).peakRssBytes;
+    process.stdout.write(`idle process (store imported): peak RSS ${mb(idle)}\n`);
+    for (const task of ['load', 'list', 'rewrite']) {
       const result = measure(task, dir);
-      const ratio = task === 'load' ? ` = ${(result.peakRssBytes / written.bytes).toFixed(2)}x the file` : '';
+      const over = result.peakRssBytes - idle;
+      const ratio = `${(result.peakRssBytes / written.bytes).toFixed(2)}x the file; +${mb(over)} over idle = ${(over / written.bytes).toFixed(2)}x`;
       process.stdout.write(
-        `${task.padEnd(8)} peak RSS ${mb(result.peakRssBytes)}${ratio}, ${result.ms.toFixed(0)} ms ${result.note}\n`,
+        `${task.padEnd(8)} peak RSS ${mb(result.peakRssBytes)} (${ratio}), ${result.ms.toFixed(0)} ms ${result.note}\n`,
       );
     }
   } finally {
@@ -88,7 +94,11 @@ async function child(task: string, dir: string): Promise<void> {
 /** Writes nanobot-shaped lines (user, assistant with a tool call, tool result, answer) up to `sizeBytes`. */
 async function writeSession(file: string, sizeBytes: number): Promise<{ bytes: number; messages: number }> {
   const handle = await open(file, 'w');
-  const filler = 'The quick brown fox jumps over the lazy dog; ünïcode ✓ 中文. '.repeat(12);
+  const sentence =
+    values.text === 'ascii'
+      ? 'The quick brown fox jumps over the lazy dog; plain text only. '
+      : 'The quick brown fox jumps over the lazy dog; ünïcode ✓ 中文. ';
+  const filler = sentence.repeat(12);
   let messages = 0;
   let chunk: string[] = [
     `{"_type": "metadata", "key": "${KEY}", "created_at": "2026-03-01T09:00:00.000000", "updated_at": "2026-03-01T09:00:00.000000", "metadata": {}, "last_consolidated": 0}`,
