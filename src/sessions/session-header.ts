@@ -11,9 +11,6 @@ export type SessionHeader = {
   readonly lastConsolidated: unknown;
 };
 
-/** The header of a file without a metadata record. */
-export const EMPTY_HEADER: SessionHeader = { metadata: {}, lastConsolidated: 0 };
-
 /**
  * Reads nanobot's metadata record: `metadata` that is not an object becomes `{}`; nanobot's older
  * `last_archived` is read when `last_consolidated` is absent.

@@ -21,7 +21,8 @@ afterEach(async () => {
 });
 
 describe('ctxloom session', () => {
-  it('lists and shows the sessions of a workspace', async () => {
+  it('lists and shows the sessions of a workspace, changing no file (even with corrupt lines)', async () => {
+    const before = await snapshotTree(path.join(dir, 'ws'));
     const io = memoryIo(dir);
     expect(await main(['session', 'list', '--workspace', 'ws'], io)).toBe(0);
     expect(io.out()).toMatch(/^telegram:8281248569\t2\.4 KiB\tupdated 2026-03-01T09:03:05/);
@@ -35,6 +36,7 @@ describe('ctxloom session', () => {
     expect(show.out()).toContain("[user] Next Friday. What's the weather?\n");
     expect(show.out()).toContain('[assistant] → weather({"city": "Kyoto"}) \n');
     expect(show.err()).toContain('line 7 skipped');
+    expect(await snapshotTree(path.join(dir, 'ws'))).toEqual(before);
   });
 
   it('appends text and message files, coercing loose input', async () => {
