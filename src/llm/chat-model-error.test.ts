@@ -17,11 +17,19 @@ afterEach(async () => {
   server = undefined;
 });
 
-const fast = { retryBaseDelayMs: 1, maxRetryDelayMs: 5, timeoutMs: 150 };
+const fast = { retryBaseDelayMs: 1, maxRetryDelayMs: 5, timeoutMs: 2000 };
 
-async function failure(script: readonly ScriptedReply[], maxRetries = 1): Promise<ChatModelError> {
+async function failure(script: readonly ScriptedReply[]): Promise<ChatModelError> {
   server = await startScriptedOpenAIServer(script);
-  const model = new OpenAICompatibleChatModel({ baseURL: server.baseURL, model: 'm', maxRetries, ...fast });
+  // Short only when the script hangs, so a slow machine never turns another case into a timeout.
+  const timeoutMs = script.some((reply) => reply.kind === 'hang') ? 200 : fast.timeoutMs;
+  const model = new OpenAICompatibleChatModel({
+    baseURL: server.baseURL,
+    model: 'm',
+    maxRetries: 1,
+    ...fast,
+    timeoutMs,
+  });
   const error = await model.generate({ messages: [user('hi')] }).catch((caught: unknown) => caught);
   if (!ChatModelError.isInstance(error)) throw new Error(`expected a ChatModelError, got ${String(error)}`);
   return error;
