@@ -110,7 +110,7 @@ describe('OpenAICompatibleChatModel failures', () => {
     });
     const error = await model.generate({ messages: [user('hi')] }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ kind: 'configuration', reason: 'connection-refused', attempts: 1 });
-    expect(String(error)).toMatch(/ECONNREFUSED.*model server is running/);
+    expect(String(error)).toMatch(/nothing accepts connections there \(ECONNREFUSED\).*Start the model server/);
   });
 
   it.each<[string, Record<string, unknown>, ModelFailureKind, ModelFailureReason]>([

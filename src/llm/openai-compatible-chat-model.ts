@@ -137,9 +137,11 @@ export class OpenAICompatibleChatModel implements ChatModel {
         });
       }
       const network = classifyNetworkError(error);
-      const text = error instanceof Error ? error.message : String(error);
+      const text =
+        NETWORK_TEXT[network.reason] ??
+        `the request failed: ${error instanceof Error ? error.message : String(error)}`;
       return failedWith({
-        message: `the request failed: ${text}${network.code === undefined ? '' : ` (${network.code})`}`,
+        message: `${text}${network.code === undefined ? '' : ` (${network.code})`}`,
         kind: network.kind,
         reason: network.reason,
         cause: error,
@@ -225,9 +227,45 @@ function unparsable(text: string, contentType: string | null): ResponseFailure {
       };
 }
 
+const NETWORK_TEXT: Partial<Record<ResponseFailure['reason'], string>> = {
+  'connection-refused': 'nothing accepts connections there',
+  'host-not-found': 'the host name cannot be resolved',
+  'host-unreachable': 'the host cannot be reached',
+  'invalid-url': 'the URL is not valid',
+  tls: 'the TLS connection failed',
+  'connection-reset': 'the connection was closed before the answer was complete',
+  timeout: 'the network timed out',
+};
+
 function fixFor(failure: ResponseFailure, model: string): string {
-  if (failure.kind === 'transient') return 'The endpoint may work again later; retry then.';
-  switch (failure.status) {
+  if (failure.kind === 'transient') return transientFix(failure);
+  switch (failure.reason) {
+    case 'connection-refused':
+    case 'host-unreachable':
+      return 'Start the model server, or fix the base URL (CLI --model-url).';
+    case 'host-not-found':
+    case 'invalid-url':
+      return 'Fix the base URL (CLI --model-url).';
+    case 'tls':
+      return "Check the URL's scheme (http or https) and the server's certificate.";
+    case 'not-json':
+    case 'no-choices':
+      return 'Check that the base URL points at an OpenAI-compatible API (it usually ends in /v1).';
+    default:
+      return statusFix(failure.status, model);
+  }
+}
+
+function transientFix(failure: ResponseFailure): string {
+  if (failure.status === 429)
+    return 'The endpoint is rate-limiting: retry later, or allow more retries (maxRetries; CLI --max-retries).';
+  if (failure.reason === 'timeout')
+    return 'The server may be overloaded: retry later, or allow longer (timeoutMs; CLI --timeout-ms).';
+  return 'The endpoint may work again later; retry then.';
+}
+
+function statusFix(status: number | undefined, model: string): string {
+  switch (status) {
     case 401:
       return 'The endpoint rejected the credentials: check the API key (apiKey; CLI --api-key or CTXLOOM_API_KEY).';
     case 403:
@@ -235,9 +273,7 @@ function fixFor(failure: ResponseFailure, model: string): string {
     case 404:
       return `Check the base URL (it usually ends in /v1) and the model name '${model}'.`;
     case undefined:
-      return failure.reason === 'not-json' || failure.reason === 'no-choices'
-        ? 'Check that the base URL points at an OpenAI-compatible API (it usually ends in /v1).'
-        : 'Check the base URL and that the model server is running.';
+      return 'Check the base URL and the model name.';
     default:
       return `The endpoint refused the request: check the model name '${model}' and the request options.`;
   }

@@ -27,6 +27,7 @@ export function usableReplyText(reply: ChatResult, options: UsableReplyOptions):
     });
   };
   const raw = reply.rawFinishReason === undefined ? '' : ` ('${reply.rawFinishReason}')`;
+  const rawName = reply.rawFinishReason ?? 'content_filter';
   switch (reply.finishReason) {
     case 'stop':
       break;
@@ -38,7 +39,7 @@ export function usableReplyText(reply: ChatResult, options: UsableReplyOptions):
     case 'content-filter':
       return refuse(
         'content-filter',
-        `the provider's content filter stopped it (finish reason${raw || " 'content_filter'"}). Use another model for these turns.`,
+        `the provider's content filter stopped it (finish reason '${rawName}'). Use another model for these turns.`,
       );
     case 'unknown':
       return refuse(

@@ -51,7 +51,7 @@ const USAGE = `Usage:
   ctxloom memory status
   ctxloom memory consolidate [KEY...] [--context-window N] [--max-output N] [--max-rounds N] [--idle-minutes N]
                              [--legacy-history] [--plain-prompt] [--raw-archive-unusable]
-  ctxloom memory write [--dry-run] [--min-retained PERCENT]
+  ctxloom memory write [--dry-run] [--min-retained PERCENT] [--max-output N]
 
 consolidate: archives old turns of the given sessions (default: all) into memory/history.jsonl once a
 session's prompt reaches the budget (context window − max output − 1024; defaults: the agent section of
@@ -218,10 +218,12 @@ function degraded(
   const failure = outcome.failure;
   const rest =
     report.left === undefined
-      ? 'The remaining sessions were not processed'
-      : `${report.left} more session${report.left === 1 ? ' was' : 's were'} not processed`;
+      ? ' The remaining sessions were not processed.'
+      : report.left === 0
+        ? ''
+        : ` ${report.left} more session${report.left === 1 ? ' was' : 's were'} not processed.`;
   io.stderr.write(
-    `${failure.code} (${failure.kind}): ${failure.message}\nDegraded: archived messages ${round.start}–${round.end} of ${report.key} raw (${outcome.entries} [RAW] entr${outcome.entries === 1 ? 'y' : 'ies'} in memory/history.jsonl, nanobot's fallback) instead of summarising them. ${rest}; run again when the model is back.\n`,
+    `${failure.code} (${failure.kind}): ${failure.message}\nDegraded: archived messages ${round.start}–${round.end} of ${report.key} raw (${outcome.entries} [RAW] entr${outcome.entries === 1 ? 'y' : 'ies'} in memory/history.jsonl, nanobot's fallback) instead of summarising them.${rest} Run again when the model is back.\n`,
   );
   return EXIT_CODES.modelTransient;
 }
@@ -248,9 +250,11 @@ async function write(request: Request): Promise<number> {
       message: `--min-retained is a percentage 0–100, got ${percent}.`,
     });
   }
+  const maxOutput = numberFlag(values, 'max-output');
   const writer = new MemoryWriter({
     workspace,
     model: openModel(values, io),
+    ...(maxOutput === undefined ? {} : { maxOutputTokens: maxOutput }),
     onProgress: (line) => io.stderr.write(`${line}\n`),
     ...(percent === undefined ? {} : { minRetainedRatio: percent / 100 }),
   });
