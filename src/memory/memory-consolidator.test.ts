@@ -385,6 +385,37 @@ describe('MemoryConsolidator', () => {
     expect((await store.load('cli:a')).lastConsolidated).toBe(result.rounds.at(-1)?.end);
   });
 
+  it('keeps the rounds done before a configuration failure, with their summary', async () => {
+    server = await startScriptedOpenAIServer([
+      { kind: 'reply', content: '- [durable] chunk 0' },
+      { kind: 'status', status: 401 },
+    ]);
+    const store = new MemorySessionStore();
+    const backlog = Array.from({ length: 2000 }, (_, index) =>
+      index % 2 === 0 ? user(`question ${index}`) : assistant(`answer ${index}`),
+    );
+    await store.append('cli:a', backlog);
+    const updatedAt = (await store.load('cli:a')).updatedAt;
+    const model = new OpenAICompatibleChatModel({ baseURL: server.baseURL, model: 'm', maxRetries: 0 });
+    const consolidator = new MemoryConsolidator({
+      workspace,
+      store,
+      model,
+      contextWindowTokens: 4000,
+      maxOutputTokens: 200,
+      maxRounds: Number.POSITIVE_INFINITY,
+    });
+    const error = await consolidator.maybeConsolidate('cli:a').catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ kind: 'configuration', status: 401 });
+    const record = await store.load('cli:a');
+    expect(record.lastConsolidated).toBeGreaterThan(0);
+    expect(String(error)).toContain(`stays archived up to message ${record.lastConsolidated}.`);
+    expect(record.metadata['_last_summary']).toEqual({ text: '- [durable] chunk 0', last_active: updatedAt });
+    expect((await new HistoryLog({ workspace }).read()).map((entry) => entry.content)).toEqual([
+      '- [durable] chunk 0',
+    ]);
+  });
+
   it('raw-archives a turn too large for one request whole, in several entries', async () => {
     const store = new MemorySessionStore();
     const huge = 'x'.repeat(40_000);

@@ -195,21 +195,21 @@ export class MemoryConsolidator {
   ): Promise<TailArchiveResult> {
     return this.#exclusive(sessionKey, async () => {
       const first = await this.#options.store.load(sessionKey, signalOption(options.signal));
-      let record = first;
-      const rounds: ConsolidationRound[] = [];
-      while (record.lastConsolidated < record.messages.length) {
-        const round = await this.#round(record, {
-          limit: record.messages.length,
-          isTail: true,
-          lastActive: first.updatedAt,
-          signal: options.signal,
-        });
-        if (round === undefined) break;
-        rounds.push(round);
-        record = { ...record, lastConsolidated: round.end };
-        if (isDegraded(round)) return { status: 'degraded', rounds };
-      }
-      return { status: rounds.length === 0 ? 'empty' : 'archived', rounds };
+      return this.#savingSummary(first, async (rounds) => {
+        let record = first;
+        while (record.lastConsolidated < record.messages.length) {
+          const round = await this.#round(record, {
+            limit: record.messages.length,
+            isTail: true,
+            signal: options.signal,
+          });
+          if (round === undefined) break;
+          rounds.push(round);
+          record = { ...record, lastConsolidated: round.end };
+          if (isDegraded(round)) return { status: 'degraded', rounds };
+        }
+        return { status: rounds.length === 0 ? 'empty' : 'archived', rounds };
+      });
     });
   }
 
@@ -278,18 +278,25 @@ export class MemoryConsolidator {
     if (estimateBefore <= 0 || estimateBefore < budget) {
       return { status: 'under-budget', ...base, estimateBefore, estimateAfter: estimateBefore };
     }
-    const run = await this.#rounds(first, { estimate: estimateBefore, target, signal });
+    const run = await this.#savingSummary(first, (rounds) =>
+      this.#rounds(first, { rounds, estimate: estimateBefore, target, signal }),
+    );
     return { ...run, budget, target, estimateBefore };
   }
 
   /** Rounds while the estimate is above the target (§5.3 step 5), at most `maxRounds`. */
   async #rounds(
     first: SessionRecord,
-    state: { readonly estimate: number; readonly target: number; readonly signal: AbortSignal | undefined },
+    state: {
+      readonly rounds: ConsolidationRound[];
+      readonly estimate: number;
+      readonly target: number;
+      readonly signal: AbortSignal | undefined;
+    },
   ): Promise<Pick<ConsolidationResult, 'status' | 'rounds' | 'estimateAfter'>> {
     let record = first;
     let estimate = state.estimate;
-    const rounds: ConsolidationRound[] = [];
+    const { rounds } = state;
     const maxRounds = this.#options.maxRounds ?? DEFAULT_MEMORY_CONSOLIDATOR.maxRounds;
     while (estimate > state.target && rounds.length < maxRounds) {
       const boundary = pickConsolidationBoundary(record.messages, {
@@ -300,12 +307,7 @@ export class MemoryConsolidator {
       const round =
         boundary === undefined
           ? undefined
-          : await this.#round(record, {
-              limit: boundary,
-              isTail: false,
-              lastActive: first.updatedAt,
-              signal: state.signal,
-            });
+          : await this.#round(record, { limit: boundary, isTail: false, signal: state.signal });
       if (round === undefined) {
         this.#options.onProgress?.(`${record.key}: no safe boundary (no later user turn)`);
         return {
@@ -323,17 +325,30 @@ export class MemoryConsolidator {
   }
 
   /**
+   * Runs `work`, which pushes its rounds; the last summary among them is saved as `_last_summary`
+   * once at the end (§5.3 step 6), also when `work` throws after some rounds, with `last_active` =
+   * the session's `updatedAt` before archiving.
+   */
+  async #savingSummary<T>(
+    first: SessionRecord,
+    work: (rounds: ConsolidationRound[]) => Promise<T>,
+  ): Promise<T> {
+    const rounds: ConsolidationRound[] = [];
+    try {
+      return await work(rounds);
+    } finally {
+      const last = rounds.findLast((round) => round.outcome.kind === 'summary')?.outcome;
+      if (last?.kind === 'summary') await this.#saveSummary(first, last.text);
+    }
+  }
+
+  /**
    * One round: the largest chunk one request holds (up to `limit`), archived, then the pointer moved
-   * past it and the summary saved. `undefined` when there is no chunk end.
+   * past it. `undefined` when there is no chunk end.
    */
   async #round(
     record: SessionRecord,
-    options: {
-      readonly limit: number;
-      readonly isTail: boolean;
-      readonly lastActive: string | undefined;
-      readonly signal: AbortSignal | undefined;
-    },
+    options: { readonly limit: number; readonly isTail: boolean; readonly signal: AbortSignal | undefined },
   ): Promise<ConsolidationRound | undefined> {
     const context = await this.#requestContext(record);
     const picked = pickArchiveChunkEnd(context, options);
@@ -342,8 +357,6 @@ export class MemoryConsolidator {
     const start = record.lastConsolidated;
     // Only here does the pointer move: over turns summarised, found to hold nothing, or archived raw whole.
     await this.#options.store.setLastConsolidated(record.key, picked.end, signalOption(options.signal));
-    if (outcome.kind === 'summary')
-      await this.#saveSummary(record.key, { text: outcome.text, lastActive: options.lastActive });
     this.#options.onProgress?.(
       `${record.key}: archived messages ${start}–${picked.end} (${describeOutcome(outcome)})`,
     );
@@ -446,12 +459,9 @@ export class MemoryConsolidator {
     return system(text, { id: 'system-prompt' });
   }
 
-  async #saveSummary(
-    sessionKey: string,
-    { text, lastActive }: { readonly text: string; readonly lastActive: string | undefined },
-  ): Promise<void> {
-    const active = lastActive ?? (this.#options.now ?? (() => new Date()))().toISOString();
-    await this.#options.store.setMetadata(sessionKey, {
+  async #saveSummary(first: SessionRecord, text: string): Promise<void> {
+    const active = first.updatedAt ?? (this.#options.now ?? (() => new Date()))().toISOString();
+    await this.#options.store.setMetadata(first.key, {
       [LAST_SUMMARY_KEY]: { text, last_active: active },
     });
   }

@@ -67,8 +67,8 @@ export function planArchiveRequest(context: ArchiveRequestContext, end: number):
 /**
  * The end of the largest chunk from `start` that one archive request holds, at most `limit`: chunk
  * ends are user turns after `start` (so no tool transaction is split), plus `limit` itself when
- * `isTail` (the whole unarchived tail). Per-message estimates narrow the search, then
- * {@link planArchiveRequest} decides (binary search over the candidates). When not even the first
+ * `isTail` (the whole unarchived tail). Per-message estimates pick the candidate, which
+ * {@link planArchiveRequest} confirms (else a binary search over the smaller candidates). When not even the first
  * turn fits, returns that turn's end with its `too-large` plan (nanobot then raw-archives it whole).
  * `undefined` when there is no candidate end.
  */
@@ -82,8 +82,16 @@ export function pickArchiveChunkEnd(
   const fixed =
     context.counter.countMessages([context.system, user(context.instruction)]) +
     context.counter.countTools(context.tools);
-  let high = estimatedLastFitting(context, { candidates, room: context.budget - fixed });
+  const estimated = estimatedLastFitting(context, { candidates, room: context.budget - fixed });
+  // The estimate is usually right: try it and the candidate before it, then search below.
+  for (const index of [estimated, estimated - 1]) {
+    const end = candidates[index];
+    if (end === undefined) continue;
+    const plan = planArchiveRequest(context, end);
+    if (plan.kind === 'request') return { end, plan };
+  }
   let low = 0;
+  let high = estimated - 2;
   let best: { end: number; plan: ArchiveRequestPlan } | undefined;
   while (low <= high) {
     const middle = Math.floor((low + high) / 2);
