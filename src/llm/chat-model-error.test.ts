@@ -1,3 +1,5 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { generateText } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   closedServerURL,
@@ -110,7 +112,9 @@ describe('OpenAICompatibleChatModel failures', () => {
     });
     const error = await model.generate({ messages: [user('hi')] }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ kind: 'configuration', reason: 'connection-refused', attempts: 1 });
-    expect(String(error)).toMatch(/nothing accepts connections there \(ECONNREFUSED\).*Start the model server/);
+    expect(String(error)).toMatch(
+      /nothing accepts connections there \(ECONNREFUSED\).*Start the model server/,
+    );
   });
 
   it.each<[string, Record<string, unknown>, ModelFailureKind, ModelFailureReason]>([
@@ -195,5 +199,30 @@ describe('toChatModelError', () => {
     expect(toChatModelError(new ContextError({ code: 'ABORTED', message: 'stop' }))).toBeUndefined();
     expect(failureKindForStatus(408)).toBe('transient');
     expect(failureKindForStatus(422)).toBe('configuration');
+  });
+});
+
+describe('toChatModelError with the AI SDK', () => {
+  const call = async (baseURL: string): Promise<unknown> => {
+    const provider = createOpenAICompatible({ name: 'test', baseURL, apiKey: 'k' });
+    return generateText({ model: provider('m'), prompt: 'hi', maxRetries: 0 }).catch(
+      (caught: unknown) => caught,
+    );
+  };
+
+  it('classifies what generateText throws for a 401, a 503 and a closed port', async () => {
+    server = await startScriptedOpenAIServer([
+      { kind: 'status', status: 401 },
+      { kind: 'status', status: 503 },
+    ]);
+    expect(toChatModelError(await call(server.baseURL))).toMatchObject({
+      kind: 'configuration',
+      status: 401,
+    });
+    expect(toChatModelError(await call(server.baseURL))).toMatchObject({ kind: 'transient', status: 503 });
+    expect(toChatModelError(await call(await closedServerURL()))).toMatchObject({
+      kind: 'configuration',
+      reason: 'connection-refused',
+    });
   });
 });

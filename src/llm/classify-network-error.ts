@@ -1,3 +1,4 @@
+import { ContextError } from '../core/errors.js';
 import type { ModelFailureKind, ModelFailureReason } from './chat-model-error.js';
 
 /** What {@link classifyNetworkError} found. */
@@ -53,7 +54,8 @@ export function classifyNetworkError(error: unknown): NetworkFailure {
 
 function findCode(error: unknown, depth: number): string | undefined {
   if (typeof error !== 'object' || error === null || depth > 4) return undefined;
-  const code: unknown = Reflect.get(error, 'code');
+  // A ctxloom error's code is its own vocabulary, not a system error code: look at its cause.
+  const code: unknown = ContextError.isInstance(error) ? undefined : Reflect.get(error, 'code');
   if (typeof code === 'string' && code !== '') return code;
   const errors: unknown = Reflect.get(error, 'errors');
   if (Array.isArray(errors)) {

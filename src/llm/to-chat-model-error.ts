@@ -1,5 +1,6 @@
 import { ContextError } from '../core/errors.js';
 import { ChatModelError, type ModelFailureKind } from './chat-model-error.js';
+import { classifyNetworkError } from './classify-network-error.js';
 
 /**
  * The failure kind of an HTTP status: 408, 409, 425, 429 and 5xx are `transient` (the endpoint may
@@ -14,7 +15,8 @@ export function failureKindForStatus(status: number): ModelFailureKind {
  * Normalises anything a {@link ChatModel} threw into a {@link ChatModelError}, or `undefined` for
  * `ABORTED` (which callers rethrow). A ChatModelError passes through; an error carrying an HTTP
  * status (`details.status`, `status` or `statusCode`, also on its causes, as the AI SDK's
- * `APICallError` has) is classified by {@link failureKindForStatus}; other ctxloom errors
+ * `APICallError` has) is classified by {@link failureKindForStatus}; one caused by a known network
+ * error (`ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`, …) by `classifyNetworkError`; other ctxloom errors
  * (`DEPENDENCY_MISSING`, `INVALID_OPTIONS`, …) are `configuration`; anything else is `transient`
  * (nanobot raw-archives when the call raises).
  */
@@ -31,6 +33,10 @@ export function toChatModelError(error: unknown): ChatModelError | undefined {
       status,
       cause: error,
     });
+  }
+  const network = classifyNetworkError(error);
+  if (network.code !== undefined && network.reason !== 'other') {
+    return new ChatModelError({ message, kind: network.kind, reason: network.reason, cause: error });
   }
   const isConfiguration = ContextError.isInstance(error) && error.code !== 'MODEL_REQUEST_FAILED';
   return new ChatModelError({
