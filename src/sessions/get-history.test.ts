@@ -91,7 +91,7 @@ describe('getHistory', () => {
   });
 
   it('strips the runtime context only when the recorded suffix matches exactly', () => {
-    const marker = { version: 1, sources: ['goal'], suffix: '\n\n[ctx]' };
+    const marker = { version: 1, sources: ['goal'], suffix: '[ctx]' };
     const messages = [
       user('hi\n\n[ctx]', { id: 'a', metadata: { runtimeContext: marker } }),
       user('edited', { id: 'b', metadata: { runtimeContext: marker } }),
@@ -102,7 +102,9 @@ describe('getHistory', () => {
         ],
         {
           id: 'c',
-          metadata: { runtimeContext: { version: 1, sources: ['x'], blocks: ['[blk]'] } },
+          metadata: {
+            runtimeContext: { version: 1, sources: ['x'], blocks: [{ type: 'text', text: '[blk]' }] },
+          },
         },
       ),
     ];
