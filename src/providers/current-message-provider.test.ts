@@ -37,6 +37,19 @@ describe('CurrentMessageProvider', () => {
     expect(message).toEqual({ id: 'p-1', role: 'user', content: 'hello' });
   });
 
+  it('builds an assistant-role current message without runtime context or skills, as nanobot does', async () => {
+    const catalog = { list: () => [testSkill('review')] };
+    const message = await current(
+      {
+        current: 'I will $review it',
+        currentRole: 'assistant',
+        runtimeContext: [{ source: 'goal', content: 'G' }],
+      },
+      { catalog, runtimeMetadata: { channel: 'cli' } },
+    );
+    expect(message).toEqual({ id: 'p-1', role: 'assistant', content: 'I will $review it' });
+  });
+
   it('puts images first (detected by magic bytes) and the text last', async () => {
     const dir = tempDir();
     const files = { 'a.bin': PNG, 'b.dat': JPEG, c: GIF, 'd.img': WEBP };
