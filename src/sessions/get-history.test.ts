@@ -114,6 +114,15 @@ describe('getHistory', () => {
     expect(kept[0]).toEqual(messages[0]);
   });
 
+  it('caps an unarchived replay at 2000 messages unless told otherwise', () => {
+    const messages = chat(2_010);
+    expect(getHistory({ messages, lastConsolidated: 0 })).toHaveLength(2_000);
+    expect(getHistory({ messages, lastConsolidated: 0 }, { maxMessages: 0 })).toHaveLength(2_000);
+    expect(
+      getHistory({ messages, lastConsolidated: 0 }, { maxMessages: Number.POSITIVE_INFINITY }),
+    ).toHaveLength(2_010);
+  });
+
   it('does not mutate the session', () => {
     const messages = Object.freeze(chat(12).map((message) => Object.freeze(message)));
     const snapshot = JSON.stringify(messages);
