@@ -5,6 +5,7 @@ import { PYTHON_WHITESPACE, pythonStrip } from '../core/python-strip.js';
 import { RUNTIME_CONTEXT_KEY, stripRuntimeContextExactly } from '../core/runtime-context-marker.js';
 import { hasNanobotFlag, nanobotField } from './nanobot-fields.js';
 
+// memory/raw-archive reads the marker through this module
 export { stripRuntimeContextExactly } from '../core/runtime-context-marker.js';
 
 // nanobot's three replay patterns (session manager), with Python's `\s` (see PYTHON_WHITESPACE).
