@@ -95,6 +95,26 @@ async function snapshot(store: MemorySessionStore): Promise<unknown> {
   return { lastConsolidated: record.lastConsolidated, metadata: record.metadata, history };
 }
 
+/** A 2,000-message session many archive requests long (window 4,000), for the scripted server already started. */
+async function backlogSetup() {
+  const store = new MemorySessionStore();
+  const backlog = Array.from({ length: 2000 }, (_, index) =>
+    index % 2 === 0 ? user(`question ${index}`) : assistant(`answer ${index}`),
+  );
+  await store.append('cli:a', backlog);
+  const model = new OpenAICompatibleChatModel({ baseURL: server?.baseURL ?? '', model: 'm', maxRetries: 0 });
+  const consolidator = new MemoryConsolidator({
+    workspace,
+    store,
+    model,
+    contextWindowTokens: 4000,
+    maxOutputTokens: 200,
+    maxRounds: Number.POSITIVE_INFINITY,
+    now,
+  });
+  return { store, backlog, consolidator };
+}
+
 const times = (count: number, reply: ScriptedReply): ScriptedReply[] =>
   Array.from({ length: count }, () => reply);
 
@@ -347,23 +367,7 @@ describe('MemoryConsolidator', () => {
         (_, index) => ({ kind: 'reply', content: `- [durable] chunk ${index}` }) as const,
       ),
     );
-    const store = new MemorySessionStore();
-    const backlog = Array.from({ length: 2000 }, (_, index) =>
-      index % 2 === 0
-        ? user(`question ${index}`, { id: `m${index}` })
-        : assistant(`answer ${index}`, { id: `m${index}` }),
-    );
-    await store.append('cli:a', backlog);
-    const model = new OpenAICompatibleChatModel({ baseURL: server.baseURL, model: 'm', maxRetries: 0 });
-    const consolidator = new MemoryConsolidator({
-      workspace,
-      store,
-      model,
-      contextWindowTokens: 4000,
-      maxOutputTokens: 200,
-      maxRounds: Number.POSITIVE_INFINITY,
-      now,
-    });
+    const { store, backlog, consolidator } = await backlogSetup();
     const result = await consolidator.maybeConsolidate('cli:a');
     expect(result.status).toBe('consolidated');
     expect(result.rounds.length).toBeGreaterThan(5);
@@ -390,21 +394,8 @@ describe('MemoryConsolidator', () => {
       { kind: 'reply', content: '- [durable] chunk 0' },
       { kind: 'status', status: 401 },
     ]);
-    const store = new MemorySessionStore();
-    const backlog = Array.from({ length: 2000 }, (_, index) =>
-      index % 2 === 0 ? user(`question ${index}`) : assistant(`answer ${index}`),
-    );
-    await store.append('cli:a', backlog);
+    const { store, consolidator } = await backlogSetup();
     const updatedAt = (await store.load('cli:a')).updatedAt;
-    const model = new OpenAICompatibleChatModel({ baseURL: server.baseURL, model: 'm', maxRetries: 0 });
-    const consolidator = new MemoryConsolidator({
-      workspace,
-      store,
-      model,
-      contextWindowTokens: 4000,
-      maxOutputTokens: 200,
-      maxRounds: Number.POSITIVE_INFINITY,
-    });
     const error = await consolidator.maybeConsolidate('cli:a').catch((caught: unknown) => caught);
     expect(error).toMatchObject({ kind: 'configuration', status: 401 });
     const record = await store.load('cli:a');

@@ -46,7 +46,7 @@ describe('formatRawArchiveEntries', () => {
     const message = nanobot({
       role: 'user',
       content: 'run tests\n\n[Runtime Context]\ntime: now',
-      _runtime_context: { suffix: '\n\n[Runtime Context]\ntime: now' },
+      _runtime_context: { version: 1, sources: ['runtime'], suffix: '[Runtime Context]\ntime: now' },
     });
     expect(formatRawArchiveEntries([message])).toEqual(['[RAW] 1 messages\n[?] USER: run tests']);
   });

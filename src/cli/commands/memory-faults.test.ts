@@ -144,6 +144,9 @@ const MODES: readonly Mode[] = [
   { name: 'empty', script: [{ kind: 'reply', content: '' }], kind: 'unusable-reply', message: /is empty/ },
 ];
 
+// A window small enough that the 20 messages are over budget: one round archives messages 0–12.
+const CONSOLIDATE = ['consolidate', '--context-window', '3000', '--max-output', '100', '--plain-prompt'];
+
 const EXIT = { configuration: 6, 'unusable-reply': 7, transient: 8 } as const;
 const CODE = {
   configuration: 'MODEL_REQUEST_FAILED',
@@ -164,14 +167,7 @@ async function run(mode: Mode, command: readonly string[]) {
 describe('ctxloom memory under model failures', () => {
   it.each(MODES)('consolidate on $name: exit code, message, and nothing lost', async (mode) => {
     const before = await snapshot();
-    const { code, io } = await run(mode, [
-      'consolidate',
-      '--context-window',
-      '3000',
-      '--max-output',
-      '100',
-      '--plain-prompt',
-    ]);
+    const { code, io } = await run(mode, CONSOLIDATE);
     expect(code).toBe(EXIT[mode.kind]);
     expect(io.err()).toMatch(mode.message);
     expect(io.err()).toContain(`${CODE[mode.kind]}`);
@@ -225,16 +221,7 @@ describe('ctxloom memory under model failures', () => {
     ]);
     const env = { CTXLOOM_MODEL_URL: server.baseURL, CTXLOOM_MODEL: 'm' };
     const consolidate = memoryIo(dir, env);
-    const args = [
-      'memory',
-      'consolidate',
-      '--context-window',
-      '3000',
-      '--max-output',
-      '100',
-      '--plain-prompt',
-    ];
-    expect(await main(args, consolidate)).toBe(0);
+    expect(await main(['memory', ...CONSOLIDATE], consolidate)).toBe(0);
     expect(consolidate.out()).toMatch(/^cli:direct: consolidated in 1 round \(summary@0–/);
     const log = new HistoryLog({ workspace: dir });
     expect((await log.read()).at(-1)?.content).toBe('- [durable] The user asks long questions');
