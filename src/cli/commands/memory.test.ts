@@ -65,6 +65,7 @@ describe('ctxloom memory', () => {
       ),
     ).toBe(0);
     expect(write.out()).toBe('Memory writer: updated, 2 entries processed, Dream cursor 2.\n');
+    await writeFile(path.join(dir, 'memory', 'history.jsonl.corrupt'), '{"torn\n');
     expect(await readFile(path.join(dir, 'memory', 'MEMORY.md'), 'utf8')).toBe(
       '# Memory\n- The user asks long questions\n',
     );
@@ -75,6 +76,8 @@ describe('ctxloom memory', () => {
       'history.jsonl: 2 entries, latest cursor 2, Dream cursor 2, 0 unprocessed',
     );
     expect(status.out()).toContain('cli:direct: 18/20 messages archived');
+    expect(status.out()).toContain('MEMORY.md: 40 characters\n');
+    expect(status.out()).toContain('memory/history.jsonl.corrupt: 1 unreadable lines set aside by compaction');
   });
 
   it('archives idle sessions whole, and treats --idle-minutes 0 as off', async () => {
@@ -139,6 +142,9 @@ describe('ctxloom memory', () => {
     expect(await readFile(path.join(dir, 'memory', 'MEMORY.md'), 'utf8')).toBe('# Memory\n');
     const backups = await readdir(path.join(dir, 'memory', '.backups'));
     expect(await readFile(path.join(dir, 'memory', '.backups', backups[0] ?? ''), 'utf8')).toBe(old);
+    const status = memoryIo(dir);
+    expect(await main(['memory', 'status'], status)).toBe(0);
+    expect(status.out()).toContain('MEMORY.md: 9 characters, 1 previous versions in memory/.backups\n');
   });
 
   it('reports and migrates a legacy HISTORY.md', async () => {

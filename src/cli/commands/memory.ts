@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type AgentSettings,
@@ -118,16 +119,26 @@ async function withStore(request: Request, task: (store: SessionStore) => Promis
 
 async function status(request: Request, store: SessionStore): Promise<number> {
   const { io, workspace } = request;
-  const memory = await new MemoryFile({ workspace }).read();
+  const memoryFile = new MemoryFile({ workspace });
+  const memory = await memoryFile.read();
+  const backups = (await memoryFile.backups()).length;
   const log = new HistoryLog({ workspace });
   const { entries, warnings } = await log.readWithWarnings();
   const dream = await log.readDreamCursor();
   const unprocessed = entries.filter((entry) => entry.cursor > dream).length;
   io.stdout.write(`Workspace: ${workspace}\n`);
-  io.stdout.write(`MEMORY.md: ${memory === '' ? 'missing or empty' : `${memory.length} characters`}\n`);
+  io.stdout.write(
+    `MEMORY.md: ${memory === '' ? 'missing or empty' : `${memory.length} characters`}${backups > 0 ? `, ${backups} previous versions in memory/.backups` : ''}\n`,
+  );
   io.stdout.write(
     `history.jsonl: ${entries.length} entries, latest cursor ${await log.latestCursor()}, Dream cursor ${dream}, ${unprocessed} unprocessed${warnings.length > 0 ? `, ${warnings.length} unreadable lines` : ''}\n`,
   );
+  const setAside = (await readFile(log.corruptPath, 'utf8').catch(emptyIfMissing))
+    .split('\n')
+    .filter((line) => line !== '').length;
+  if (setAside > 0) {
+    io.stdout.write(`memory/history.jsonl.corrupt: ${setAside} unreadable lines set aside by compaction\n`);
+  }
   const legacy = await new LegacyHistoryFile({ workspace }).read();
   if (legacy !== '') {
     io.stdout.write(
@@ -277,6 +288,11 @@ async function write(request: Request): Promise<number> {
     );
   }
   return EXIT_CODES.ok;
+}
+
+function emptyIfMissing(error: unknown): string {
+  if (typeof error === 'object' && error !== null && Reflect.get(error, 'code') === 'ENOENT') return '';
+  throw error;
 }
 
 function describe(result: ConsolidationResult): string {
