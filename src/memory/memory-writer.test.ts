@@ -260,6 +260,23 @@ describe('MemoryWriter', () => {
     ]);
   });
 
+  it('lets only one of two concurrent writers process the batches', async () => {
+    const replies = [
+      { kind: 'reply', content: KEEP },
+      { kind: 'reply', content: `${KEEP}- more` },
+    ] as const;
+    const first = await writer(replies);
+    const second = new MemoryWriter({
+      workspace,
+      model: new OpenAICompatibleChatModel({ baseURL: server?.baseURL ?? '', model: 'm' }),
+    });
+    const results = await Promise.all([first.run(), second.run()]);
+    expect(results.map((result) => result.status).sort()).toEqual(['up-to-date', 'updated']);
+    expect(server?.requests).toHaveLength(2);
+    expect(await new HistoryLog({ workspace }).readDreamCursor()).toBe(25);
+    expect(await readFile(memoryPath(), 'utf8')).toBe(`${KEEP}- more\n`);
+  });
+
   it('fast-forwards the cursor when no writer runs', async () => {
     const run = await writer([]);
     expect(await run.fastForward()).toBe(25);

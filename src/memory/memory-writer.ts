@@ -1,9 +1,11 @@
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ContextError } from '../core/errors.js';
 import { system, user } from '../core/factories.js';
 import type { ChatModel } from '../llm/chat-model.js';
 import { ChatModelError } from '../llm/chat-model-error.js';
 import { toChatModelError } from '../llm/to-chat-model-error.js';
+import { withFileLock } from '../sessions/file-lock.js';
 import { readTextOrEmpty } from '../workspace/fs-helpers.js';
 import { matchesWorkspaceTemplate } from '../workspace/workspace-templates.js';
 import { formatLineDiff } from './format-line-diff.js';
@@ -42,9 +44,14 @@ export type MemoryWriterOptions = {
   readonly now?: () => Date;
   /** After a successful run, history.jsonl keeps at most this many entries (never unprocessed ones). @default 1000 */
   readonly maxHistoryEntries?: number;
+  /** How long a run waits for another writer's lock (`memory/.memory-writer.lock`). @default 30000 */
+  readonly lockTimeoutMs?: number;
   /** Receives a line per batch (CLI progress). */
   readonly onProgress?: (line: string) => void;
 };
+
+// A live writer's lock is broken only after this long (a run makes many slow model calls).
+const WRITER_LOCK_STALE_MS = 3_600_000;
 
 /** Defaults of {@link MemoryWriterOptions}. */
 export const DEFAULT_MEMORY_WRITER = Object.freeze({
@@ -82,6 +89,7 @@ export class MemoryWriter {
   readonly #options: MemoryWriterOptions;
   readonly #history: HistoryLog;
   readonly #memory: MemoryFile;
+  readonly #lockPath: string;
 
   constructor(options: MemoryWriterOptions) {
     const ratio = options.minRetainedRatio ?? DEFAULT_MEMORY_WRITER.minRetainedRatio;
@@ -92,6 +100,7 @@ export class MemoryWriter {
       });
     }
     this.#options = options;
+    this.#lockPath = path.join(options.workspace, 'memory', '.memory-writer.lock');
     const clock = options.now === undefined ? {} : { now: options.now };
     this.#history = new HistoryLog({ workspace: options.workspace, ...clock });
     this.#memory = new MemoryFile({
@@ -110,6 +119,23 @@ export class MemoryWriter {
   async run(
     options: { readonly signal?: AbortSignal; readonly dryRun?: boolean } = {},
   ): Promise<MemoryWriterResult> {
+    if (options.dryRun === true) return this.#run(options);
+    await mkdir(path.dirname(this.#lockPath), { recursive: true });
+    // One writer at a time (across processes): a second run waits, then finds the batches done.
+    return withFileLock(
+      {
+        path: this.#lockPath,
+        timeoutMs: this.#options.lockTimeoutMs ?? 30_000,
+        staleMs: WRITER_LOCK_STALE_MS,
+      },
+      () => this.#run(options),
+    );
+  }
+
+  async #run(options: {
+    readonly signal?: AbortSignal;
+    readonly dryRun?: boolean;
+  }): Promise<MemoryWriterResult> {
     const dryRun = options.dryRun ?? false;
     const start = await this.#history.readDreamCursor();
     // Read the log once per run; entries appended meanwhile are picked up by the next run.
