@@ -77,7 +77,9 @@ describe('ctxloom memory', () => {
     );
     expect(status.out()).toContain('cli:direct: 18/20 messages archived');
     expect(status.out()).toContain('MEMORY.md: 40 characters\n');
-    expect(status.out()).toContain('memory/history.jsonl.corrupt: 1 unreadable lines set aside by compaction');
+    expect(status.out()).toContain(
+      'memory/history.jsonl.corrupt: 1 unreadable lines set aside by compaction',
+    );
   });
 
   it('archives idle sessions whole, and treats --idle-minutes 0 as off', async () => {
