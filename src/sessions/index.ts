@@ -7,6 +7,7 @@ export { checkSessionKey } from './check-session-key.js';
 export { DEFAULT_MAX_LINE_BYTES } from './file-lines.js';
 export { type FileLockOptions, withFileLock } from './file-lock.js';
 export {
+  DEFAULT_REPLAY_MAX_MESSAGES,
   type GetHistoryOptions,
   getHistory,
   MIN_COMPACTED_REPLAY_MESSAGES,
@@ -41,6 +42,7 @@ export {
   type ReplayBudgetOptions,
   type ReplayedHistory,
   replayBudget,
+  replayMaxMessages,
   replaySession,
 } from './replay-session.js';
 export {
