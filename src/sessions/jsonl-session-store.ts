@@ -13,7 +13,6 @@ import { type JsonlSessionSummary, listSessionFiles } from './list-session-files
 import { ListenerSet } from './listener-set.js';
 import { locateSessionFile, type SessionFolders } from './locate-session-file.js';
 import { mergeMetadata } from './merge-metadata.js';
-import { toNanobotDict } from './nanobot-message.js';
 import { readSessionFile } from './read-session-file.js';
 import { replaceFileAtomically } from './replace-file-atomically.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
@@ -21,6 +20,7 @@ import { type HeaderFields, rewriteSessionFile, type SessionFileRewrite } from '
 import type { SessionFileScan } from './scan-session-file.js';
 import { sessionFileName } from './session-file-name.js';
 import { formatHeaderLine, validLastConsolidated } from './session-header.js';
+import { formatMessageLine } from './session-line.js';
 import type {
   MessageEventListener,
   SessionRecord,
@@ -150,15 +150,12 @@ export class JsonlSessionStore implements SessionStore {
         };
         await replaceFileAtomically(file, async (sink) => {
           await sink.write(`${formatHeaderLine(header)}\n`);
-          for (const message of stamped) await sink.write(`${JSON.stringify(toNanobotDict(message))}\n`);
+          for (const message of stamped) await sink.write(`${formatMessageLine(message)}\n`);
         });
         return;
       }
       const prefix = (await endsWithNewline(file)) ? '' : '\n';
-      await appendFile(
-        file,
-        `${prefix}${stamped.map((message) => JSON.stringify(toNanobotDict(message))).join('\n')}\n`,
-      );
+      await appendFile(file, `${prefix}${stamped.map(formatMessageLine).join('\n')}\n`);
       if (this.#fsync) await syncFile(file);
     });
     for (const message of stamped) this.#listeners.emit({ type: 'message-appended', sessionKey, message });
@@ -169,17 +166,21 @@ export class JsonlSessionStore implements SessionStore {
     checkSessionKey(sessionKey, { backend: 'jsonl', operation: 'load' });
     return this.#queue.run(sessionKey, () =>
       this.#guard('load', async () => {
-        const file = await locateSessionFile(sessionKey, this.#folders);
-        if (file === undefined) return emptySessionRecord(sessionKey);
-        const {
-          file: _file,
-          unreadableLines: _lines,
-          ...record
-        } = await readSessionFile(file, {
-          sessionKey,
-          maxLineBytes: this.#folders.maxLineBytes,
-        });
-        return record;
+        // A second look when the file vanished between finding and opening it (another process moved
+        // a legacy file to its current name).
+        for (let attempt = 1; ; attempt += 1) {
+          const file = await locateSessionFile(sessionKey, this.#folders);
+          if (file === undefined) return emptySessionRecord(sessionKey);
+          const {
+            file: _file,
+            unreadableLines: _lines,
+            ...record
+          } = await readSessionFile(file, {
+            sessionKey,
+            maxLineBytes: this.#folders.maxLineBytes,
+          });
+          if (record.exists || record.warnings.length > 0 || attempt === 2) return record;
+        }
       }),
     );
   }

@@ -4,10 +4,10 @@ import type { Message } from '../core/message.js';
 import { isMissingFileError } from '../workspace/fs-helpers.js';
 import type { FileLine } from './file-lines.js';
 import { createFileSink, type FileSink } from './file-sink.js';
-import { toNanobotDict } from './nanobot-message.js';
 import { replaceFileAtomically } from './replace-file-atomically.js';
 import { type LineProblem, type SessionFileScan, scanSessionHandle } from './scan-session-file.js';
 import { formatHeaderLine } from './session-header.js';
+import { formatMessageLine } from './session-line.js';
 
 /** The metadata record a rewrite writes. */
 export type HeaderFields = Parameters<typeof formatHeaderLine>[0];
@@ -148,7 +148,7 @@ class Plan {
       const line = this.#reused.get(message);
       if (line === undefined) {
         pieces.push(...kept.splice(0).map((range) => ({ line: range })), {
-          text: JSON.stringify(toNanobotDict(message)),
+          text: formatMessageLine(message),
         });
       } else merge(kept, line);
     }

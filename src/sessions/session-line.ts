@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { isRecord } from '../core/is-record.js';
 import type { Message } from '../core/message.js';
 import type { FileLine } from './file-lines.js';
-import { derivedMessageId, fromNanobotDict } from './nanobot-message.js';
+import { derivedMessageId, fromNanobotDict, toNanobotDict } from './nanobot-message.js';
 
 /** What one line of a nanobot session file holds. */
 export type SessionLine =
@@ -40,4 +40,9 @@ export function parseSessionLine(line: FileLine, ordinal: number): SessionLine {
   const message = fromNanobotDict(value, derivedMessageId(ordinal, line.bytes));
   if (typeof message === 'string') return { kind: 'corrupt', reason: message };
   return { kind: 'message', message, invalidUtf8: !isUtf8(line.bytes) };
+}
+
+/** The line a message is written as (its nanobot dict as JSON, UTF-8, no escaping of non-ASCII; no newline). */
+export function formatMessageLine(message: Message): string {
+  return JSON.stringify(toNanobotDict(message));
 }
