@@ -61,6 +61,7 @@ export {
   type SessionRewrite,
   type SessionStore,
   type SessionSummary,
+  type SessionUpdateOptions,
   type StoreCallOptions,
 } from './session-store.js';
 export type { SqliteDriverChoice, SqliteDriverName } from './sqlite-driver.js';

@@ -9,9 +9,9 @@ const dirs = new Map<object, string>();
 describeSessionStoreContract({
   name: 'jsonl',
   repetitions: 2,
-  create: async () => {
+  create: async ({ now }) => {
     const dir = await mkdtemp(path.join(tmpdir(), 'ctxloom-jsonl-'));
-    const store = new JsonlSessionStore({ dir: path.join(dir, 'sessions') });
+    const store = new JsonlSessionStore({ dir: path.join(dir, 'sessions'), now });
     dirs.set(store, dir);
     return store;
   },

@@ -9,6 +9,7 @@ import { removeStaleTempFiles } from './ctxloom-temp-file.js';
 import { DEFAULT_MAX_LINE_BYTES } from './file-lines.js';
 import { withFileLock } from './file-lock.js';
 import { KeyedQueue } from './keyed-queue.js';
+import { latestTime } from './latest-time.js';
 import { type JsonlSessionSummary, listSessionFiles } from './list-session-files.js';
 import { ListenerSet } from './listener-set.js';
 import { locateSessionFile, type SessionFolders } from './locate-session-file.js';
@@ -26,6 +27,7 @@ import type {
   SessionRecord,
   SessionRewrite,
   SessionStore,
+  SessionUpdateOptions,
   StoreCallOptions,
 } from './session-store.js';
 import { emptySessionRecord } from './session-store.js';
@@ -185,13 +187,15 @@ export class JsonlSessionStore implements SessionStore {
     );
   }
 
-  async setMetadata(sessionKey: string, patch: Metadata, options: StoreCallOptions = {}): Promise<void> {
+  async setMetadata(sessionKey: string, patch: Metadata, options: SessionUpdateOptions = {}): Promise<void> {
+    const { preserveUpdatedAt = false, ...call } = options;
     await this.#rewrite(sessionKey, {
-      ...options,
+      ...call,
       decide: (before) => ({
         header: this.#header(before, {
           key: sessionKey,
           metadata: mergeMetadata(before.header?.metadata ?? {}, patch),
+          preserveUpdatedAt,
         }),
         providerState: 'keep',
       }),
@@ -201,15 +205,16 @@ export class JsonlSessionStore implements SessionStore {
   async setLastConsolidated(
     sessionKey: string,
     value: number,
-    options: StoreCallOptions = {},
+    options: SessionUpdateOptions = {},
   ): Promise<void> {
+    const { preserveUpdatedAt = false, ...call } = options;
     await this.#rewrite(sessionKey, {
-      ...options,
+      ...call,
       decide: (before) => {
         const lastConsolidated = clampLastConsolidated(value, before.messageCount);
         const advanced = lastConsolidated > pointerOf(before);
         return {
-          header: this.#header(before, { key: sessionKey, lastConsolidated }),
+          header: this.#header(before, { key: sessionKey, lastConsolidated, preserveUpdatedAt }),
           providerState: advanced ? 'drop' : 'keep',
         };
       },
@@ -228,7 +233,10 @@ export class JsonlSessionStore implements SessionStore {
           rewrite.lastConsolidated ?? pointerOf(before),
           after.messageCount,
         );
-        return { header: this.#header(before, { key: sessionKey, lastConsolidated }), providerState: 'drop' };
+        return {
+          header: this.#header(before, { key: sessionKey, lastConsolidated, preserveUpdatedAt: false }),
+          providerState: 'drop',
+        };
       },
     });
   }
@@ -304,16 +312,22 @@ export class JsonlSessionStore implements SessionStore {
     });
   }
 
-  /** The new metadata record: `change` over the current one, `updated_at` now. */
+  /**
+   * The new metadata record: `change` over the current one, `updated_at` now, or with
+   * `preserveUpdatedAt` the session's current `updatedAt` (what `load` reports: the later of the
+   * record's `updated_at` and the last message's timestamp, so the file says it for nanobot too).
+   */
   #header(
     before: SessionFileScan,
-    change: Pick<HeaderFields, 'key'> & Partial<Pick<HeaderFields, 'metadata' | 'lastConsolidated'>>,
+    change: Pick<HeaderFields, 'key'> &
+      Partial<Pick<HeaderFields, 'metadata' | 'lastConsolidated'>> & { readonly preserveUpdatedAt: boolean },
   ): HeaderFields {
     const time = this.#now().toISOString();
+    const current = latestTime(before.header?.updatedAt, before.lastTimestamp);
     return {
       key: change.key,
       createdAt: before.header?.createdAt ?? time,
-      updatedAt: time,
+      updatedAt: change.preserveUpdatedAt ? (current ?? time) : time,
       metadata: change.metadata ?? before.header?.metadata ?? {},
       lastConsolidated: change.lastConsolidated ?? pointerOf(before),
     };

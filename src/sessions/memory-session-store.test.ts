@@ -1,4 +1,8 @@
 import { describeSessionStoreContract } from '../testing/contracts/session-store-contract.js';
 import { MemorySessionStore } from './memory-session-store.js';
 
-describeSessionStoreContract({ name: 'memory', create: () => new MemorySessionStore(), repetitions: 2 });
+describeSessionStoreContract({
+  name: 'memory',
+  create: ({ now }) => new MemorySessionStore({ now }),
+  repetitions: 2,
+});

@@ -11,6 +11,7 @@ import type {
   SessionRewrite,
   SessionStore,
   SessionSummary,
+  SessionUpdateOptions,
   StoreCallOptions,
 } from './session-store.js';
 import { emptySessionRecord } from './session-store.js';
@@ -68,29 +69,26 @@ export class MemorySessionStore implements SessionStore {
     return { key: sessionKey, ...entry, exists: true, warnings: [] };
   }
 
-  async setMetadata(sessionKey: string, patch: Metadata, options: StoreCallOptions = {}): Promise<void> {
+  async setMetadata(sessionKey: string, patch: Metadata, options: SessionUpdateOptions = {}): Promise<void> {
     throwIfAborted(options.signal);
     checkSessionKey(sessionKey, { backend: 'memory', operation: 'setMetadata' });
-    const time = this.#now().toISOString();
-    const entry = this.#entry(sessionKey, time);
-    this.#sessions.set(sessionKey, {
-      ...entry,
-      metadata: mergeMetadata(entry.metadata, patch),
-      updatedAt: time,
+    this.#update(sessionKey, {
+      preserveUpdatedAt: options.preserveUpdatedAt === true,
+      change: (entry) => ({ metadata: mergeMetadata(entry.metadata, patch) }),
     });
   }
 
   async setLastConsolidated(
     sessionKey: string,
     value: number,
-    options: StoreCallOptions = {},
+    options: SessionUpdateOptions = {},
   ): Promise<void> {
     throwIfAborted(options.signal);
     checkSessionKey(sessionKey, { backend: 'memory', operation: 'setLastConsolidated' });
-    const time = this.#now().toISOString();
-    const entry = this.#entry(sessionKey, time);
-    const lastConsolidated = clampLastConsolidated(value, entry.messages.length);
-    this.#sessions.set(sessionKey, { ...entry, lastConsolidated, updatedAt: time });
+    this.#update(sessionKey, {
+      preserveUpdatedAt: options.preserveUpdatedAt === true,
+      change: (entry) => ({ lastConsolidated: clampLastConsolidated(value, entry.messages.length) }),
+    });
   }
 
   async rewrite(sessionKey: string, rewrite: SessionRewrite, options: StoreCallOptions = {}): Promise<void> {
@@ -137,6 +135,20 @@ export class MemorySessionStore implements SessionStore {
 
   async close(): Promise<void> {
     this.#listeners.clear();
+  }
+
+  /** Applies `change` to the session (creating it), setting `updatedAt` to now unless `preserveUpdatedAt`. */
+  #update(
+    sessionKey: string,
+    update: {
+      readonly preserveUpdatedAt: boolean;
+      readonly change: (entry: Entry) => Partial<Pick<Entry, 'metadata' | 'lastConsolidated'>>;
+    },
+  ): void {
+    const time = this.#now().toISOString();
+    const entry = this.#entry(sessionKey, time);
+    const updatedAt = update.preserveUpdatedAt ? entry.updatedAt : time;
+    this.#sessions.set(sessionKey, { ...entry, ...update.change(entry), updatedAt });
   }
 
   #entry(sessionKey: string, time: string): Entry {

@@ -28,7 +28,7 @@ afterAll(async () => {
 describeSessionStoreContract({
   name: 'postgres',
   repetitions: 2,
-  create: () => new PostgresSessionStore({ connectionString: PG_URL, schema: freshSchema() }),
+  create: ({ now }) => new PostgresSessionStore({ connectionString: PG_URL, schema: freshSchema(), now }),
 });
 
 describe('PostgresSessionStore', () => {

@@ -23,6 +23,7 @@ import type {
   SessionRewrite,
   SessionStore,
   SessionSummary,
+  SessionUpdateOptions,
   StoreCallOptions,
 } from './session-store.js';
 import { emptySessionRecord } from './session-store.js';
@@ -88,7 +89,7 @@ export class PostgresSessionStore implements SessionStore {
     const time = this.#now().toISOString();
     const stamped = messages.map((message) => stampMessage(message, time));
     await this.#transaction('append', async (client) => {
-      const count = (await this.#touch(client, sessionKey, time)).message_count;
+      const count = (await this.#touch(client, { sessionKey, time })).message_count;
       await client.query(
         `INSERT INTO ${this.#table('messages')} (session_key, seq, data)
          SELECT $1, $2::int + ord - 1, data FROM unnest($3::text[]) WITH ORDINALITY AS t(data, ord)`,
@@ -122,7 +123,7 @@ export class PostgresSessionStore implements SessionStore {
     });
   }
 
-  async setMetadata(sessionKey: string, patch: Metadata, options: StoreCallOptions = {}): Promise<void> {
+  async setMetadata(sessionKey: string, patch: Metadata, options: SessionUpdateOptions = {}): Promise<void> {
     await this.#update(sessionKey, options, async (client, row) => {
       const metadata = JSON.stringify(mergeMetadata(parseMetadataColumn(row.metadata), patch));
       await client.query(`UPDATE ${this.#table('sessions')} SET metadata = $2 WHERE key = $1`, [
@@ -135,7 +136,7 @@ export class PostgresSessionStore implements SessionStore {
   async setLastConsolidated(
     sessionKey: string,
     value: number,
-    options: StoreCallOptions = {},
+    options: SessionUpdateOptions = {},
   ): Promise<void> {
     await this.#update(sessionKey, options, async (client, row) => {
       const clamped = clampLastConsolidated(value, row.message_count);
@@ -274,23 +275,32 @@ export class PostgresSessionStore implements SessionStore {
 
   async #update(
     sessionKey: string,
-    options: StoreCallOptions,
+    options: SessionUpdateOptions,
     change: (client: pg.PoolClient, row: SessionRow) => Promise<void>,
   ): Promise<void> {
     throwIfAborted(options.signal);
     checkSessionKey(sessionKey, { backend: 'postgres', operation: 'update' });
-    const time = this.#now().toISOString();
-    await this.#transaction('update', async (client) =>
-      change(client, await this.#touch(client, sessionKey, time)),
-    );
+    const touching = {
+      sessionKey,
+      time: this.#now().toISOString(),
+      preserve: options.preserveUpdatedAt === true,
+    };
+    await this.#transaction('update', async (client) => change(client, await this.#touch(client, touching)));
   }
 
-  /** Upserts the session row (taking its row lock until commit) and returns it. */
-  async #touch(client: pg.PoolClient, sessionKey: string, time: string): Promise<SessionRow> {
+  /**
+   * Upserts the session row (taking its row lock until commit), setting `updated_at` (unless
+   * `preserve`: then only a new row gets it), and returns it.
+   */
+  async #touch(
+    client: pg.PoolClient,
+    touching: { readonly sessionKey: string; readonly time: string; readonly preserve?: boolean },
+  ): Promise<SessionRow> {
+    const updatedAt = touching.preserve === true ? 's.updated_at' : 'EXCLUDED.updated_at';
     const result = await client.query<SessionRow>(
-      `INSERT INTO ${this.#table('sessions')} (key, created_at, updated_at) VALUES ($1, $2, $2)
-       ON CONFLICT (key) DO UPDATE SET updated_at = EXCLUDED.updated_at RETURNING *`,
-      [sessionKey, time],
+      `INSERT INTO ${this.#table('sessions')} AS s (key, created_at, updated_at) VALUES ($1, $2, $2)
+       ON CONFLICT (key) DO UPDATE SET updated_at = ${updatedAt} RETURNING *`,
+      [touching.sessionKey, touching.time],
     );
     const row = result.rows[0];
     if (row === undefined) throw new Error('upsert returned no row');

@@ -49,7 +49,7 @@ export async function readSessionFile(
   if (scan.header === undefined && messages.length === 0 && scan.problems.length > 0)
     return { ...emptySessionRecord(key, warnings), file, unreadableLines };
   const { header } = scan;
-  const updatedAt = latestTime(header?.updatedAt, lastTimestamp(messages));
+  const updatedAt = latestTime(header?.updatedAt, scan.lastTimestamp);
   return {
     key,
     messages,
@@ -69,9 +69,4 @@ function describe(problem: LineProblem, where: { readonly key: string; readonly 
   if (problem.kind === 'invalid-utf8')
     return `${session} ${problem.reason}; it loads with U+FFFD in their place, and the bytes on disk are kept.`;
   return `${session} skipped (${problem.reason}); ${where.file} is unchanged: 'ctxloom session repair' or the next rewrite moves the line to ${where.file}.corrupt.`;
-}
-
-function lastTimestamp(messages: readonly Message[]): string | undefined {
-  const value = messages.at(-1)?.metadata?.['timestamp'];
-  return typeof value === 'string' ? value : undefined;
 }

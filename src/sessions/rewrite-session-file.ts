@@ -48,6 +48,7 @@ const NO_FILE: SessionFileScan = {
   headerLine: undefined,
   providerState: undefined,
   messageCount: 0,
+  lastTimestamp: undefined,
   problems: [],
 };
 

@@ -5,6 +5,7 @@ import { isMissingFileError } from '../workspace/fs-helpers.js';
 import { type FileLine, readFileLines } from './file-lines.js';
 import { type SessionHeader, sessionHeaderOf } from './session-header.js';
 import { parseSessionLine, type SessionLine } from './session-line.js';
+import { TIMESTAMP_KEY } from './stamp-message.js';
 
 /** A line of a session file that did not load as it is on disk. */
 export type LineProblem = {
@@ -26,6 +27,8 @@ export type SessionFileScan = {
   /** The first provider-state record's `state`, wrapped so that a stored `null` is told from none. */
   readonly providerState: { readonly state: unknown; readonly line: FileLine } | undefined;
   readonly messageCount: number;
+  /** The last message's `timestamp`, when it has one (appends never rewrite the header's `updated_at`). */
+  readonly lastTimestamp: string | undefined;
   readonly problems: readonly LineProblem[];
 };
 
@@ -82,6 +85,7 @@ class Scan implements SessionFileScan {
   headerLine: FileLine | undefined;
   providerState: { readonly state: unknown; readonly line: FileLine } | undefined;
   messageCount = 0;
+  lastTimestamp: string | undefined;
   readonly problems: LineProblem[] = [];
   readonly #onMessage: ScanSessionFileOptions['onMessage'];
 
@@ -96,6 +100,7 @@ class Scan implements SessionFileScan {
       case 'message':
         this.#onMessage({ message: parsed.message, line, index: this.messageCount });
         this.messageCount += 1;
+        this.lastTimestamp = timestampOf(parsed.message);
         if (parsed.invalidUtf8)
           this.#problem(line, { kind: 'invalid-utf8', reason: 'holds bytes that are not UTF-8' });
         return;
@@ -121,6 +126,11 @@ class Scan implements SessionFileScan {
   #problem(line: FileLine, problem: Pick<LineProblem, 'kind' | 'reason'>): void {
     this.problems.push({ line: line.number, offset: line.offset, length: line.length, ...problem });
   }
+}
+
+function timestampOf(message: Message): string | undefined {
+  const value = message.metadata?.[TIMESTAMP_KEY];
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** A line whose bytes outlive the read buffer they came from. */

@@ -15,7 +15,10 @@ export type SessionRecord = {
   readonly lastConsolidated: number;
   /** ISO time the session was created, when it exists. */
   readonly createdAt?: string;
-  /** ISO time of the last change (append, metadata or rewrite), when it exists. */
+  /**
+   * ISO time of the last change (append, metadata or rewrite), when it exists: the session's recency,
+   * which idle compaction compares with its TTL. Writes with `preserveUpdatedAt` leave it as it is.
+   */
   readonly updatedAt?: string;
   /** False when nothing was ever stored under this key. */
   readonly exists: boolean;
@@ -70,6 +73,19 @@ export type StoreCallOptions = {
   readonly signal?: AbortSignal;
 };
 
+/** Options of {@link SessionStore.setMetadata} and {@link SessionStore.setLastConsolidated}. */
+export type SessionUpdateOptions = StoreCallOptions & {
+  /**
+   * Leave the session's `updatedAt` as it is, for bookkeeping that is not activity: archiving
+   * (`MemoryConsolidator` records its archive pointer and `_last_summary` this way, so an idle session
+   * stays idle, as in nanobot's idle compaction). The stored value is kept, not restored: an append
+   * that landed meanwhile still counts. A session that does not exist yet is created with `updatedAt`
+   * = now.
+   * @default false (the write is activity: `updatedAt` becomes now)
+   */
+  readonly preserveUpdatedAt?: boolean;
+};
+
 /**
  * Where sessions live. Implementations: `MemorySessionStore`, `JsonlSessionStore` (nanobot's file
  * format), `SqliteSessionStore`, `PostgresSessionStore`; check a new one with
@@ -92,13 +108,16 @@ export interface SessionStore {
   append(sessionKey: string, messages: readonly Message[], options?: StoreCallOptions): Promise<void>;
   /** Loads a session; a missing session is an empty record with `exists: false`. */
   load(sessionKey: string, options?: StoreCallOptions): Promise<SessionRecord>;
-  /** Shallow-merges `patch` into the metadata; a key set to `undefined` is removed. Creates the session. */
-  setMetadata(sessionKey: string, patch: Metadata, options?: StoreCallOptions): Promise<void>;
-  /** Sets the archive pointer (clamped to `0..messageCount`). */
+  /**
+   * Shallow-merges `patch` into the metadata; a key set to `undefined` is removed. Creates the session.
+   * Sets `updatedAt` to now unless `preserveUpdatedAt`.
+   */
+  setMetadata(sessionKey: string, patch: Metadata, options?: SessionUpdateOptions): Promise<void>;
+  /** Sets the archive pointer (clamped to `0..messageCount`); `updatedAt` as in {@link SessionStore.setMetadata}. */
   setLastConsolidated(
     sessionKey: string,
     lastConsolidated: number,
-    options?: StoreCallOptions,
+    options?: SessionUpdateOptions,
   ): Promise<void>;
   /** Replaces a session's messages atomically (compaction, retention); see `ifMessageCount`. */
   rewrite(sessionKey: string, rewrite: SessionRewrite, options?: StoreCallOptions): Promise<void>;

@@ -25,7 +25,8 @@ describe.skipIf(!nodeHasSqlite)('SqliteSessionStore on node:sqlite', () => {
   describeSessionStoreContract({
     name: 'sqlite (node:sqlite)',
     repetitions: 2,
-    create: async () => new SqliteSessionStore({ path: await freshPath(), driver: 'node:sqlite' }),
+    create: async ({ now }) =>
+      new SqliteSessionStore({ path: await freshPath(), driver: 'node:sqlite', now }),
   });
 
   it("resolves 'auto' to node:sqlite, never loading better-sqlite3", async () => {

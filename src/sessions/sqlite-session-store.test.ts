@@ -24,9 +24,9 @@ describe.skipIf(nodeHasSqlite)('SqliteSessionStore on better-sqlite3', () => {
   describeSessionStoreContract({
     name: 'sqlite (better-sqlite3)',
     repetitions: 2,
-    create: async () => {
+    create: async ({ now }) => {
       const file = await freshPath();
-      const store = new SqliteSessionStore({ path: file, driver: 'better-sqlite3' });
+      const store = new SqliteSessionStore({ path: file, driver: 'better-sqlite3', now });
       dirs.set(store, path.dirname(file));
       return store;
     },

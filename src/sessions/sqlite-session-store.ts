@@ -19,6 +19,7 @@ import type {
   SessionRewrite,
   SessionStore,
   SessionSummary,
+  SessionUpdateOptions,
   StoreCallOptions,
 } from './session-store.js';
 import { emptySessionRecord } from './session-store.js';
@@ -138,7 +139,7 @@ export class SqliteSessionStore implements SessionStore {
     );
   }
 
-  async setMetadata(sessionKey: string, patch: Metadata, options: StoreCallOptions = {}): Promise<void> {
+  async setMetadata(sessionKey: string, patch: Metadata, options: SessionUpdateOptions = {}): Promise<void> {
     await this.#update(sessionKey, options, (db, row) => {
       const metadata = JSON.stringify(mergeMetadata(parseMetadataColumn(row.metadata), patch));
       db.prepare('UPDATE ctxloom_sessions SET metadata = ? WHERE key = ?').run(metadata, sessionKey);
@@ -148,7 +149,7 @@ export class SqliteSessionStore implements SessionStore {
   async setLastConsolidated(
     sessionKey: string,
     value: number,
-    options: StoreCallOptions = {},
+    options: SessionUpdateOptions = {},
   ): Promise<void> {
     await this.#update(sessionKey, options, (db, row) => {
       const clamped = clampLastConsolidated(value, row.message_count);
@@ -221,14 +222,18 @@ export class SqliteSessionStore implements SessionStore {
 
   async #update(
     sessionKey: string,
-    options: StoreCallOptions,
+    options: SessionUpdateOptions,
     change: (db: SqliteDatabase, row: SessionRow) => void,
   ): Promise<void> {
     this.#check(sessionKey, { ...options, operation: 'update' });
-    const time = this.#now().toISOString();
+    const touching = {
+      sessionKey,
+      time: this.#now().toISOString(),
+      preserve: options.preserveUpdatedAt === true,
+    };
     const { db } = await this.#open();
     this.#run('update', () =>
-      inTransaction(db, { mode: 'IMMEDIATE', task: () => change(db, touch(db, { sessionKey, time })) }),
+      inTransaction(db, { mode: 'IMMEDIATE', task: () => change(db, touch(db, touching)) }),
     );
   }
 
@@ -268,18 +273,22 @@ export class SqliteSessionStore implements SessionStore {
   }
 }
 
-/** Creates the session row if needed, sets `updated_at`, and returns the row (inside a transaction). */
+/**
+ * Creates the session row if needed, sets `updated_at` (unless `preserve`: then only a new row gets
+ * it), and returns the row (inside a transaction).
+ */
 function touch(
   db: SqliteDatabase,
-  { sessionKey, time }: { readonly sessionKey: string; readonly time: string },
+  touching: { readonly sessionKey: string; readonly time: string; readonly preserve?: boolean },
 ): SessionRow {
+  const updatedAt = touching.preserve === true ? 'ctxloom_sessions.updated_at' : 'excluded.updated_at';
   // RETURNING * yields the sessions row just written.
   return db
     .prepare(
       `INSERT INTO ctxloom_sessions (key, created_at, updated_at) VALUES (?, ?, ?)
-       ON CONFLICT (key) DO UPDATE SET updated_at = excluded.updated_at RETURNING *`,
+       ON CONFLICT (key) DO UPDATE SET updated_at = ${updatedAt} RETURNING *`,
     )
-    .get(sessionKey, time, time) as SessionRow;
+    .get(touching.sessionKey, touching.time, touching.time) as SessionRow;
 }
 
 /** Rows changed by the last statement (both bindings expose SQLite's `changes()`). */

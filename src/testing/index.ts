@@ -16,6 +16,7 @@ export {
 } from './arbitraries.js';
 export {
   describeSessionStoreContract,
+  type SessionStoreContractContext,
   type SessionStoreContractOptions,
 } from './contracts/session-store-contract.js';
 export {

@@ -3,12 +3,21 @@ import { assistant, system, tool, user } from '../../core/factories.js';
 import type { Message } from '../../core/message.js';
 import type { MessageEvent, SessionStore } from '../../sessions/session-store.js';
 
+/** What {@link SessionStoreContractOptions.create} is given for one test. */
+export type SessionStoreContractContext = {
+  /**
+   * The clock the suite drives: give it to the store (ctxloom's stores take it as `now`). It stands
+   * still at 2026-01-01T00:00:00Z until a case moves it on; the `updatedAt` cases need it.
+   */
+  readonly now: () => Date;
+};
+
 /** Options for {@link describeSessionStoreContract}. */
 export type SessionStoreContractOptions = {
   /** The backend's name in test titles. */
   readonly name: string;
-  /** Makes a fresh, empty store for one test. */
-  readonly create: () => Promise<SessionStore> | SessionStore;
+  /** Makes a fresh, empty store for one test, on the suite's clock. */
+  readonly create: (context: SessionStoreContractContext) => Promise<SessionStore> | SessionStore;
   /** Cleans up after one test (after `close()` was called). */
   readonly cleanup?: (store: SessionStore) => Promise<void> | void;
   /** Runs the whole suite this many times (flushes out ordering and timing bugs). @default 1 */
@@ -33,13 +42,16 @@ const LOOKALIKE_KEYS = [
 ];
 /** Keys no backend can store exactly (UTF-8 cannot hold a lone surrogate; PostgreSQL text cannot hold NUL). */
 const UNSTORABLE_KEYS = ['k\ud800', 'k\udbff', '\udc00k', 'a\u0000b'];
+/** Where the suite's clock starts (in the past, so no store takes a fresh temp or lock file for a stale one). */
+const CLOCK_START_MS = Date.UTC(2026, 0, 1);
+const MINUTE_MS = 60_000;
 
 /**
  * The shared conformance suite every {@link SessionStore} must pass: ordering, round trips of every
  * message field, metadata merge, the archive pointer, rewrite, delete, list, hostile keys, concurrent
  * appends, events, the session lock and input immutability. The suite expects `withSessionLock`; a
  * store without it fails that one test (it is optional in the contract, but every ctxloom store has it). Third-party backends run it too:
- * @example describeSessionStoreContract({ name: 'redis', create: () => new RedisStore(url) });
+ * @example describeSessionStoreContract({ name: 'redis', create: ({ now }) => new RedisStore({ url, now }) });
  */
 export function describeSessionStoreContract(options: SessionStoreContractOptions): void {
   const repetitions = options.repetitions ?? 1;
@@ -51,8 +63,11 @@ export function describeSessionStoreContract(options: SessionStoreContractOption
 
 function defineTests(options: SessionStoreContractOptions): void {
   let store: SessionStore;
+  let clockMs = CLOCK_START_MS;
+  const iso = (): string => new Date(clockMs).toISOString();
   beforeEach(async () => {
-    store = await options.create();
+    clockMs = CLOCK_START_MS;
+    store = await options.create({ now: () => new Date(clockMs) });
   });
   afterEach(async () => {
     await store.close();
@@ -136,6 +151,42 @@ function defineTests(options: SessionStoreContractOptions): void {
     expect((await store.load('p')).lastConsolidated).toBe(3);
     await store.setLastConsolidated('p', -4);
     expect((await store.load('p')).lastConsolidated).toBe(0);
+  });
+
+  it('leaves updatedAt as it is on writes with preserveUpdatedAt (archive bookkeeping), and refreshes it otherwise', async () => {
+    await store.append('quiet', [user('a', { id: '1' }), assistant('b', { id: '2' })]);
+    const active = iso();
+    const clockHint = 'the store must take its clock from create({ now })';
+    expect((await store.load('quiet')).updatedAt, clockHint).toBe(active);
+    clockMs += 20 * MINUTE_MS;
+    const summary = { text: 's', last_active: active };
+    await store.setLastConsolidated('quiet', 2, { preserveUpdatedAt: true });
+    await store.setMetadata('quiet', { _last_summary: summary }, { preserveUpdatedAt: true });
+    expect(await store.load('quiet')).toMatchObject({
+      updatedAt: active,
+      lastConsolidated: 2,
+      metadata: { _last_summary: summary },
+    });
+    expect((await store.list()).find((entry) => entry.key === 'quiet')?.updatedAt).toBe(active);
+    clockMs += MINUTE_MS;
+    await store.setMetadata('quiet', { title: 'Trip' });
+    expect((await store.load('quiet')).updatedAt).toBe(iso());
+    clockMs += MINUTE_MS;
+    await store.setLastConsolidated('quiet', 1);
+    expect((await store.load('quiet')).updatedAt).toBe(iso());
+  });
+
+  it('keeps the stored updatedAt with preserveUpdatedAt (an append meanwhile counts) and dates a new session now', async () => {
+    await store.append('busy', [user('a', { id: '1' })]);
+    clockMs += MINUTE_MS;
+    await store.append('busy', [assistant('b', { id: '2' })]);
+    const appended = iso();
+    clockMs += MINUTE_MS;
+    await store.setLastConsolidated('busy', 1, { preserveUpdatedAt: true });
+    await store.setMetadata('busy', { a: 1 }, { preserveUpdatedAt: true });
+    expect((await store.load('busy')).updatedAt).toBe(appended);
+    await store.setMetadata('new', { a: 1 }, { preserveUpdatedAt: true });
+    expect(await store.load('new')).toMatchObject({ exists: true, createdAt: iso(), updatedAt: iso() });
   });
 
   it('rewrites a session atomically and keeps it appendable', async () => {
