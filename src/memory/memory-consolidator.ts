@@ -84,6 +84,9 @@ export const DEFAULT_MEMORY_CONSOLIDATOR = Object.freeze({
   systemPrompt: 'You are a helpful assistant.',
 });
 
+/** Archive bookkeeping leaves the session's recency alone (nanobot §5.5: `updated_at` is not refreshed). */
+const KEEP_RECENCY = Object.freeze({ preserveUpdatedAt: true });
+
 /** What one archive step did with its messages. */
 export type ArchiveOutcome =
   | { readonly kind: 'summary'; readonly text: string }
@@ -143,6 +146,9 @@ export type TailArchiveResult = {
  * - a configuration failure (401, 403, 404, unreachable) or an unusable reply throws and changes
  *   nothing for that round.
  * No message is ever deleted. The last summary is kept in the session metadata as `_last_summary`.
+ * Archiving is not activity: the pointer and the summary are written with `preserveUpdatedAt`, so the
+ * session's `updatedAt` (its recency, which idle compaction compares with the TTL) stays what the
+ * last append made it, as nanobot's saves leave `updated_at` alone.
  */
 export class MemoryConsolidator {
   readonly #options: MemoryConsolidatorOptions;
@@ -186,7 +192,7 @@ export class MemoryConsolidator {
   /**
    * Archives the whole unconsolidated tail of a session (idle compaction, `/new`), in as many
    * model-sized chunks as it takes, storing the summary with `last_active` = the session's pre-archive
-   * `updatedAt`. Never deletes messages.
+   * `updatedAt`, which it leaves as it was. Never deletes messages.
    * @throws as {@link MemoryConsolidator.maybeConsolidate}
    */
   archiveTail(
@@ -218,7 +224,8 @@ export class MemoryConsolidator {
    * `idleAfterMs` (compared with `updatedAt`, inclusive; unparsable → not idle), skipping `dream:`
    * sessions. `idleAfterMs: 0` turns it off (nanobot's `idleCompactAfterMinutes: 0`). Sessions are
    * handled one by one; stops after a degraded one (the model is failing) and resolves to what
-   * happened to each session that was archived.
+   * happened to each session that was archived. An archived session keeps its `updatedAt`, so it
+   * still reads as idle; its `provider_state` record (JSONL) is dropped as the pointer advances.
    * @throws as {@link MemoryConsolidator.maybeConsolidate}; ContextError `INVALID_OPTIONS` for a negative `idleAfterMs`
    */
   async consolidateIdle(options: {
@@ -356,7 +363,10 @@ export class MemoryConsolidator {
     const outcome = await this.#archiveChunk(record, { ...picked, signal: options.signal });
     const start = record.lastConsolidated;
     // Only here does the pointer move: over turns summarised, found to hold nothing, or archived raw whole.
-    await this.#options.store.setLastConsolidated(record.key, picked.end, signalOption(options.signal));
+    await this.#options.store.setLastConsolidated(record.key, picked.end, {
+      ...signalOption(options.signal),
+      ...KEEP_RECENCY,
+    });
     this.#options.onProgress?.(
       `${record.key}: archived messages ${start}–${picked.end} (${describeOutcome(outcome)})`,
     );
@@ -461,9 +471,11 @@ export class MemoryConsolidator {
 
   async #saveSummary(first: SessionRecord, text: string): Promise<void> {
     const active = first.updatedAt ?? (this.#options.now ?? (() => new Date()))().toISOString();
-    await this.#options.store.setMetadata(first.key, {
-      [LAST_SUMMARY_KEY]: { text, last_active: active },
-    });
+    await this.#options.store.setMetadata(
+      first.key,
+      { [LAST_SUMMARY_KEY]: { text, last_active: active } },
+      KEEP_RECENCY,
+    );
   }
 }
 
