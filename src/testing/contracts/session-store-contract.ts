@@ -1,3 +1,4 @@
+// Over 300 lines: one conformance suite for the whole SessionStore contract; each case is short and stands alone.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assistant, system, tool, user } from '../../core/factories.js';
 import type { Message } from '../../core/message.js';
