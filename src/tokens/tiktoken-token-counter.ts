@@ -40,6 +40,7 @@ const NO_SPECIAL = new Set<string>();
  */
 export class TiktokenTokenCounter extends TextTokenCounter {
   readonly id: string;
+  readonly kind = 'exact' as const;
   readonly encoding: TiktokenEncodingName;
   readonly #encoder: TiktokenEncoder;
 
