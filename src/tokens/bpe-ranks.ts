@@ -35,25 +35,29 @@ export class BpeRanks {
   readonly #bytePairs = new Int32Array(0x10000).fill(NO_RANK);
 
   constructor(tokens: { readonly bytes: Uint8Array; readonly offsets: Uint32Array }) {
-    this.#bytes = tokens.bytes;
-    this.#offsets = tokens.offsets;
-    this.size = tokens.offsets.length - 1;
+    const { bytes, offsets } = tokens;
+    this.#bytes = bytes;
+    this.#offsets = offsets;
+    this.size = offsets.length - 1;
     let capacity = 1;
     while (capacity < this.size * 2) capacity *= 2;
-    this.#slots = new Int32Array(capacity);
-    this.#mask = capacity - 1;
+    const slots = new Int32Array(capacity);
+    const mask = capacity - 1;
+    const pairs = this.#bytePairs;
     let longest = 0;
-    for (let rank = 0; rank < this.size; rank += 1) {
-      const start = this.#offsets[rank] as number;
-      const end = this.#offsets[rank + 1] as number;
+    for (let rank = 0, start = 0; rank < this.size; rank += 1) {
+      const end = offsets[rank + 1] as number;
       longest = Math.max(longest, end - start);
-      if (end - start === 2)
-        this.#bytePairs[((this.#bytes[start] as number) << 8) | (this.#bytes[start + 1] as number)] = rank;
-      if (startsWithBom(this.#bytes, start) && isValidUtf8(this.#bytes.subarray(start, end))) continue;
-      let slot = this.#slot(hashBytes(this.#bytes, start, end));
-      while (this.#slots[slot] !== 0) slot = (slot + 1) & this.#mask;
-      this.#slots[slot] = rank + 1;
+      if (end - start === 2) pairs[((bytes[start] as number) << 8) | (bytes[start + 1] as number)] = rank;
+      if (!(startsWithBom(bytes, start) && isValidUtf8(bytes.subarray(start, end)))) {
+        let slot = slotOf(hashBytes(bytes, start, end), mask);
+        while (slots[slot] !== 0) slot = (slot + 1) & mask;
+        slots[slot] = rank + 1;
+      }
+      start = end;
     }
+    this.#slots = slots;
+    this.#mask = mask;
     this.maxTokenBytes = longest;
     this.#powers = new Int32Array(longest + 1);
     this.#powers[0] = 1;
@@ -106,15 +110,10 @@ export class BpeRanks {
     return this.#bytes.subarray(this.#offsets[rank], this.#offsets[rank + 1]);
   }
 
-  #slot(hash: number): number {
-    const mixed = Math.imul(hash ^ (hash >>> 16), 0x45d9f3b);
-    return (mixed ^ (mixed >>> 16)) & this.#mask;
-  }
-
   // biome-ignore lint/complexity/useMaxParams: the innermost lookup of byte-pair merging; no allocation per call
   #find(piece: Uint8Array, start: number, end: number, hash: number): number {
     const length = end - start;
-    for (let slot = this.#slot(hash); ; slot = (slot + 1) & this.#mask) {
+    for (let slot = slotOf(hash, this.#mask); ; slot = (slot + 1) & this.#mask) {
       const entry = this.#slots[slot] as number;
       if (entry === 0) return NO_RANK;
       const from = this.#offsets[entry - 1] as number;
@@ -133,6 +132,12 @@ export function hashBytes(bytes: Uint8Array, start: number, end: number): number
   for (let index = start; index < end; index += 1)
     hash = (Math.imul(hash, BASE) + (bytes[index] as number) + 1) | 0;
   return hash;
+}
+
+/** The table slot of a hash: the polynomial hash's bits mixed, then masked. */
+function slotOf(hash: number, mask: number): number {
+  const mixed = Math.imul(hash ^ (hash >>> 16), 0x45d9f3b);
+  return (mixed ^ (mixed >>> 16)) & mask;
 }
 
 /** Whether `bytes` has a UTF-8 byte-order mark (EF BB BF) at `start`. */

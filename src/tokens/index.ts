@@ -9,6 +9,7 @@ export {
   DEFAULT_CACHED_TOKEN_COUNTER,
   withTokenCache,
 } from './cached-token-counter.js';
+export { EstimatingTokenCounter, type EstimatingTokenCounterOptions } from './estimating-token-counter.js';
 export {
   type HFRuntimeImporter,
   HFTokenCounter,

@@ -94,8 +94,20 @@ const ENGLISH = (
   'configuration deployment repository benchmark throughput latency allocation serialization asynchronous ' +
   'infrastructure authentication authorization middleware observability reproducibility deterministic ' +
   'incrementally approximately characteristic internationalization straightforward nevertheless ' +
-  'retrieval embeddings vector database cluster kubernetes container orchestration pagination'
+  'retrieval embeddings vector database cluster kubernetes container orchestration pagination ' +
+  'should would could about between because through during without within against around another ' +
+  'example install package version default option value return function object string number array ' +
+  'support feature release update issue problem question answer user client server file folder path ' +
+  'run build test check start stop open close read write send receive create delete list show hide ' +
+  'important different possible available following previous current simple quickly usually really'
 ).split(' ');
+const SYLLABLES = 'ka lo mi tra ven quo zer pli dax ful ion ment ing ous ble cre sta gro nic phy lex'.split(
+  ' ',
+);
+
+/** A rare word (a name, jargon, a typo) that the vocabulary splits into several tokens. */
+const rareWord = (random: Random): string =>
+  Array.from({ length: 2 + integer(random, 3) }, () => pick(random, SYLLABLES)).join('');
 const NAMES =
   'Alice Bob Carol OpenAI Anthropic GitHub TypeScript Node PostgreSQL Redis London Tuesday March'.split(' ');
 const CONTRACTIONS = "don't it's we'll they're I've she'd you're can't won't IT'S WE'LL isn't".split(' ');
@@ -106,7 +118,11 @@ function englishWord(random: Random): string {
   if (roll < 0.08) return pick(random, CONTRACTIONS);
   if (roll < 0.11) return String(integer(random, chance(random, 0.5) ? 100 : 100_000));
   if (roll < 0.13) return `(${pick(random, ENGLISH)})`;
-  if (roll < 0.14) return `\`${pick(random, ENGLISH)}_${pick(random, ENGLISH)}\``;
+  if (roll < 0.14) return `\`${identifier(random)}\``;
+  if (roll < 0.2) return rareWord(random);
+  if (roll < 0.21)
+    return `[${pick(random, ENGLISH)}](https://github.com/${pick(random, ENGLISH)}/${rareWord(random)})`;
+  if (roll < 0.22) return `**${pick(random, ENGLISH)}**`;
   return pick(random, ENGLISH);
 }
 
@@ -122,9 +138,14 @@ function englishSentence(random: Random): string {
 
 function writeEnglish(random: Random): string {
   const roll = random();
-  if (roll < 0.08) return `\n\n## ${englishSentence(random).slice(0, -1)}\n\n`;
-  if (roll < 0.16) return `\n- ${englishSentence(random)}`;
-  if (roll < 0.19) return ` See https://example.com/${pick(random, ENGLISH)}/${integer(random, 999)}.`;
+  if (roll < 0.08)
+    return `\n\n${'#'.repeat(1 + integer(random, 3))} ${englishSentence(random).slice(0, -1)}\n\n`;
+  if (roll < 0.16) return `\n${pick(random, ['-', '*', '1.'])} ${englishSentence(random)}`;
+  if (roll < 0.18) return ` See https://example.com/${pick(random, ENGLISH)}/${integer(random, 999)}.`;
+  if (roll < 0.2)
+    return `\n\n| ${pick(random, ENGLISH)} | ${pick(random, ENGLISH)} |\n| --- | --- |\n| \`${identifier(random)}\` | ${englishSentence(random)} |\n`;
+  if (roll < 0.22) return `\n\n\`\`\`ts${writeCode(random)}\`\`\`\n\n`;
+  if (roll < 0.23) return `\n\n${pick(random, ['---', '***', '==='])}\n\n`;
   return ` ${englishSentence(random)}${chance(random, 0.1) ? '\n\n' : ''}`;
 }
 
@@ -156,7 +177,17 @@ function writeCode(random: Random): string {
     `${indent}return { ${identifier(random)}: ${argument}, ${identifier(random)}: '${pick(random, ENGLISH)}' };`,
   ];
   const lines = body.filter(() => chance(random, 0.7));
-  if (chance(random, 0.3)) {
+  const roll = random();
+  if (roll < 0.06)
+    return `\n/${'*'.repeat(20 + integer(random, 60))}\n * ${englishSentence(random)}\n ${'*'.repeat(30)}/\n`;
+  if (roll < 0.12) return `\n// ${pick(random, ['-', '=', '#', '/']).repeat(10 + integer(random, 70))}\n`;
+  if (roll < 0.2)
+    return `\nimport { ${identifier(random)}, ${identifier(random)} } from '${pick(random, ['./', '../', '@scope/'])}${pick(random, ENGLISH)}-${pick(random, ENGLISH)}.js';`;
+  if (roll < 0.27)
+    return `\n${indent}/**\n${indent} * ${englishSentence(random)}\n${indent} * @param ${argument} ${englishSentence(random)}\n${indent} */`;
+  if (roll < 0.3)
+    return `\n${indent}${indent}${indent}const pattern = /^(?:[a-z]+|\\d{${integer(random, 9)}})\\s*$/i;`;
+  if (roll < 0.5) {
     return `\ndef ${name.toLowerCase()}(${argument.toLowerCase()}, *args, **kwargs):\n    """${englishSentence(random)}"""\n    return [x ** 2 for x in ${argument.toLowerCase()} if x % ${integer(random, 9) + 2} == 0]\n`;
   }
   return `\nexport function ${name}(${argument}: ${capitalise(pick(random, ENGLISH))}[]): number {\n${lines.join('\n')}\n}\n`;
