@@ -1,7 +1,7 @@
 import { test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { assistant, tool, user } from '../core/factories.js';
-import type { Message } from '../core/message.js';
+import type { Message, ToolCall } from '../core/message.js';
 import { messageArbitrary, textArbitrary } from '../testing/arbitraries.js';
 import { CachedTokenCounter, withTokenCache } from './cached-token-counter.js';
 import { hashMessageContent, hashText } from './content-hash.js';
@@ -73,6 +73,14 @@ describe('CachedTokenCounter', () => {
     ];
     for (const message of variants) cached.countMessage(message);
     expect(inner.calls).toBe(variants.length);
+  });
+
+  it('counts malformed input as the wrapped counter does (a null tool name from a relay)', () => {
+    const cached = new CachedTokenCounter({ counter: new SimpleTokenCounter() });
+    const call = JSON.parse('{"id":"call-1","name":null,"arguments":"{}"}') as ToolCall;
+    const message = assistant('', { id: 'x', toolCalls: [call] });
+    expect(cached.countMessage(message)).toBe(new SimpleTokenCounter().countMessage(message));
+    expect(hashMessageContent(message)).not.toBe(hashMessageContent({ ...message, toolCalls: [{ ...call, name: 'null' }] }));
   });
 
   it('keeps at most maxEntries fingerprints, evicting the least recently used', () => {

@@ -49,18 +49,22 @@ export function hashText(text: string): string {
 
 /**
  * The fingerprint of everything that can affect a message's count, and nothing else: role, name,
- * tool call id, tool calls, reasoning and content (not the id, not metadata). Structured content is
- * fingerprinted through its JSON, so every field of a part counts, as a custom counter may read any.
+ * tool call id, tool calls, reasoning and content (not the id, not metadata). Structured content and
+ * tool calls are fingerprinted through their JSON, so every field counts (a custom counter may read
+ * any) and malformed input (a `null` tool name from a relay) is fingerprinted like any other.
  * @internal
  */
 export function hashMessageContent(message: Message): string {
   const { content, toolCalls } = message;
-  const hash = new ContentHash()
-    .add(message.role)
-    .add(message.name ?? '')
-    .add(message.toolCallId ?? '');
-  hash.add(message.reasoning ?? '');
-  for (const call of toolCalls ?? []) hash.add(call.id).add(call.name).add(call.arguments);
+  const hash = new ContentHash().add(field(message.role)).add(field(message.name));
+  hash.add(field(message.toolCallId)).add(field(message.reasoning));
+  hash.add(toolCalls === undefined ? '' : JSON.stringify(toolCalls));
   hash.add(typeof content === 'string' ? content : JSON.stringify(content));
-  return hash.add(`${typeof content === 'string' ? 's' : 'p'}${toolCalls?.length ?? -1}`).digest();
+  return hash.add(`${typeof content === 'string' ? 's' : 'p'}${toolCalls === undefined ? 0 : 1}`).digest();
+}
+
+/** A field as text: itself when it is a string (no copy), else a marked JSON form. */
+function field(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return value === undefined ? '' : `\u0000${JSON.stringify(value)}`;
 }
