@@ -80,7 +80,9 @@ describe('CachedTokenCounter', () => {
     const call = JSON.parse('{"id":"call-1","name":null,"arguments":"{}"}') as ToolCall;
     const message = assistant('', { id: 'x', toolCalls: [call] });
     expect(cached.countMessage(message)).toBe(new SimpleTokenCounter().countMessage(message));
-    expect(hashMessageContent(message)).not.toBe(hashMessageContent({ ...message, toolCalls: [{ ...call, name: 'null' }] }));
+    expect(hashMessageContent(message)).not.toBe(
+      hashMessageContent({ ...message, toolCalls: [{ ...call, name: 'null' }] }),
+    );
   });
 
   it('keeps at most maxEntries fingerprints, evicting the least recently used', () => {

@@ -137,13 +137,9 @@ export function countEstimateFeatures(text: string, counts: Float64Array): void 
 const isAsciiLetter = (kind: number): boolean => kind === LOWER || kind === UPPER;
 
 /** The class of a code unit inside a word: LOWER, UPPER (accented Latin counts as LOWER) or 0. */
-const letterKind = (code: number): number => {
-  if (code < 0x80) {
-    const kind = ASCII[code] as number;
-    return isAsciiLetter(kind) ? kind : 0;
-  }
-  return BMP[code] === ACCENTED ? LOWER : 0;
-};
+const letterKind = (code: number): number =>
+  code < 0x80 ? (ASCII_LETTERS[code] as number) : BMP[code] === ACCENTED ? LOWER : 0;
+const ASCII_LETTERS = ASCII.map((kind) => (isAsciiLetter(kind) ? kind : 0));
 
 /** The class of a code unit inside a whitespace run: NEWLINE, SPACE or 0. */
 const spaceKind = (code: number): number => {
