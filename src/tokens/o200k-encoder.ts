@@ -73,7 +73,8 @@ export class O200kEncoder {
       throw new ContextError({
         code: 'DEPENDENCY_MISSING',
         message:
-          "Could not read o200k_base's vocabulary from 'gpt-tokenizer/data/o200k_base.tiktoken'; install gpt-tokenizer (npm install gpt-tokenizer), or pass { encoder: await import('gpt-tokenizer/encoding/o200k_base') } to new TiktokenTokenCounter() where the package's files cannot be read.",
+          `Could not read o200k_base's vocabulary (${typeof path === 'string' ? path : 'gpt-tokenizer/data/o200k_base.tiktoken'}): ` +
+          "install gpt-tokenizer (npm install gpt-tokenizer), or pass { encoder: await import('gpt-tokenizer/encoding/o200k_base') } to new TiktokenTokenCounter() where the package's files cannot be read.",
         cause: error,
       });
     }
