@@ -1,11 +1,19 @@
 /**
  * @module ctxloom/llm
  * The ChatModel contract for the model calls ctxloom itself makes (consolidation, the memory writer),
- * an OpenAI-compatible HTTP client and a bridge to AI SDK language models.
+ * its typed failures, an OpenAI-compatible HTTP client and a bridge to AI SDK language models.
  */
 export { AiSdkChatModel, type AiSdkChatModelOptions } from './ai-sdk-chat-model.js';
 export type { ChatModel, ChatRequest, ChatResult, ChatUsage, FinishReason } from './chat-model.js';
 export {
+  ChatModelError,
+  type ChatModelErrorOptions,
+  type ModelFailureKind,
+  type ModelFailureReason,
+} from './chat-model-error.js';
+export {
+  DEFAULT_OPENAI_COMPATIBLE_CHAT_MODEL,
   OpenAICompatibleChatModel,
   type OpenAICompatibleChatModelOptions,
 } from './openai-compatible-chat-model.js';
+export { failureKindForStatus, toChatModelError } from './to-chat-model-error.js';

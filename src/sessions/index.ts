@@ -5,6 +5,7 @@
  */
 export { type FileLockOptions, withFileLock } from './file-lock.js';
 export {
+  DEFAULT_REPLAY_MAX_MESSAGES,
   type GetHistoryOptions,
   getHistory,
   MIN_COMPACTED_REPLAY_MESSAGES,
@@ -33,6 +34,7 @@ export {
   type ReplayBudgetOptions,
   type ReplayedHistory,
   replayBudget,
+  replayMaxMessages,
   replaySession,
 } from './replay-session.js';
 export type { RetentionPolicy } from './retention-policy.js';

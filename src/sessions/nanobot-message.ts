@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { assertNever } from '../core/assert-never.js';
 import { isRecord } from '../core/is-record.js';
 import type { ContentPart, Message, Role, ToolCall } from '../core/message.js';
+import { RUNTIME_CONTEXT_KEY } from '../core/runtime-context-marker.js';
 
 /** A message as nanobot stores it: an OpenAI-chat-shaped JSON object. */
 export type NanobotDict = { readonly [key: string]: unknown };
@@ -10,7 +11,7 @@ export type NanobotDict = { readonly [key: string]: unknown };
 /** Metadata keys the converter owns. */
 export const NANOBOT_EXTRA_KEY = 'nanobot';
 /** The runtime-context marker (`{ version: 1, sources, suffix | blocks }`), nanobot's `_runtime_context`. */
-export const RUNTIME_CONTEXT_KEY = 'runtimeContext';
+export { RUNTIME_CONTEXT_KEY } from '../core/runtime-context-marker.js';
 
 const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
 const OWN_FIELDS = new Set([
