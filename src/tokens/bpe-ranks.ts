@@ -177,11 +177,12 @@ class TiktokenReader {
 
   /** Reads the line that starts at `start` (`base64 rank`); returns where the next one starts. */
   readLine(start: number): number {
+    const file = this.#file;
     const space = this.#readToken(start);
     let rank = 0;
     let index = space + 1;
-    for (; index < this.#file.length && this.#file[index] !== 0x0a; index += 1) {
-      const digit = (this.#file[index] as number) - 0x30;
+    for (; index < file.length && file[index] !== 0x0a; index += 1) {
+      const digit = (file[index] as number) - 0x30;
       if (digit < 0 || digit > 9) throw damaged(this.#lines);
       rank = rank * 10 + digit;
     }
@@ -193,10 +194,13 @@ class TiktokenReader {
 
   /** Decodes the base64 token that starts at `start`; returns the index of the space after it. */
   #readToken(start: number): number {
+    const file = this.#file;
+    const bytes = this.#bytes;
+    let written = this.#written;
     let bits = 0;
     let bitCount = 0;
     let index = start;
-    for (let byte = this.#file[index]; byte !== 0x20; byte = this.#file[index]) {
+    for (let byte = file[index]; byte !== 0x20; byte = file[index]) {
       const value = byte === undefined ? -1 : (BASE64[byte] ?? -1);
       if (value < 0 && byte !== 0x3d) throw damaged(this.#lines);
       index += 1;
@@ -205,10 +209,11 @@ class TiktokenReader {
       bitCount += 6;
       if (bitCount >= 8) {
         bitCount -= 8;
-        this.#bytes[this.#written] = (bits >>> bitCount) & 0xff;
-        this.#written += 1;
+        bytes[written] = (bits >>> bitCount) & 0xff;
+        written += 1;
       }
     }
+    this.#written = written;
     return index;
   }
 
