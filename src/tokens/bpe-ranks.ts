@@ -34,8 +34,13 @@ export class BpeRanks {
   /** Ranks of every two-byte sequence, indexed directly: most lookups of a merge are byte pairs. */
   readonly #bytePairs = new Int32Array(0x10000).fill(NO_RANK);
 
-  constructor(tokens: { readonly bytes: Uint8Array; readonly offsets: Uint32Array }) {
-    const { bytes, offsets } = tokens;
+  /** From every token's bytes, their offsets (ranks 0…n-1 in order) and each token's {@link hashBytes}. */
+  constructor(tokens: {
+    readonly bytes: Uint8Array;
+    readonly offsets: Uint32Array;
+    readonly hashes: Int32Array;
+  }) {
+    const { bytes, offsets, hashes } = tokens;
     this.#bytes = bytes;
     this.#offsets = offsets;
     this.size = offsets.length - 1;
@@ -45,12 +50,19 @@ export class BpeRanks {
     const mask = capacity - 1;
     const pairs = this.#bytePairs;
     let longest = 0;
+    // One loop without calls: it runs once, cold, mostly before the JIT has compiled it.
     for (let rank = 0, start = 0; rank < this.size; rank += 1) {
       const end = offsets[rank + 1] as number;
-      longest = Math.max(longest, end - start);
-      if (end - start === 2) pairs[((bytes[start] as number) << 8) | (bytes[start + 1] as number)] = rank;
-      if (!(startsWithBom(bytes, start) && isValidUtf8(bytes.subarray(start, end)))) {
-        let slot = slotOf(hashBytes(bytes, start, end), mask);
+      const length = end - start;
+      if (length > longest) longest = length;
+      if (length === 2) pairs[((bytes[start] as number) << 8) | (bytes[start + 1] as number)] = rank;
+      if (
+        bytes[start] !== 0xef ||
+        !(startsWithBom(bytes, start) && isValidUtf8(bytes.subarray(start, end)))
+      ) {
+        const hash = hashes[rank] as number;
+        const mixed = Math.imul(hash ^ (hash >>> 16), 0x45d9f3b);
+        let slot = (mixed ^ (mixed >>> 16)) & mask;
         while (slots[slot] !== 0) slot = (slot + 1) & mask;
         slots[slot] = rank + 1;
       }
@@ -145,14 +157,40 @@ function startsWithBom(bytes: Uint8Array, start: number): boolean {
   return bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf;
 }
 
-/** Strict UTF-8 validation (no overlong forms, surrogates or code points above U+10FFFF). */
+/**
+ * Strict UTF-8 validation (no overlong forms, surrogates or code points above U+10FFFF), by hand:
+ * a `TextDecoder` would load ICU's converters at startup for nine tokens.
+ */
 function isValidUtf8(bytes: Uint8Array): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return true;
-  } catch {
-    return false;
+  for (let index = 0; index < bytes.length; ) {
+    const size = sequenceLength(bytes[index] as number);
+    if (size === 0 || index + size > bytes.length || !isValidSequence(bytes.subarray(index, index + size)))
+      return false;
+    index += size;
   }
+  return true;
+}
+
+/** The length of the UTF-8 sequence a lead byte starts, or 0 for a byte no sequence starts with. */
+function sequenceLength(lead: number): number {
+  if (lead < 0x80) return 1;
+  if (lead < 0xc2) return 0;
+  if (lead < 0xe0) return 2;
+  if (lead < 0xf0) return 3;
+  return lead < 0xf5 ? 4 : 0;
+}
+
+/** Whether one sequence has continuation bytes and encodes a scalar value in its shortest form. */
+function isValidSequence(sequence: Uint8Array): boolean {
+  const size = sequence.length;
+  let point = size === 1 ? (sequence[0] as number) : (sequence[0] as number) & (0x7f >> size);
+  for (let index = 1; index < size; index += 1) {
+    const byte = sequence[index] as number;
+    if ((byte & 0xc0) !== 0x80) return false;
+    point = (point << 6) | (byte & 0x3f);
+  }
+  const shortest = [0, 0, 0x80, 0x800, 0x10000][size] as number;
+  return point >= shortest && point <= 0x10ffff && !(point >= 0xd800 && point <= 0xdfff);
 }
 
 const BASE64 = new Int8Array(128).fill(-1);
@@ -161,11 +199,12 @@ for (const [index, character] of [
 ].entries())
   BASE64[character.charCodeAt(0)] = index;
 
-/** Reads `.tiktoken` lines into one byte buffer and the offsets of its tokens. */
+/** Reads `.tiktoken` lines into one byte buffer, the offsets of its tokens and their hashes. */
 class TiktokenReader {
   readonly #file: Uint8Array;
   readonly #bytes: Uint8Array;
   readonly #offsets: Uint32Array;
+  readonly #hashes: Int32Array;
   #written = 0;
   #lines = 0;
 
@@ -173,52 +212,58 @@ class TiktokenReader {
     this.#file = file;
     this.#bytes = new Uint8Array(file.length);
     this.#offsets = new Uint32Array(Math.ceil(file.length / 4) + 2);
+    this.#hashes = new Int32Array(Math.ceil(file.length / 4) + 1);
   }
 
-  /** Reads the line that starts at `start` (`base64 rank`); returns where the next one starts. */
+  /**
+   * Reads the line that starts at `start` (`base64 rank`), hashing the token's bytes as they are
+   * decoded; returns where the next line starts.
+   */
+  // biome-ignore lint/complexity/noExcessiveCognitiveComplexity: runs once per token at load, before the JIT has compiled it, so it makes no call per byte
   readLine(start: number): number {
     const file = this.#file;
-    const space = this.#readToken(start);
+    const bytes = this.#bytes;
+    let written = this.#written;
+    let hash = 0;
+    let bits = 0;
+    let bitCount = 0;
+    let index = start;
+    for (let byte = file[index]; byte !== 0x20; byte = file[++index]) {
+      const value = byte === undefined ? -1 : (BASE64[byte] ?? -1);
+      if (value < 0) {
+        if (byte !== 0x3d) throw damaged(this.#lines);
+        continue;
+      }
+      bits = ((bits << 6) | value) & 0xffffff;
+      bitCount += 6;
+      if (bitCount >= 8) {
+        bitCount -= 8;
+        const decoded = (bits >>> bitCount) & 0xff;
+        bytes[written++] = decoded;
+        hash = (Math.imul(hash, BASE) + decoded + 1) | 0;
+      }
+    }
+    const space = index;
     let rank = 0;
-    let index = space + 1;
-    for (; index < file.length && file[index] !== 0x0a; index += 1) {
+    for (index += 1; index < file.length && file[index] !== 0x0a; index += 1) {
       const digit = (file[index] as number) - 0x30;
       if (digit < 0 || digit > 9) throw damaged(this.#lines);
       rank = rank * 10 + digit;
     }
     if (rank !== this.#lines || index === space + 1) throw damaged(this.#lines);
+    this.#hashes[this.#lines] = hash;
     this.#lines += 1;
-    this.#offsets[this.#lines] = this.#written;
+    this.#offsets[this.#lines] = written;
+    this.#written = written;
     return index + 1;
   }
 
-  /** Decodes the base64 token that starts at `start`; returns the index of the space after it. */
-  #readToken(start: number): number {
-    const file = this.#file;
-    const bytes = this.#bytes;
-    let written = this.#written;
-    let bits = 0;
-    let bitCount = 0;
-    let index = start;
-    for (let byte = file[index]; byte !== 0x20; byte = file[index]) {
-      const value = byte === undefined ? -1 : (BASE64[byte] ?? -1);
-      if (value < 0 && byte !== 0x3d) throw damaged(this.#lines);
-      index += 1;
-      if (value < 0) continue;
-      bits = ((bits << 6) | value) & 0xffffff;
-      bitCount += 6;
-      if (bitCount >= 8) {
-        bitCount -= 8;
-        bytes[written] = (bits >>> bitCount) & 0xff;
-        written += 1;
-      }
-    }
-    this.#written = written;
-    return index;
-  }
-
-  tokens(): { readonly bytes: Uint8Array; readonly offsets: Uint32Array } {
-    return { bytes: this.#bytes.slice(0, this.#written), offsets: this.#offsets.slice(0, this.#lines + 1) };
+  tokens(): { readonly bytes: Uint8Array; readonly offsets: Uint32Array; readonly hashes: Int32Array } {
+    return {
+      bytes: this.#bytes.slice(0, this.#written),
+      offsets: this.#offsets.slice(0, this.#lines + 1),
+      hashes: this.#hashes.subarray(0, this.#lines),
+    };
   }
 }
 
