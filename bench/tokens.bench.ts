@@ -130,9 +130,7 @@ type ColdRun = { readonly import: number; readonly load: number; readonly cpu: n
 
 function coldStart(): void {
   write('\n2. Cold start in a fresh process, ms (median of 5). "import" of ctxloom sources includes tsx');
-  write(
-    '   compiling them (compiled JS imports in ~1 ms); "load + count" is creating the counter and one count.',
-  );
+  write('   compiling them; "load + count" is creating the counter (reading the vocabulary) and one count.');
   write(
     `${'counter'.padEnd(16)}${pad('import', 9)}${pad('load + count', 14)}${pad('total', 9)}${pad('cpu', 9)}`,
   );
@@ -186,7 +184,7 @@ type Accuracy = { readonly exact: (text: string) => number; readonly estimators:
 function accuracy(options: Accuracy): void {
   write('\n3. Mean absolute percentage error against exact o200k (per document or 2,000-character chunk)');
   write(
-    `${'corpus'.padEnd(34)}${pad('n', 6)}${options.estimators.map((counter) => pad(counter.name, 13)).join('')}`,
+    `${'corpus'.padEnd(42)}${pad('n', 6)}${options.estimators.map((counter) => pad(counter.name, 13)).join('')}`,
   );
   const row = (name: string, texts: readonly string[]): void => {
     if (texts.length === 0) return;
@@ -194,7 +192,7 @@ function accuracy(options: Accuracy): void {
       mape(texts, { exact: options.exact, estimate: counter.count }),
     );
     write(
-      `${name.padEnd(34)}${pad(String(texts.length), 6)}${errors.map((error) => pad(`${error.toFixed(1)} %`, 13)).join('')}`,
+      `${name.padEnd(42)}${pad(String(texts.length), 6)}${errors.map((error) => pad(`${error.toFixed(1)} %`, 13)).join('')}`,
     );
   };
   for (const corpusClass of CORPUS_CLASSES)
