@@ -4,6 +4,8 @@ import { type BpeRanks, NO_RANK } from './bpe-ranks.js';
 const SCAN_LIMIT_BYTES = 64;
 /** A pair with no rank; above every real rank. */
 const NONE = 0x7fffffff;
+/** Scratch arrays longer than this are released after the merge that needed them. */
+const MAX_KEPT_SCRATCH = 1 << 16;
 
 /**
  * Byte-pair merging of one pre-tokenized piece, as tiktoken and gpt-tokenizer do it: repeatedly
@@ -33,12 +35,7 @@ export class BytePairMerger {
    * continuation byte), and returns the number of parts: its token count.
    */
   merge(bytes: Uint8Array, length: number): number {
-    if (this.#next.length <= length) {
-      this.#next = new Int32Array(length * 2 + 1);
-      this.#previous = new Int32Array(length * 2 + 1);
-      this.#hashes = new Int32Array(length * 2 + 1);
-      this.#pairRanks = new Int32Array(length * 2 + 1);
-    }
+    if (this.#next.length <= length) this.#grow(length + 1);
     this.#bytes = bytes;
     this.#length = length;
     for (let index = 0; index < length; index += 1) {
@@ -47,6 +44,22 @@ export class BytePairMerger {
     }
     this.#next[length] = length;
     return length <= SCAN_LIMIT_BYTES ? this.#mergeByScan() : this.#mergeByHeap();
+  }
+
+  /**
+   * Lets go of scratch arrays grown for a huge piece (a megabyte-long run of letters needs tens of
+   * MB), so a shared encoder does not keep them.
+   */
+  shrink(): void {
+    if (this.#next.length > MAX_KEPT_SCRATCH) this.#grow(SCAN_LIMIT_BYTES + 1);
+    this.#heap.shrink();
+  }
+
+  #grow(size: number): void {
+    this.#next = new Int32Array(size);
+    this.#previous = new Int32Array(size);
+    this.#hashes = new Int32Array(size);
+    this.#pairRanks = new Int32Array(size);
   }
 
   /** The token ids of the parts of the last {@link BytePairMerger.merge}, in order. */
@@ -151,6 +164,12 @@ class MinHeap {
 
   constructor(capacity: number) {
     this.#items = new Float64Array(Math.max(16, capacity));
+  }
+
+  /** Empties the heap and lets go of storage grown past {@link MAX_KEPT_SCRATCH}. */
+  shrink(): void {
+    this.size = 0;
+    if (this.#items.length > MAX_KEPT_SCRATCH) this.#items = new Float64Array(SCAN_LIMIT_BYTES * 4);
   }
 
   push(value: number): void {

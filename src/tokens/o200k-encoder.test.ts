@@ -72,6 +72,12 @@ describe('O200kEncoder', () => {
     for (const text of long) expect(encoder.countTokens(text)).toBe(referenceCount(text));
   }, 120_000);
 
+  it('counts a piece of hundreds of kilobytes in one go and keeps counting exactly after it', () => {
+    expect(encoder.countTokens('a'.repeat(800_000))).toBe(100_000);
+    const text = generateMixedCorpus({ seed: 5, bytes: 20_000 }).join('');
+    expect(encoder.countTokens(text)).toBe(referenceCount(text));
+  }, 60_000);
+
   it('counts special-token strings as the plain text they are, and decodes special ids', () => {
     expect(encoder.countTokens('<|endoftext|>')).toBe(referenceCount('<|endoftext|>'));
     expect(encoder.countTokens('<|endoftext|>')).toBeGreaterThan(1);

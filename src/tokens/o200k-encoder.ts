@@ -6,6 +6,9 @@ import { BytePairMerger } from './byte-pair-merge.js';
 import { o200kPieceEnd } from './o200k-pre-tokenizer.js';
 import { PieceCountMemo } from './piece-count-memo.js';
 
+/** Scratch buffers grown past this many bytes for one piece are released after it. */
+const MAX_KEPT_SCRATCH = 1 << 16;
+
 /** o200k_base's special tokens, for `decode` (`encode` never produces them: all text is plain). */
 const SPECIAL_TOKENS = new Map<number, string>([
   [199999, '<|endoftext|>'],
@@ -112,6 +115,7 @@ export class O200kEncoder {
         this.#merger.merge(this.#bytes, length);
         this.#merger.ranksOfParts(tokens);
       }
+      if (length > MAX_KEPT_SCRATCH) this.#shrink();
       start = end;
     }
     return tokens;
@@ -150,7 +154,15 @@ export class O200kEncoder {
   #countPiece(text: string, start: number, end: number): number {
     const length = this.#toUtf8(text, start, end);
     const isToken = this.#isWellFormed && this.#ranks.exactRankOf(this.#bytes, length) !== NO_RANK;
-    return isToken ? 1 : this.#merger.merge(this.#bytes, length);
+    const count = isToken ? 1 : this.#merger.merge(this.#bytes, length);
+    if (length > MAX_KEPT_SCRATCH) this.#shrink();
+    return count;
+  }
+
+  /** Lets go of scratch buffers grown for a huge piece. */
+  #shrink(): void {
+    this.#bytes = new Uint8Array(1024);
+    this.#merger.shrink();
   }
 
   /**
@@ -160,7 +172,7 @@ export class O200kEncoder {
    */
   // biome-ignore lint/complexity/useMaxParams: encodes a range of the text, to avoid a substring per piece
   #toUtf8(text: string, start: number, end: number): number {
-    if (this.#bytes.length <= (end - start) * 3) this.#bytes = new Uint8Array((end - start) * 6 + 1);
+    if (this.#bytes.length <= (end - start) * 3) this.#bytes = new Uint8Array((end - start) * 3 + 1);
     const bytes = this.#bytes;
     let length = 0;
     let isWellFormed = true;
