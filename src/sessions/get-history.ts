@@ -57,7 +57,9 @@ export function getHistory(session: ReplaySession, options: GetHistoryOptions = 
     if (replayed !== undefined) out.push(replayed);
   }
   const maxTokens = options.maxTokens ?? 0;
-  return maxTokens > 0 ? capByTokens(out, maxTokens, options.tokenCounter ?? new EstimatingTokenCounter()) : out;
+  return maxTokens > 0
+    ? capByTokens(out, maxTokens, options.tokenCounter ?? new EstimatingTokenCounter())
+    : out;
 }
 
 /** Steps 1 and 3 of §3.4: the archive-aware start, then the optional count cap. */
