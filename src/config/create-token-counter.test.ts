@@ -19,7 +19,7 @@ describe('createTokenCounter', () => {
       'tiktoken:cl100k_base',
     );
     expect((await createTokenCounter({ workspace, model: 'gpt-4o' })).id).toBe('tiktoken:o200k_base');
-    expect((await createTokenCounter({ workspace, model: 'llama-3-70b' })).id).toBe('simple');
+    expect((await createTokenCounter({ workspace, model: 'llama-3-70b' })).id).toBe('estimate:o200k');
   });
 
   it('says what is missing for hf', async () => {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ContextError } from '../core/errors.js';
 import { ByteTokenCounter } from '../tokens/byte-token-counter.js';
+import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
 import { HFTokenCounter } from '../tokens/hf-token-counter.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import { resolveTiktokenEncoding } from '../tokens/tiktoken-encoding.js';
@@ -22,8 +23,8 @@ export type CreateTokenCounterOptions = {
 /**
  * Makes the token counter a configuration asks for: `simple`, `byte`, `tiktoken` (encoding, else
  * the encoding of `config.model` or `model`, else o200k_base) or `hf` (a local tokenizer.json).
- * Without a config: exact tiktoken counting when `model` is a known OpenAI model, else the simple
- * estimate.
+ * Without a config: exact tiktoken counting when `model` is a known OpenAI model, else the
+ * calibrated estimate (`EstimatingTokenCounter`).
  * @throws ContextError `INVALID_OPTIONS` when `hf` has no tokenizerPath or a tiktoken model is unknown;
  * `TOKENIZER_UNAVAILABLE` when the tokenizer file cannot be loaded.
  */
@@ -34,7 +35,7 @@ export async function createTokenCounter(options: CreateTokenCounterOptions): Pr
     case undefined:
       return model !== undefined && isKnownModel(model)
         ? TiktokenTokenCounter.create({ ...signal, model })
-        : new SimpleTokenCounter();
+        : new EstimatingTokenCounter();
     case 'simple':
       return new SimpleTokenCounter();
     case 'byte':

@@ -7,6 +7,7 @@ import type { Message } from '../core/message.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import { traceDecisions } from '../pipeline/build-trace.js';
 import { ContextBuilder } from '../presets/context-builder.js';
+import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import { ContextGovernor } from './context-governor.js';
 import { resolveInputBudget } from './governor-constants.js';
 import { GOVERNOR_STATE_KEY } from './governor-run-state.js';
@@ -157,10 +158,12 @@ describe('ContextGovernor', () => {
   });
 
   it('throws a typed error with the numbers when even the last user turn does not fit', async () => {
+    const tokenCounter = new SimpleTokenCounter();
     const governor = new ContextGovernor({
       contextWindowTokens: 1_000,
       maxOutputTokens: 0,
       safetyBufferTokens: 0,
+      tokenCounter,
     });
     const history = [system('s'), user('old'), assistant('ok'), user('x'.repeat(8_000))];
     await expect(governor.prepareForModel(history)).rejects.toMatchObject({
@@ -175,6 +178,7 @@ describe('ContextGovernor', () => {
       maxOutputTokens: 0,
       safetyBufferTokens: 0,
       onOverBudget: 'keep',
+      tokenCounter,
     }).prepareForModel(history);
     expect(kept.messages.map((message) => message.role)).toEqual(['system', 'user']);
   });

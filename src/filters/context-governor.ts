@@ -24,7 +24,7 @@ export type ContextGovernorOptions = InputBudgetOptions & {
   readonly workspace?: string;
   /** Session folder for offloaded results. @default 'default' */
   readonly sessionKey?: string;
-  /** Counts tokens for the budget. @default SimpleTokenCounter */
+  /** Counts tokens for the budget. @default EstimatingTokenCounter */
   readonly tokenCounter?: TokenCounter;
   /** Assistant placeholder texts. @default ['[Previous assistant message omitted.]'] */
   readonly placeholderTexts?: readonly string[];

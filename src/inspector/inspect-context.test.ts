@@ -123,7 +123,12 @@ describe('inspectContext', () => {
       ...system(`${agents}\n\n${soul}`, { generateId }),
       metadata: { section: 'bootstrap-files' },
     };
-    const inspection = inspectContext({ messages: [message], contextWindowTokens: 50, maxOutputTokens: 10 });
+    const inspection = inspectContext({
+      messages: [message],
+      contextWindowTokens: 50,
+      maxOutputTokens: 10,
+      tokenCounter: counter,
+    });
     const files = inspection.categories.filter((category) => category.id.startsWith('file:'));
     expect(files.map((file) => file.name)).toEqual(['AGENTS.md', 'SOUL.md']);
     expect(files.reduce((sum, file) => sum + file.tokens, 0)).toBe(counter.countMessage(message));

@@ -2,8 +2,8 @@ import {
   type BuildTrace,
   ContextError,
   type Decision,
+  EstimatingTokenCounter,
   type Message,
-  SimpleTokenCounter,
   type TokenCounter,
   type ToolDefinition,
   traceDecisions,
@@ -25,7 +25,7 @@ export type InspectContextOptions = {
   readonly maxOutputTokens?: number;
   /** The model name shown in the report. @default 'unknown' */
   readonly model?: string;
-  /** Counts the messages and tools; use the build's counter. @default SimpleTokenCounter */
+  /** Counts the messages and tools; use the build's counter. @default EstimatingTokenCounter */
   readonly tokenCounter?: TokenCounter;
   /** Share of the window (0–1) from which one item (a tool result, a file) is warned about. @default 0.1 */
   readonly largeItemShare?: number;
@@ -82,7 +82,7 @@ export function inspectContext(options: InspectContextOptions): ContextInspectio
   const resolved = { ...DEFAULT_INSPECT_CONTEXT, ...options };
   checkTokens('contextWindowTokens', resolved.contextWindowTokens);
   checkTokens('maxOutputTokens', resolved.maxOutputTokens);
-  const counter = resolved.tokenCounter ?? new SimpleTokenCounter();
+  const counter = resolved.tokenCounter ?? new EstimatingTokenCounter();
   const pieces = contextPieces(resolved.messages, counter);
   const toolTokens = counter.countTools(resolved.tools ?? []);
   const used = usedCategories(pieces, toolTokens);

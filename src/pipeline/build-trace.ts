@@ -1,6 +1,7 @@
 import type { Decision } from '../core/decision.js';
 import type { Message } from '../core/message.js';
 import type { ToolCallViolation } from '../core/tool-call-integrity.js';
+import type { TokenCountKind } from '../tokens/token-counter.js';
 
 /** The record of one provider or filter run. */
 export type StageTrace = {
@@ -44,6 +45,8 @@ export type BuildTrace = {
   readonly totalTokens: number;
   /** The counter used. */
   readonly tokenCounter: string;
+  /** Whether its numbers are the model tokenizer's (`'exact'`) or an `'estimate'` (a counter without `kind`). */
+  readonly tokenCounterKind?: TokenCountKind;
   readonly durationMs: number;
 };
 

@@ -3,6 +3,7 @@ import { ContextError } from '../core/errors.js';
 import { system, user } from '../core/factories.js';
 import { createSequentialIdGenerator } from '../core/ids.js';
 import { sectionOf } from '../core/message.js';
+import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import { ContextPipeline } from './context-pipeline.js';
 import type { ContextFilter, MessageProvider } from './contracts.js';
 
@@ -42,9 +43,11 @@ describe('ContextPipeline', () => {
         },
       ],
     };
-    const { trace } = await new ContextPipeline({ providers: [joined, history] }).build({
+    const tokenCounter = new SimpleTokenCounter();
+    const { trace } = await new ContextPipeline({ providers: [joined, history], tokenCounter }).build({
       history: [user('hi', { generateId })],
     });
+    expect([trace.tokenCounter, trace.tokenCounterKind]).toEqual(['simple', 'estimate']);
     expect(trace.sections).toEqual([
       { section: 'identity', messages: 1, tokens: 78, partOf: 'system-prompt' },
       { section: 'memory', messages: 0, tokens: 26, partOf: 'system-prompt' },

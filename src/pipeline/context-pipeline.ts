@@ -6,7 +6,7 @@ import { isRecord } from '../core/is-record.js';
 import { type Message, SECTION_KEY, sectionOf } from '../core/message.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import { withTokenCache } from '../tokens/cached-token-counter.js';
-import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
+import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { BuildInput } from './build-input.js';
 import type { BuildResult, BuildTrace, SectionTokens, StageTrace } from './build-trace.js';
@@ -18,7 +18,7 @@ export type ContextPipelineOptions = {
   readonly providers?: readonly MessageProvider[];
   /** Filters, run in order by `build` and `transform`. @default [] */
   readonly filters?: readonly ContextFilter[];
-  /** Counts tokens for the trace and the filters; wrapped in a content-keyed cache. @default SimpleTokenCounter */
+  /** Counts tokens for the trace and the filters; wrapped in a content-keyed cache. @default EstimatingTokenCounter */
   readonly tokenCounter?: TokenCounter;
   /** Clock for stage timings, in milliseconds. @default performance.now */
   readonly now?: () => number;
@@ -47,7 +47,7 @@ export class ContextPipeline {
   constructor(options: ContextPipelineOptions = {}) {
     this.providers = options.providers ?? [];
     this.filters = options.filters ?? [];
-    this.tokenCounter = withTokenCache(options.tokenCounter ?? new SimpleTokenCounter());
+    this.tokenCounter = withTokenCache(options.tokenCounter ?? new EstimatingTokenCounter());
     this.#now = options.now ?? (() => performance.now());
     this.#generateId = options.generateId ?? generateMessageId;
     this.#debug = options.debug ?? false;
@@ -135,6 +135,7 @@ export class ContextPipeline {
       toolTokens,
       totalTokens: tokens + toolTokens,
       tokenCounter: this.tokenCounter.id,
+      tokenCounterKind: this.tokenCounter.kind ?? 'estimate',
       durationMs: this.#now() - run.started,
     };
     return { messages, trace };

@@ -59,7 +59,7 @@ export type AgentPresetOptions = {
   readonly projectWorkspace?: string;
   /** The channel (picks the identity's format hint), e.g. `cli`, `telegram`. @default undefined (no hint) */
   readonly channel?: string;
-  /** Counts tokens for the budget and the trace. @default SimpleTokenCounter */
+  /** Counts tokens for the budget and the trace. @default EstimatingTokenCounter */
   readonly tokenCounter?: TokenCounter;
   /** The model's context window. @default 65536 */
   readonly contextWindowTokens?: number;

@@ -29,7 +29,7 @@ export type ChatPresetOptions = {
   readonly runtimePrompt?: PromptRuntimeContext;
   /** The workspace root for bootstrap files. @default runtimePrompt.workspaceDir */
   readonly workspace?: string;
-  /** Counts tokens for the trace and the budget. @default SimpleTokenCounter */
+  /** Counts tokens for the trace and the budget. @default EstimatingTokenCounter */
   readonly tokenCounter?: TokenCounter;
   /** Prompt text overrides (e.g. `resolvePrompts(config)`). @default DEFAULT_PROMPTS */
   readonly prompts?: Partial<PromptDefaults>;

@@ -1,6 +1,6 @@
 import { findLegalMessageStart } from '../core/find-legal-message-start.js';
 import type { Message } from '../core/message.js';
-import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
+import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { hasNanobotFlag } from './nanobot-fields.js';
 import { replayMessage } from './replay-sanitize.js';
@@ -26,7 +26,7 @@ export type GetHistoryOptions = {
   readonly maxMessages?: number;
   /** Token cap, the normal model path; 0 = none. @default 0 */
   readonly maxTokens?: number;
-  /** Counts messages for `maxTokens`. @default a SimpleTokenCounter */
+  /** Counts messages for `maxTokens`. @default an EstimatingTokenCounter */
   readonly tokenCounter?: TokenCounter;
   /** With `maxMessages`, extend the window back to the user turn that started it. @default false */
   readonly extendToUser?: boolean;
@@ -57,7 +57,9 @@ export function getHistory(session: ReplaySession, options: GetHistoryOptions = 
     if (replayed !== undefined) out.push(replayed);
   }
   const maxTokens = options.maxTokens ?? 0;
-  return maxTokens > 0 ? capByTokens(out, maxTokens, options.tokenCounter ?? new SimpleTokenCounter()) : out;
+  return maxTokens > 0
+    ? capByTokens(out, maxTokens, options.tokenCounter ?? new EstimatingTokenCounter())
+    : out;
 }
 
 /** Steps 1 and 3 of §3.4: the archive-aware start, then the optional count cap. */

@@ -11,6 +11,7 @@ export type ByteTokenCounterOptions = MessageCostOptions;
  */
 export class ByteTokenCounter extends TextTokenCounter {
   readonly id = 'bytes';
+  readonly kind = 'estimate' as const;
 
   countText(text: string): number {
     return utf8ByteLength(text);

@@ -1,29 +1,44 @@
 import { LruCache } from '../core/lru-cache.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
-import type { TokenCounter } from './token-counter.js';
+import { hashMessageContent, hashText } from './content-hash.js';
+import type { TokenCounter, TokenCountKind } from './token-counter.js';
 
 /** Options for {@link CachedTokenCounter}. */
 export type CachedTokenCounterOptions = {
   /** The counter whose results are cached. */
   readonly counter: TokenCounter;
-  /** Most message and text entries kept (least recently used are evicted). @default 100_000 */
+  /**
+   * Most entries kept per kind (messages and tool lists; texts), least recently used evicted first.
+   * An entry is a 64-bit fingerprint and a count, about 100 bytes whatever the text's size.
+   * @default 100_000
+   */
   readonly maxEntries?: number;
 };
 
+/** Defaults of {@link CachedTokenCounterOptions}. */
+export const DEFAULT_CACHED_TOKEN_COUNTER = Object.freeze({ maxEntries: 100_000 });
+
+/** Texts shorter than this are counted again rather than fingerprinted (as fast, and nothing to keep). */
+const MIN_CACHED_TEXT_LENGTH = 64;
+
 /**
- * Caches another counter's results, keyed by content: two messages with the same role, content and
- * fields share one entry whatever their object identity or id. Message objects already seen are
- * found first through a `WeakMap` (messages are immutable), so a turn costs a lookup per old message
- * and a count per new one. Tool lists are cached the same way (identity first, then JSON).
+ * Caches another counter's results. A message object already seen is found by identity through a
+ * `WeakMap` (messages are immutable), so a turn costs a lookup per old message and a count per new
+ * one. Other messages are found by a 64-bit fingerprint of everything that affects their count
+ * (role, name, tool call id, tool calls, reasoning, content; not the id, not metadata), so two equal
+ * messages share one entry whatever their identity. The cache never holds a copy of a text: its
+ * memory is bounded by `maxEntries` fingerprints, not by the size of the history. Tool lists and
+ * texts of 64 or more characters are cached the same way.
  */
 export class CachedTokenCounter implements TokenCounter {
   readonly specificationVersion = 'v1' as const;
   readonly id: string;
   readonly isCached = true;
+  readonly kind?: TokenCountKind;
   readonly #counter: TokenCounter;
   readonly #byObject = new WeakMap<object, number>();
-  readonly #byKey: LruCache<string, number>;
+  readonly #byHash: LruCache<string, number>;
   readonly #texts: LruCache<string, number>;
   #hits = 0;
   #misses = 0;
@@ -31,8 +46,9 @@ export class CachedTokenCounter implements TokenCounter {
   constructor(options: CachedTokenCounterOptions) {
     this.#counter = options.counter;
     this.id = options.counter.id;
-    const maxEntries = options.maxEntries ?? 100_000;
-    this.#byKey = new LruCache(maxEntries);
+    if (options.counter.kind !== undefined) this.kind = options.counter.kind;
+    const maxEntries = options.maxEntries ?? DEFAULT_CACHED_TOKEN_COUNTER.maxEntries;
+    this.#byHash = new LruCache(maxEntries);
     this.#texts = new LruCache(maxEntries);
   }
 
@@ -42,15 +58,16 @@ export class CachedTokenCounter implements TokenCounter {
   }
 
   countText(text: string): number {
-    if (text.length < 64) return this.#counter.countText(text);
-    const cached = this.#texts.get(text);
+    if (text.length < MIN_CACHED_TEXT_LENGTH) return this.#counter.countText(text);
+    const key = hashText(text);
+    const cached = this.#texts.get(key);
     if (cached !== undefined) {
       this.#hits += 1;
       return cached;
     }
     this.#misses += 1;
     const count = this.#counter.countText(text);
-    this.#texts.set(text, count);
+    this.#texts.set(key, count);
     return count;
   }
 
@@ -60,15 +77,9 @@ export class CachedTokenCounter implements TokenCounter {
       this.#hits += 1;
       return known;
     }
-    const key = contentKey(message);
-    let count = this.#byKey.get(key);
-    if (count === undefined) {
-      this.#misses += 1;
-      count = this.#counter.countMessage(message);
-      this.#byKey.set(key, count);
-    } else {
-      this.#hits += 1;
-    }
+    const count = this.#byContent(`m${hashMessageContent(message)}`, () =>
+      this.#counter.countMessage(message),
+    );
     this.#byObject.set(message, count);
     return count;
   }
@@ -82,32 +93,27 @@ export class CachedTokenCounter implements TokenCounter {
   countTools(tools: readonly ToolDefinition[]): number {
     const known = this.#byObject.get(tools);
     if (known !== undefined) return known;
-    const key = `tools\u0000${JSON.stringify(tools)}`;
-    let count = this.#byKey.get(key);
-    if (count === undefined) {
-      count = this.#counter.countTools(tools);
-      this.#byKey.set(key, count);
-    }
+    const count = this.#byContent(`t${hashText(JSON.stringify(tools))}`, () =>
+      this.#counter.countTools(tools),
+    );
     this.#byObject.set(tools, count);
     return count;
+  }
+
+  #byContent(key: string, count: () => number): number {
+    const cached = this.#byHash.get(key);
+    if (cached !== undefined) {
+      this.#hits += 1;
+      return cached;
+    }
+    this.#misses += 1;
+    const counted = count();
+    this.#byHash.set(key, counted);
+    return counted;
   }
 }
 
 /** Wraps a counter in a {@link CachedTokenCounter} unless it already caches. */
 export function withTokenCache(counter: TokenCounter): TokenCounter {
   return counter.isCached === true ? counter : new CachedTokenCounter({ counter });
-}
-
-/** Everything that affects a message's count, and nothing else (not the id, not metadata). */
-function contentKey(message: Message): string {
-  const content = typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
-  const calls = message.toolCalls === undefined ? '' : JSON.stringify(message.toolCalls);
-  return [
-    message.role,
-    message.name ?? '',
-    message.toolCallId ?? '',
-    calls,
-    message.reasoning ?? '',
-    content,
-  ].join('\u0000');
 }

@@ -55,6 +55,7 @@ export type HFTokenCounterOptions = MessageCostOptions & {
  */
 export class HFTokenCounter extends TextTokenCounter {
   readonly id: string;
+  readonly kind = 'exact' as const;
   readonly #tokenizer: HFTokenizer;
 
   constructor(options: HFTokenCounterOptions) {

@@ -6,8 +6,10 @@ export { ByteTokenCounter, type ByteTokenCounterOptions, utf8ByteLength } from '
 export {
   CachedTokenCounter,
   type CachedTokenCounterOptions,
+  DEFAULT_CACHED_TOKEN_COUNTER,
   withTokenCache,
 } from './cached-token-counter.js';
+export { EstimatingTokenCounter, type EstimatingTokenCounterOptions } from './estimating-token-counter.js';
 export {
   type HFRuntimeImporter,
   HFTokenCounter,
@@ -32,7 +34,12 @@ export {
   type TiktokenTokenCounterCreateOptions,
   type TiktokenTokenCounterOptions,
 } from './tiktoken-token-counter.js';
-export { DEFAULT_MESSAGE_COST, type MessageCostOptions, type TokenCounter } from './token-counter.js';
+export {
+  DEFAULT_MESSAGE_COST,
+  type MessageCostOptions,
+  type TokenCounter,
+  type TokenCountKind,
+} from './token-counter.js';
 export {
   DEFAULT_TRUNCATE_TEXT_TO_TOKENS,
   type TextTokenizer,

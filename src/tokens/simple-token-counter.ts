@@ -11,6 +11,7 @@ export type SimpleTokenCounterOptions = MessageCostOptions & {
 /** The zero-dependency estimate: `ceil(characters ÷ charsPerToken)` (UTF-16 code units). */
 export class SimpleTokenCounter extends TextTokenCounter {
   readonly id: string;
+  readonly kind = 'estimate' as const;
   readonly charsPerToken: number;
 
   constructor(options: SimpleTokenCounterOptions = {}) {

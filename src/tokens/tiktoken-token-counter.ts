@@ -1,4 +1,5 @@
 import { ContextError, throwIfAborted } from '../core/errors.js';
+import { O200kEncoder } from './o200k-encoder.js';
 import { TextTokenCounter } from './text-token-counter.js';
 import {
   loadTiktokenEncoder,
@@ -10,7 +11,10 @@ import type { MessageCostOptions } from './token-counter.js';
 
 /** Options for the {@link TiktokenTokenCounter} constructor (an encoder already loaded). */
 export type TiktokenTokenCounterOptions = MessageCostOptions & {
-  /** The loaded encoding, e.g. `await import('gpt-tokenizer/encoding/o200k_base')`. */
+  /**
+   * The loaded encoding, e.g. `await import('gpt-tokenizer/encoding/o200k_base')`; always called with
+   * `{ disallowedSpecial: new Set() }` (special-token strings are plain text).
+   */
   readonly encoder: TiktokenEncoder;
   /** The encoding's name, used in the counter id. */
   readonly encoding: TiktokenEncodingName;
@@ -29,17 +33,20 @@ export type TiktokenTokenCounterCreateOptions = MessageCostOptions & {
 const NO_SPECIAL = new Set<string>();
 
 /**
- * Exact token counts for OpenAI models (`o200k_base`, `cl100k_base`) with gpt-tokenizer. Text is
- * encoded as plain text: `<|endoftext|>` in a message is counted as the characters it is.
+ * Exact token counts for OpenAI models (`o200k_base`, `cl100k_base`), identical to gpt-tokenizer's.
+ * Text is encoded as plain text: `<|endoftext|>` in a message is counted as the characters it is.
  *
- * gpt-tokenizer's encodings are ES modules that load their vocabulary on import, so they are loaded
- * lazily with `import()`, which is asynchronous: build a counter with
- * `await TiktokenTokenCounter.create({ model })` (or `{ encoding }`), or pass an encoder you loaded
- * yourself to the constructor.
+ * `create` loads the encoding asynchronously and only when asked. For `o200k_base` (GPT-4o, 4.1, 5,
+ * o-series) it uses ctxloom's own encoder over the vocabulary file gpt-tokenizer ships: a
+ * hand-written pre-tokenizer, flat rank tables and a count-only merge, several times faster to load
+ * and to count than gpt-tokenizer's module, with the same counts and token ids (differential tests
+ * over 10 MB of mixed text). `cl100k_base` uses gpt-tokenizer's module. The constructor takes an
+ * encoder you loaded yourself, such as `await import('gpt-tokenizer/encoding/o200k_base')`.
  * @example const counter = await TiktokenTokenCounter.create({ model: 'gpt-4o' });
  */
 export class TiktokenTokenCounter extends TextTokenCounter {
   readonly id: string;
+  readonly kind = 'exact' as const;
   readonly encoding: TiktokenEncodingName;
   readonly #encoder: TiktokenEncoder;
 
@@ -53,7 +60,8 @@ export class TiktokenTokenCounter extends TextTokenCounter {
   /**
    * Loads the encoding (chosen directly or from the model name) and makes a counter.
    * @throws ContextError `INVALID_OPTIONS` for an unknown model or encoding, `DEPENDENCY_MISSING`
-   * when gpt-tokenizer is missing, `ABORTED` when the signal fires.
+   * when gpt-tokenizer (or its vocabulary file) is missing, `TOKENIZER_UNAVAILABLE` when that file
+   * is damaged, `ABORTED` when the signal fires.
    */
   static async create(options: TiktokenTokenCounterCreateOptions): Promise<TiktokenTokenCounter> {
     const encoding = options.model === undefined ? options.encoding : resolveTiktokenEncoding(options.model);
@@ -64,7 +72,8 @@ export class TiktokenTokenCounter extends TextTokenCounter {
       });
     }
     throwIfAborted(options.signal);
-    const encoder = await loadTiktokenEncoder(encoding);
+    const encoder =
+      encoding === 'o200k_base' ? await O200kEncoder.load() : await loadTiktokenEncoder(encoding);
     throwIfAborted(options.signal);
     const { signal: _signal, model: _model, ...cost } = options;
     return new TiktokenTokenCounter({ ...cost, encoder, encoding });

