@@ -15,9 +15,9 @@ import {
   ContextGovernor,
   type Message,
   SimpleTokenCounter,
-  toAiSdkMessages,
   withTokenCache,
 } from '../src/index.js';
+import { toAiSdkMessages } from '../src/ai-sdk/index.js';
 import { BENCH_TOOLS, generateHistory } from './generate-history.js';
 
 const MESSAGES = 10_000;

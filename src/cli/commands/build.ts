@@ -25,12 +25,12 @@ import {
   type TokenCounter,
   type TokenCounterConfig,
   textOf,
-  toAiSdkMessages,
   toAnthropicMessages,
   tokenCounterConfigSchema,
   toOpenAIChatMessages,
   traceDecisions,
 } from '../../index.js';
+import { toAiSdkMessages } from '../../ai-sdk/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { renderSectionTable } from '../render-section-table.js';

@@ -1,0 +1,273 @@
+import type { AdapterWarning } from '../adapters/adapter-warning.js';
+import { invalidInput } from '../adapters/invalid-input.js';
+import { TOOL_ERROR_KEY } from '../adapters/tool-error.js';
+import type { IdGenerator } from '../core/ids.js';
+import type { ContentPart, Message, Metadata, ToolCall } from '../core/message.js';
+import { type AiSdkMessageLike, type AiSdkPartLike, fieldOf } from './ai-sdk-message-like.js';
+import { mediaPart, mediaUrl } from './ai-sdk-media.js';
+import type { AiSdkOrigin, AiSdkOrigins } from './ai-sdk-origins.js';
+import { readToolOutput } from './read-tool-output.js';
+
+/** The `providerOptions` key under which ctxloom carries what an AI SDK message has no field for. */
+export const AI_SDK_PROVIDER_KEY = 'ctxloom';
+
+/** What {@link readAiSdkMessages} returns. */
+export type ReadAiSdkMessagesResult = {
+  readonly messages: readonly Message[];
+  readonly warnings: readonly AdapterWarning[];
+  readonly origins: AiSdkOrigins;
+};
+
+const ROLES = ['system', 'user', 'assistant', 'tool'] as const;
+
+/**
+ * Reads AI SDK messages (`ModelMessage` of AI SDK 6 or 7, or a provider-level prompt) into ctxloom
+ * messages and records where each came from (see {@link AiSdkOrigins}). A tool message with several
+ * results becomes several tool messages; parts ctxloom has no form for (approvals, custom parts,
+ * provider references) are not read, and are given back with their message.
+ * @throws ContextError `INVALID_INPUT` naming the path of a field that is not an AI SDK message.
+ */
+export function readAiSdkMessages(
+  input: readonly unknown[],
+  options: { readonly generateId?: IdGenerator | undefined; readonly format: string },
+): ReadAiSdkMessagesResult {
+  const reader = new Reader(options);
+  input.forEach((raw, index) => {
+    reader.read(checkMessage(raw, { index, format: options.format }), index);
+  });
+  return { messages: reader.messages, warnings: reader.warnings, origins: reader.origins() };
+}
+
+function checkMessage(raw: unknown, at: { readonly index: number; readonly format: string }): AiSdkMessageLike {
+  const path = `messages[${at.index}]`;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw invalidInput({ format: at.format, path, expected: 'a message object', received: raw });
+  }
+  const role = fieldOf(raw, 'role');
+  if (!ROLES.some((known) => known === role)) {
+    throw invalidInput({
+      format: at.format,
+      path: `${path}.role`,
+      expected: 'one of system, user, assistant, tool',
+      received: role,
+    });
+  }
+  const content = fieldOf(raw, 'content');
+  const isParts = Array.isArray(content);
+  if (!(isParts || (typeof content === 'string' && role !== 'tool'))) {
+    throw invalidInput({
+      format: at.format,
+      path: `${path}.content`,
+      expected: role === 'tool' ? 'an array of tool-result parts' : 'a string or an array of parts',
+      received: content,
+    });
+  }
+  if (isParts) {
+    content.forEach((part: unknown, position) => {
+      if (typeof part !== 'object' || part === null || typeof fieldOf(part, 'type') !== 'string') {
+        throw invalidInput({
+          format: at.format,
+          path: `${path}.content[${position}]`,
+          expected: 'a part object with a string type',
+          received: part,
+        });
+      }
+    });
+  }
+  // Checked above: a known role, and string or part-array content.
+  return raw as AiSdkMessageLike;
+}
+
+type Carried = { readonly [key: string]: unknown };
+
+class Reader {
+  readonly messages: Message[] = [];
+  readonly warnings: AdapterWarning[] = [];
+  readonly #byId = new Map<string, AiSdkOrigin>();
+  readonly #parts = new Map<object, AiSdkPartLike>();
+  readonly #generateId: IdGenerator | undefined;
+
+  constructor(options: { readonly generateId?: IdGenerator | undefined }) {
+    this.#generateId = options.generateId;
+  }
+
+  origins(): AiSdkOrigins {
+    return { messages: this.#byId, parts: this.#parts };
+  }
+
+  read(source: AiSdkMessageLike, index: number): void {
+    const carried = carriedOf(source);
+    const base = { id: this.#uniqueId(carried, index), ...nameAndMetadata(carried) };
+    const content = source.content;
+    switch (source.role) {
+      case 'system':
+        this.#push({ ...base, role: 'system', content: typeof content === 'string' ? content : this.#texts(content) }, source);
+        return;
+      case 'user':
+        this.#push(
+          { ...base, role: 'user', content: typeof content === 'string' ? content : this.#content(content, { index, carried }) },
+          source,
+        );
+        return;
+      case 'assistant':
+        this.#push(this.#assistant(source, { base, carried, index }), source);
+        return;
+      case 'tool':
+        this.#tool(source, { base, carried, index });
+        return;
+    }
+  }
+
+  #uniqueId(carried: Carried | undefined, index: number): string {
+    const wanted = carried?.['id'];
+    const id = typeof wanted === 'string' ? wanted : (this.#generateId?.() ?? `ai-sdk-${index}`);
+    return this.#byId.has(id) ? `${id}#${index}` : id;
+  }
+
+  #push(message: Message, source: AiSdkMessageLike, part?: AiSdkPartLike): void {
+    this.messages.push(message);
+    this.#byId.set(message.id, part === undefined ? { source, message } : { source, message, part });
+  }
+
+  #texts(parts: readonly AiSdkPartLike[]): string {
+    return parts.flatMap((part) => (part.type === 'text' ? [String(fieldOf(part, 'text') ?? '')] : [])).join('');
+  }
+
+  #content(
+    parts: readonly AiSdkPartLike[],
+    run: { readonly index: number; readonly carried: Carried | undefined },
+  ): ContentPart[] {
+    const paths = run.carried?.['paths'];
+    const out: ContentPart[] = [];
+    parts.forEach((part, position) => {
+      const read = readPart(part);
+      if (read === undefined) {
+        if (part.type !== 'reasoning' && part.type !== 'tool-call')
+          this.#note(run.index, `${part.type} part not read (given back with its message)`);
+        return;
+      }
+      const path = typeof paths === 'object' && paths !== null ? fieldOf(paths, String(position)) : undefined;
+      const withPath = typeof path === 'string' && read.type !== 'text' ? { ...read, path } : read;
+      this.#parts.set(withPath, part);
+      out.push(withPath);
+    });
+    return out;
+  }
+
+  #assistant(
+    source: AiSdkMessageLike,
+    run: { readonly base: Pick<Message, 'id' | 'name' | 'metadata'>; readonly carried: Carried | undefined; readonly index: number },
+  ): Message {
+    if (typeof source.content === 'string') return { ...run.base, role: 'assistant', content: source.content };
+    const content = this.#content(source.content, run);
+    const reasoning: string[] = [];
+    const toolCalls: ToolCall[] = [];
+    for (const part of source.content) {
+      if (part.type === 'reasoning') reasoning.push(String(fieldOf(part, 'text') ?? ''));
+      if (part.type !== 'tool-call') continue;
+      const call = readToolCall(part);
+      this.#parts.set(call, part);
+      toolCalls.push(call);
+    }
+    const asParts = run.carried?.['partsContent'] === 'true' || content.some((part) => part.type !== 'text');
+    return {
+      ...run.base,
+      role: 'assistant',
+      content: asParts ? content : content.map((part) => (part.type === 'text' ? part.text : '')).join(''),
+      ...(toolCalls.length === 0 ? {} : { toolCalls }),
+      ...(reasoning.length === 0 ? {} : { reasoning: reasoning.join('') }),
+    };
+  }
+
+  #tool(
+    source: AiSdkMessageLike,
+    run: { readonly base: Pick<Message, 'id' | 'name' | 'metadata'>; readonly carried: Carried | undefined; readonly index: number },
+  ): void {
+    let count = 0;
+    for (const part of source.content) {
+      if (typeof part === 'string') continue;
+      if (part.type !== 'tool-result') {
+        this.#note(run.index, `${part.type} part not read (given back with its message)`);
+        continue;
+      }
+      const output = readToolOutput(fieldOf(part, 'output'), { index: run.index, warnings: this.warnings, parts: this.#parts });
+      const toolName = fieldOf(part, 'toolName');
+      const name = run.carried === undefined ? (typeof toolName === 'string' && toolName !== '' ? toolName : undefined) : run.base.name;
+      const toolCallId = fieldOf(part, 'toolCallId');
+      count += 1;
+      const metadata = run.base.metadata ?? (output.isError ? { [TOOL_ERROR_KEY]: true } : undefined);
+      this.#push(
+        {
+          id: count === 1 ? run.base.id : `${run.base.id}-${count}`,
+          role: 'tool',
+          content: output.content,
+          toolCallId: typeof toolCallId === 'string' ? toolCallId : '',
+          ...(name === undefined ? {} : { name }),
+          ...(metadata === undefined ? {} : { metadata }),
+        },
+        source,
+        part,
+      );
+    }
+  }
+
+  #note(index: number, message: string): void {
+    this.warnings.push({ type: 'unsupported-part', index, message });
+  }
+}
+
+function readPart(part: AiSdkPartLike): ContentPart | undefined {
+  if (part.type === 'text') {
+    const text = fieldOf(part, 'text');
+    return typeof text === 'string' ? { type: 'text', text } : undefined;
+  }
+  if (part.type !== 'image' && part.type !== 'file') return undefined;
+  const declared = fieldOf(part, 'mediaType');
+  const mediaType = typeof declared === 'string' ? declared : undefined;
+  const data = fieldOf(part, part.type === 'image' ? 'image' : 'data');
+  if (typeof data === 'object' && data !== null && fieldOf(data, 'type') === 'text') {
+    const text = fieldOf(data, 'text');
+    return typeof text === 'string' ? { type: 'text', text } : undefined;
+  }
+  const url = mediaUrl(data, mediaType ?? 'image/png');
+  if (url === undefined) return undefined;
+  if (part.type === 'image') return { type: 'image', url, ...(mediaType === undefined ? {} : { mediaType }) };
+  return mediaPart({ url, mediaType: mediaType ?? 'application/octet-stream', filename: fieldOf(part, 'filename') });
+}
+
+function readToolCall(part: AiSdkPartLike): ToolCall {
+  const exact = carriedOf(part)?.['arguments'];
+  const input = fieldOf(part, 'input');
+  const id = fieldOf(part, 'toolCallId');
+  const name = fieldOf(part, 'toolName');
+  return {
+    id: typeof id === 'string' ? id : '',
+    name: typeof name === 'string' ? name : '',
+    arguments:
+      typeof exact === 'string'
+        ? exact
+        : typeof input === 'string'
+          ? input
+          : JSON.stringify(input === undefined ? {} : input),
+  };
+}
+
+/** What `toAiSdkMessages` carried in `providerOptions.ctxloom`, if anything. */
+export function carriedOf(value: object): Carried | undefined {
+  const providerOptions = fieldOf(value, 'providerOptions');
+  if (typeof providerOptions !== 'object' || providerOptions === null) return undefined;
+  const carried = fieldOf(providerOptions, AI_SDK_PROVIDER_KEY);
+  // An object under our own key: written by toAiSdkMessages.
+  return typeof carried === 'object' && carried !== null ? (carried as Carried) : undefined;
+}
+
+function nameAndMetadata(carried: Carried | undefined): { name?: string; metadata?: Metadata } {
+  const name = carried?.['name'];
+  const metadata = carried?.['metadata'];
+  return {
+    ...(typeof name === 'string' ? { name } : {}),
+    ...(typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)
+      ? { metadata: metadata as Metadata } // a JSON object carried by toAiSdkMessages
+      : {}),
+  };
+}
