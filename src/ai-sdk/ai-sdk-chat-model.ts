@@ -1,9 +1,9 @@
 import type { LanguageModel, ToolSet } from 'ai';
-import { toAiSdkMessages } from './to-ai-sdk-messages.js';
 import { ContextError } from '../core/errors.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
-import { loadOptional } from '../sessions/load-optional.js';
 import type { ChatModel, ChatRequest, ChatResult, FinishReason } from '../llm/chat-model.js';
+import { loadOptional } from '../sessions/load-optional.js';
+import { toAiSdkMessages } from './to-ai-sdk-messages.js';
 
 /** Options for {@link AiSdkChatModel}. */
 export type AiSdkChatModelOptions = {

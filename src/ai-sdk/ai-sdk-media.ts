@@ -8,7 +8,8 @@ import { fieldOf } from './ai-sdk-message-like.js';
  */
 export function mediaUrl(data: unknown, mediaType: string): string | undefined {
   if (data instanceof URL) return data.href;
-  if (typeof data === 'string') return /^(https?:|data:)/i.test(data) ? data : `data:${mediaType};base64,${data}`;
+  if (typeof data === 'string')
+    return /^(https?:|data:)/i.test(data) ? data : `data:${mediaType};base64,${data}`;
   if (data instanceof Uint8Array) return `data:${mediaType};base64,${Buffer.from(data).toString('base64')}`;
   if (data instanceof ArrayBuffer) return mediaUrl(new Uint8Array(data), mediaType);
   if (typeof data !== 'object' || data === null) return undefined;
@@ -17,7 +18,9 @@ export function mediaUrl(data: unknown, mediaType: string): string | undefined {
   if (tag === 'url') return mediaUrl(fieldOf(data, 'url'), mediaType);
   if (tag === 'text') {
     const text = fieldOf(data, 'text');
-    return typeof text === 'string' ? `data:${mediaType};base64,${Buffer.from(text).toString('base64')}` : undefined;
+    return typeof text === 'string'
+      ? `data:${mediaType};base64,${Buffer.from(text).toString('base64')}`
+      : undefined;
   }
   return undefined;
 }

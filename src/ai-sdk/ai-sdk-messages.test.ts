@@ -104,17 +104,23 @@ describe('AI SDK adapters are lossless', () => {
   it('give back every message as the same object when nothing changed', async () => {
     const history = richAiSdkHistory();
     const read = fromAiSdkMessages(history);
-    const governed = await new ContextGovernor({ contextWindowTokens: 200_000 }).prepareForModel(read.messages);
+    const governed = await new ContextGovernor({ contextWindowTokens: 200_000 }).prepareForModel(
+      read.messages,
+    );
     const back = toAiSdkMessages(governed.messages, { origins: read.origins });
     expect(back.warnings).toEqual([]);
     expect(back.messages).toHaveLength(history.length);
-    back.messages.forEach((message, index) => expect(message).toBe(history[index]));
+    back.messages.forEach((message, index) => {
+      expect(message).toBe(history[index]);
+    });
   });
 
   it('read every output type, marking failures, and keep the pairing', () => {
     const { messages } = fromAiSdkMessages(richAiSdkHistory());
     const tools = messages.filter((message) => message.role === 'tool');
-    expect(tools.map((message) => [message.toolCallId, message.name, message.content, message.metadata])).toEqual([
+    expect(
+      tools.map((message) => [message.toolCallId, message.name, message.content, message.metadata]),
+    ).toEqual([
       ['toolu_1', 'read_file', 'export {};', undefined],
       ['toolu_2', 'exec', 'exit 1', { isError: true }],
       ['toolu_3', 'grep', '{"matches":2}', undefined],
@@ -154,7 +160,11 @@ describe('AI SDK adapters are lossless', () => {
       output: { type: 'text', value: 'compacted' },
     });
     expect(back.warnings).toEqual([
-      { type: 'converted', index: 5, message: 'json tool output of toolu_3 sent as text: ctxloom changed its content' },
+      {
+        type: 'converted',
+        index: 5,
+        message: 'json tool output of toolu_3 sent as text: ctxloom changed its content',
+      },
     ]);
     for (const message of back.messages) expect(modelMessageSchema.safeParse(message).success).toBe(true);
   });
@@ -164,17 +174,24 @@ describe('AI SDK adapters are lossless', () => {
     const read = fromAiSdkMessages(history);
     const edited = read.messages
       .filter((message) => message.toolCallId !== 'toolu_2')
-      .map((message): Message =>
-        message.id === 'ai-sdk-2'
-          ? { ...message, toolCalls: (message.toolCalls ?? []).filter((call) => call.id !== 'toolu_2') }
-          : message,
+      .map(
+        (message): Message =>
+          message.id === 'ai-sdk-2'
+            ? { ...message, toolCalls: (message.toolCalls ?? []).filter((call) => call.id !== 'toolu_2') }
+            : message,
       );
     const back = toAiSdkMessages(edited, { origins: read.origins });
     const source = history[2] as Extract<ModelMessage, { role: 'assistant' }>;
     const parts = source.content as Exclude<typeof source.content, string>;
-    expect(back.messages[2]).toEqual({ ...source, content: [parts[0], parts[1], parts[2], parts[3], parts[5]] });
+    expect(back.messages[2]).toEqual({
+      ...source,
+      content: [parts[0], parts[1], parts[2], parts[3], parts[5]],
+    });
     const tool = back.messages[3] as Extract<ModelMessage, { role: 'tool' }>;
-    expect(tool.content.map((part) => part.type === 'tool-result' && part.toolCallId)).toEqual(['toolu_1', 'toolu_3']);
+    expect(tool.content.map((part) => part.type === 'tool-result' && part.toolCallId)).toEqual([
+      'toolu_1',
+      'toolu_3',
+    ]);
     expect(back.messages[0]).toBe(history[0]);
   });
 
@@ -182,13 +199,20 @@ describe('AI SDK adapters are lossless', () => {
     const history: ModelMessage[] = [
       { role: 'user', content: 'go' },
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'exec', input: {} }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: '', output: { type: 'text', value: 'ok' } }] },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'c', toolName: '', output: { type: 'text', value: 'ok' } },
+        ],
+      },
     ];
     const read = fromAiSdkMessages(history);
     const back = toAiSdkMessages(read.messages, { origins: read.origins });
     expect(back.messages[2]).toEqual({
       role: 'tool',
-      content: [{ type: 'tool-result', toolCallId: 'c', toolName: 'exec', output: { type: 'text', value: 'ok' } }],
+      content: [
+        { type: 'tool-result', toolCallId: 'c', toolName: 'exec', output: { type: 'text', value: 'ok' } },
+      ],
     });
     expect(back.warnings.map((warning) => warning.type)).toEqual(['repaired']);
     const fresh = toAiSdkMessages([
@@ -202,7 +226,13 @@ describe('AI SDK adapters are lossless', () => {
     const broken = [
       user('hi', { id: 'u' }),
       tool('stray', { id: 'stray', toolCallId: 'nobody' }),
-      assistant('', { id: 'a', toolCalls: [{ id: 'c1', name: 'exec', arguments: '{}' }, { id: 'c2', name: '', arguments: '{}' }] }),
+      assistant('', {
+        id: 'a',
+        toolCalls: [
+          { id: 'c1', name: 'exec', arguments: '{}' },
+          { id: 'c2', name: '', arguments: '{}' },
+        ],
+      }),
       user('next', { id: 'u2' }),
     ];
     const { messages, warnings } = toAiSdkMessages(broken, { carryMetadata: false });
@@ -222,11 +252,16 @@ describe('AI SDK adapters are lossless', () => {
   it('replace lone surrogates and say so', () => {
     const { messages, warnings } = toAiSdkMessages([user('bad \uD800 text')], { carryMetadata: false });
     expect(messages[0]).toEqual({ role: 'user', content: 'bad \uFFFD text' });
-    expect(warnings).toEqual([{ type: 'repaired', index: 0, message: '1 lone surrogate(s) replaced with U+FFFD' }]);
+    expect(warnings).toEqual([
+      { type: 'repaired', index: 0, message: '1 lone surrogate(s) replaced with U+FFFD' },
+    ]);
   });
 
   it('name the path of what is not a ModelMessage', () => {
-    const bad = [{ role: 'user', content: 'ok' }, { role: 'assistant', content: [{ text: 'no type' }] }];
+    const bad = [
+      { role: 'user', content: 'ok' },
+      { role: 'assistant', content: [{ text: 'no type' }] },
+    ];
     // Deliberately malformed input, as plain JavaScript could pass it.
     const read = () => fromAiSdkMessages(bad as unknown as ModelMessage[]);
     expect(read).toThrowError(ContextError);

@@ -12,6 +12,15 @@ export const SYSTEM_MESSAGE_ID_PREFIX = 'ctxloom-ai-sdk-system-';
 /** The system prompt as ctxloom system messages, so the governor counts it (they are pinned). */
 export function aiSdkSystemMessages(system: AiSdkSystem | undefined): readonly Message[] {
   if (system === undefined) return [];
-  const texts = typeof system === 'string' ? [system] : 'content' in system ? [system.content] : system.map((m) => m.content);
-  return texts.map((content, index) => ({ id: `${SYSTEM_MESSAGE_ID_PREFIX}${index}`, role: 'system', content }));
+  const texts =
+    typeof system === 'string'
+      ? [system]
+      : 'content' in system
+        ? [system.content]
+        : system.map((m) => m.content);
+  return texts.map((content, index) => ({
+    id: `${SYSTEM_MESSAGE_ID_PREFIX}${index}`,
+    role: 'system',
+    content,
+  }));
 }

@@ -23,7 +23,10 @@ export async function aiSdkToolDefinitions(tools: AiSdkToolSet): Promise<readonl
       const description = fieldOf(tool, 'description');
       const inputSchema = fieldOf(tool, 'inputSchema');
       // asSchema takes every schema form the AI SDK accepts for `inputSchema`.
-      const schema = inputSchema === undefined ? undefined : await asSchema(inputSchema as Parameters<typeof asSchema>[0]).jsonSchema;
+      const schema =
+        inputSchema === undefined
+          ? undefined
+          : await asSchema(inputSchema as Parameters<typeof asSchema>[0]).jsonSchema;
       return {
         name,
         ...(typeof description === 'string' ? { description } : {}),

@@ -5,16 +5,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { generateText, stepCountIs, tool } from 'ai';
+import { generateText, type ModelMessage, stepCountIs, tool } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openAIChatRequestMessagesSchema } from '../../test/fixtures/schemas/openai-chat-request.js';
+import { fromOpenAIChatMessages } from '../adapters/from-openai-chat-messages.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import { ContextGovernor } from '../filters/context-governor.js';
 import { traceDecisions } from '../pipeline/build-trace.js';
 import { ContextBuilder } from '../presets/context-builder.js';
-import { createPrepareStep, type PrepareStepTrace } from './create-prepare-step.js';
-import { fromOpenAIChatMessages } from './from-openai-chat-messages.js';
+import type { AiSdkStepTrace } from './ai-sdk-step-trace.js';
+import { createPrepareStep } from './create-prepare-step.js';
 
 type Scripted = { readonly name: string; readonly arguments: string } | { readonly text: string };
 
@@ -84,18 +85,6 @@ const tools = {
     execute: async ({ pattern }) => `${pattern}:${'G'.repeat(3000)}`,
   }),
 };
-const toolDefinitions = [
-  {
-    name: 'exec',
-    description: 'Run a command',
-    parameters: { type: 'object', properties: { cmd: { type: 'string' } } },
-  },
-  {
-    name: 'grep',
-    description: 'Search',
-    parameters: { type: 'object', properties: { pattern: { type: 'string' } } },
-  },
-];
 const script: readonly Scripted[] = [
   { name: 'exec', arguments: '{"cmd":"cat big.log"}' },
   { name: 'grep', arguments: '{"pattern":"one"}' },
@@ -114,17 +103,14 @@ describe('createPrepareStep in a real AI SDK tool loop', () => {
       workspace,
       sessionKey: 'loop:test',
     });
-    const traces: PrepareStepTrace[] = [];
+    const traces: AiSdkStepTrace<ModelMessage>[] = [];
     const result = await generateText({
       model,
       tools,
       system: 'You are terse.',
       messages: [{ role: 'user', content: 'Find the errors in big.log.' }],
       stopWhen: stepCountIs(6),
-      prepareStep: createPrepareStep(
-        { governor },
-        { tools: toolDefinitions, onTrace: (step) => traces.push(step) },
-      ),
+      prepareStep: createPrepareStep({ governor }, { tools, onStep: (step) => traces.push(step) }),
     });
 
     expect(result.text).toBe('All done.');
@@ -161,8 +147,8 @@ describe('createPrepareStep in a real AI SDK tool loop', () => {
     const builder = new ContextBuilder({
       filters: new ContextGovernor({ contextWindowTokens: 100_000 }).filters,
     });
-    const traces: PrepareStepTrace[] = [];
-    const prepareStep = createPrepareStep({ builder }, { onTrace: (step) => traces.push(step) });
+    const traces: AiSdkStepTrace<ModelMessage>[] = [];
+    const prepareStep = createPrepareStep({ builder }, { onStep: (step) => traces.push(step) });
     await generateText({ model, messages: [{ role: 'user', content: 'hello' }], prepareStep });
     expect(traces).toHaveLength(1);
     expect(traces[0]?.changed).toBe(false);

@@ -2,7 +2,7 @@ import type { ModelMessage } from 'ai';
 import type { IdGenerator } from '../core/ids.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { BuildInput } from '../pipeline/build-input.js';
-import { type AiSdkStepTrace } from './ai-sdk-step-trace.js';
+import type { AiSdkStepTrace } from './ai-sdk-step-trace.js';
 import { type AiSdkSystem, aiSdkSystemMessages } from './ai-sdk-system.js';
 import { type AiSdkToolSet, aiSdkToolDefinitions } from './ai-sdk-tool-definitions.js';
 import { type AiSdkGovernorSource, governAiSdkMessages } from './govern-ai-sdk-messages.js';
@@ -42,7 +42,9 @@ export type PrepareStepArguments = {
 };
 
 /** What the `prepareStep` made by {@link createPrepareStep} is. */
-export type CtxloomPrepareStep = (step: PrepareStepArguments) => Promise<{ messages: ModelMessage[] } | undefined>;
+export type CtxloomPrepareStep = (
+  step: PrepareStepArguments,
+) => Promise<{ messages: ModelMessage[] } | undefined>;
 
 type RunState = { readonly runId: string; readonly compactedToolCallIds: Set<string> };
 
@@ -73,7 +75,10 @@ export function createPrepareStep(
     const known = key === undefined ? undefined : runs.get(key);
     if (known !== undefined) return known;
     runCount += 1;
-    const state = { runId: options.generateId?.() ?? `run-${runCount}`, compactedToolCallIds: new Set<string>() };
+    const state = {
+      runId: options.generateId?.() ?? `run-${runCount}`,
+      compactedToolCallIds: new Set<string>(),
+    };
     if (key !== undefined) runs.set(key, state);
     return state;
   };

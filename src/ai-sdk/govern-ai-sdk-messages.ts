@@ -13,7 +13,9 @@ import { readAiSdkMessages } from './read-ai-sdk-messages.js';
 import { writeAiSdkMessages } from './write-ai-sdk-messages.js';
 
 /** What governs each AI SDK call: a `ContextBuilder` (its filters run through `transform`) or a governor. */
-export type AiSdkGovernorSource = { readonly builder: ContextPipeline } | { readonly governor: ContextGovernor };
+export type AiSdkGovernorSource =
+  | { readonly builder: ContextPipeline }
+  | { readonly governor: ContextGovernor };
 
 /** One call to {@link governAiSdkMessages}. */
 export type GovernAiSdkRequest = {
@@ -63,7 +65,11 @@ export async function governAiSdkMessages(request: GovernAiSdkRequest): Promise<
     }),
   );
   const start = all.findIndex((message) => inflightIds.has(message.id));
-  const result = await govern(all, { ...request, inflightStartIndex: start === -1 ? all.length : start, inflightIds });
+  const result = await govern(all, {
+    ...request,
+    inflightStartIndex: start === -1 ? all.length : start,
+    inflightIds,
+  });
   const governed = result.messages.filter((message) => !message.id.startsWith(SYSTEM_MESSAGE_ID_PREFIX));
   const written = writeAiSdkMessages(governed, {
     dialect: request.dialect,
@@ -86,7 +92,10 @@ export async function governAiSdkMessages(request: GovernAiSdkRequest): Promise<
 
 function govern(
   messages: readonly Message[],
-  run: GovernAiSdkRequest & { readonly inflightStartIndex: number; readonly inflightIds: ReadonlySet<string> },
+  run: GovernAiSdkRequest & {
+    readonly inflightStartIndex: number;
+    readonly inflightIds: ReadonlySet<string>;
+  },
 ): Promise<BuildResult> {
   const { source, tools, compactedToolCallIds, signal } = run;
   if ('governor' in source) {

@@ -3,8 +3,8 @@ import { invalidInput } from '../adapters/invalid-input.js';
 import { TOOL_ERROR_KEY } from '../adapters/tool-error.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { ContentPart, Message, Metadata, ToolCall } from '../core/message.js';
-import { type AiSdkMessageLike, type AiSdkPartLike, fieldOf } from './ai-sdk-message-like.js';
 import { mediaPart, mediaUrl } from './ai-sdk-media.js';
+import { type AiSdkMessageLike, type AiSdkPartLike, fieldOf } from './ai-sdk-message-like.js';
 import type { AiSdkOrigin, AiSdkOrigins } from './ai-sdk-origins.js';
 import { readToolOutput } from './read-tool-output.js';
 
@@ -38,7 +38,10 @@ export function readAiSdkMessages(
   return { messages: reader.messages, warnings: reader.warnings, origins: reader.origins() };
 }
 
-function checkMessage(raw: unknown, at: { readonly index: number; readonly format: string }): AiSdkMessageLike {
+function checkMessage(
+  raw: unknown,
+  at: { readonly index: number; readonly format: string },
+): AiSdkMessageLike {
   const path = `messages[${at.index}]`;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw invalidInput({ format: at.format, path, expected: 'a message object', received: raw });
@@ -101,11 +104,18 @@ class Reader {
     const content = source.content;
     switch (source.role) {
       case 'system':
-        this.#push({ ...base, role: 'system', content: typeof content === 'string' ? content : this.#texts(content) }, source);
+        this.#push(
+          { ...base, role: 'system', content: typeof content === 'string' ? content : this.#texts(content) },
+          source,
+        );
         return;
       case 'user':
         this.#push(
-          { ...base, role: 'user', content: typeof content === 'string' ? content : this.#content(content, { index, carried }) },
+          {
+            ...base,
+            role: 'user',
+            content: typeof content === 'string' ? content : this.#content(content, { index, carried }),
+          },
           source,
         );
         return;
@@ -130,7 +140,9 @@ class Reader {
   }
 
   #texts(parts: readonly AiSdkPartLike[]): string {
-    return parts.flatMap((part) => (part.type === 'text' ? [String(fieldOf(part, 'text') ?? '')] : [])).join('');
+    return parts
+      .flatMap((part) => (part.type === 'text' ? [String(fieldOf(part, 'text') ?? '')] : []))
+      .join('');
   }
 
   #content(
@@ -156,9 +168,14 @@ class Reader {
 
   #assistant(
     source: AiSdkMessageLike,
-    run: { readonly base: Pick<Message, 'id' | 'name' | 'metadata'>; readonly carried: Carried | undefined; readonly index: number },
+    run: {
+      readonly base: Pick<Message, 'id' | 'name' | 'metadata'>;
+      readonly carried: Carried | undefined;
+      readonly index: number;
+    },
   ): Message {
-    if (typeof source.content === 'string') return { ...run.base, role: 'assistant', content: source.content };
+    if (typeof source.content === 'string')
+      return { ...run.base, role: 'assistant', content: source.content };
     const content = this.#content(source.content, run);
     const reasoning: string[] = [];
     const toolCalls: ToolCall[] = [];
@@ -181,7 +198,11 @@ class Reader {
 
   #tool(
     source: AiSdkMessageLike,
-    run: { readonly base: Pick<Message, 'id' | 'name' | 'metadata'>; readonly carried: Carried | undefined; readonly index: number },
+    run: {
+      readonly base: Pick<Message, 'id' | 'name' | 'metadata'>;
+      readonly carried: Carried | undefined;
+      readonly index: number;
+    },
   ): void {
     let count = 0;
     for (const part of source.content) {
@@ -190,9 +211,18 @@ class Reader {
         this.#note(run.index, `${part.type} part not read (given back with its message)`);
         continue;
       }
-      const output = readToolOutput(fieldOf(part, 'output'), { index: run.index, warnings: this.warnings, parts: this.#parts });
+      const output = readToolOutput(fieldOf(part, 'output'), {
+        index: run.index,
+        warnings: this.warnings,
+        parts: this.#parts,
+      });
       const toolName = fieldOf(part, 'toolName');
-      const name = run.carried === undefined ? (typeof toolName === 'string' && toolName !== '' ? toolName : undefined) : run.base.name;
+      const name =
+        run.carried === undefined
+          ? typeof toolName === 'string' && toolName !== ''
+            ? toolName
+            : undefined
+          : run.base.name;
       const toolCallId = fieldOf(part, 'toolCallId');
       count += 1;
       const metadata = run.base.metadata ?? (output.isError ? { [TOOL_ERROR_KEY]: true } : undefined);
@@ -232,7 +262,11 @@ function readPart(part: AiSdkPartLike): ContentPart | undefined {
   const url = mediaUrl(data, mediaType ?? 'image/png');
   if (url === undefined) return undefined;
   if (part.type === 'image') return { type: 'image', url, ...(mediaType === undefined ? {} : { mediaType }) };
-  return mediaPart({ url, mediaType: mediaType ?? 'application/octet-stream', filename: fieldOf(part, 'filename') });
+  return mediaPart({
+    url,
+    mediaType: mediaType ?? 'application/octet-stream',
+    filename: fieldOf(part, 'filename'),
+  });
 }
 
 function readToolCall(part: AiSdkPartLike): ToolCall {

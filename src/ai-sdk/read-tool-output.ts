@@ -1,7 +1,7 @@
 import type { AdapterWarning } from '../adapters/adapter-warning.js';
 import type { ContentPart, Message } from '../core/message.js';
-import { type AiSdkPartLike, fieldOf } from './ai-sdk-message-like.js';
 import { mediaPart, mediaUrl } from './ai-sdk-media.js';
+import { type AiSdkPartLike, fieldOf } from './ai-sdk-message-like.js';
 
 /** What a tool result's `output` becomes: the ctxloom content and whether it reports a failure. */
 export type ReadToolOutput = { readonly content: Message['content']; readonly isError: boolean };
@@ -50,7 +50,11 @@ export function readToolOutput(
 
 function contentItems(
   items: readonly unknown[],
-  run: { readonly index: number; readonly warnings: AdapterWarning[]; readonly parts: Map<object, AiSdkPartLike> },
+  run: {
+    readonly index: number;
+    readonly warnings: AdapterWarning[];
+    readonly parts: Map<object, AiSdkPartLike>;
+  },
 ): ContentPart[] {
   const parts: ContentPart[] = [];
   for (const item of items) {

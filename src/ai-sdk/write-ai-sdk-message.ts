@@ -34,14 +34,21 @@ export function originOf(message: Message, origins: AiSdkOrigins | undefined): A
   return origin?.message.role === message.role ? origin : undefined;
 }
 
-function rebuild(message: Message, run: WriteAiSdkMessageRun & { readonly origin: AiSdkOrigin }): AiSdkMessageLike {
+function rebuild(
+  message: Message,
+  run: WriteAiSdkMessageRun & { readonly origin: AiSdkOrigin },
+): AiSdkMessageLike {
   const source = run.origin.source;
   if (message.role === 'system') return { ...source, content: systemText(message, run) };
-  if (message.role === 'assistant' && typeof source.content !== 'string') return rebuildAssistant(message, run);
+  if (message.role === 'assistant' && typeof source.content !== 'string')
+    return rebuildAssistant(message, run);
   if (typeof message.content === 'string' && typeof source.content === 'string') {
     return { ...source, content: message.content };
   }
-  return { ...source, content: spliceContent(source.content, { ...run, replacement: contentParts(message, run) }) };
+  return {
+    ...source,
+    content: spliceContent(source.content, { ...run, replacement: contentParts(message, run) }),
+  };
 }
 
 function rebuildAssistant(
@@ -56,7 +63,10 @@ function rebuildAssistant(
     isSameReasoning || message.reasoning === undefined || message.reasoning === ''
       ? []
       : [{ type: 'reasoning', text: message.reasoning }];
-  if (!isSameReasoning && sourceParts.some((part) => part.type === 'reasoning' && part['providerOptions'] !== undefined)) {
+  if (
+    !isSameReasoning &&
+    sourceParts.some((part) => part.type === 'reasoning' && part['providerOptions'] !== undefined)
+  ) {
     run.warnings.push({
       type: 'dropped-field',
       index: run.index,
@@ -79,7 +89,10 @@ function rebuildAssistant(
 /** Each tool call of the message as a part: the original when unchanged, else the original with its new fields. */
 function callParts(
   message: Message,
-  run: WriteAiSdkMessageRun & { readonly origin: AiSdkOrigin; readonly sourceParts: readonly AiSdkPartLike[] },
+  run: WriteAiSdkMessageRun & {
+    readonly origin: AiSdkOrigin;
+    readonly sourceParts: readonly AiSdkPartLike[];
+  },
 ): {
   readonly bySource: ReadonlyMap<AiSdkPartLike, AiSdkPartLike[]>;
   readonly added: readonly AiSdkPartLike[];
@@ -96,7 +109,13 @@ function callParts(
       added.push(writeToolCallPart(call, { carry: run.carry }));
       continue;
     }
-    bySource.set(source, [changedCall(call, { source, before: before.get(call.id), isSame: run.origins?.parts.get(call) === source })]);
+    bySource.set(source, [
+      changedCall(call, {
+        source,
+        before: before.get(call.id),
+        isSame: run.origins?.parts.get(call) === source,
+      }),
+    ]);
   }
   const droppedIds = new Set(
     sourceCalls.filter((part) => !bySource.has(part)).map((part) => String(part['toolCallId'])),
@@ -110,7 +129,9 @@ function changedCall(
 ): AiSdkPartLike {
   if (run.isSame) return run.source;
   const input =
-    run.before?.arguments === call.arguments ? run.source['input'] : writeToolCallPart(call, { carry: false })['input'];
+    run.before?.arguments === call.arguments
+      ? run.source['input']
+      : writeToolCallPart(call, { carry: false })['input'];
   return { ...run.source, toolCallId: call.id, toolName: call.name, input };
 }
 
@@ -149,7 +170,11 @@ function contentParts(message: Message, run: WriteAiSdkMessageRun): AiSdkPartLik
     const known = run.origins?.parts.get(part);
     if (known !== undefined) return [known];
     if (message.role === 'assistant' && part.type === 'image') {
-      run.warnings.push({ type: 'unsupported-part', index: run.index, message: 'image in an assistant message left out' });
+      run.warnings.push({
+        type: 'unsupported-part',
+        index: run.index,
+        message: 'image in an assistant message left out',
+      });
       return [];
     }
     return [writeContentPart(part, run.dialect)];
@@ -163,7 +188,11 @@ function textParts(text: string): AiSdkPartLike[] {
 function systemText(message: Message, run: WriteAiSdkMessageRun): string {
   if (typeof message.content === 'string') return message.content;
   if (message.content.some((part) => part.type !== 'text')) {
-    run.warnings.push({ type: 'unsupported-part', index: run.index, message: 'non-text parts of a system message left out' });
+    run.warnings.push({
+      type: 'unsupported-part',
+      index: run.index,
+      message: 'non-text parts of a system message left out',
+    });
   }
   return message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 }
@@ -173,7 +202,8 @@ function fresh(message: Message, run: WriteAiSdkMessageRun): AiSdkMessageLike {
   if (message.name !== undefined) carried['name'] = message.name;
   if (message.metadata !== undefined) carried['metadata'] = message.metadata;
   const providerOptions = run.carry ? { providerOptions: { [AI_SDK_PROVIDER_KEY]: carried } } : {};
-  if (message.role === 'system') return { role: 'system', content: systemText(message, run), ...providerOptions };
+  if (message.role === 'system')
+    return { role: 'system', content: systemText(message, run), ...providerOptions };
   if (message.role === 'user') {
     const content =
       typeof message.content === 'string' && run.dialect === 'model-message'
@@ -192,7 +222,10 @@ function freshAssistant(
 ): AiSdkMessageLike {
   const calls = message.toolCalls ?? [];
   if (typeof message.content === 'string' && calls.length === 0 && message.reasoning === undefined) {
-    return { role: 'assistant', content: run.dialect === 'model-message' ? message.content : textParts(message.content) };
+    return {
+      role: 'assistant',
+      content: run.dialect === 'model-message' ? message.content : textParts(message.content),
+    };
   }
   const parts: AiSdkPartLike[] = [];
   if (message.reasoning !== undefined) parts.push({ type: 'reasoning', text: message.reasoning });
@@ -216,4 +249,3 @@ function pathsOf(content: Message['content']): Readonly<Record<string, string>> 
 export function readPartsOf(origins: AiSdkOrigins | undefined): ReadonlySet<AiSdkPartLike> {
   return new Set(origins?.parts.values() ?? []);
 }
-

@@ -74,7 +74,14 @@ class Writer {
     if (message.role !== 'tool') {
       this.flush();
       for (const call of message.toolCalls ?? []) this.#callNames.set(call.id, call.name);
-      const run = { index, warnings: this.warnings, dialect, origins, readParts: this.#readParts, carry: carryMetadata };
+      const run = {
+        index,
+        warnings: this.warnings,
+        dialect,
+        origins,
+        readParts: this.#readParts,
+        carry: carryMetadata,
+      };
       this.#push(writeAiSdkMessage(message, run), { index, source: originOf(message, origins)?.source });
       return;
     }
@@ -140,7 +147,9 @@ function rejoin(group: ToolGroup, source: AiSdkMessageLike): AiSdkMessageLike {
     results.length === group.entries.length &&
     group.entries.every((entry, position) => entry.written === results[position]);
   if (isSame) return source;
-  const bySource = new Map(group.entries.flatMap((entry) => (entry.source === undefined ? [] : [[entry.source, entry]])));
+  const bySource = new Map(
+    group.entries.flatMap((entry) => (entry.source === undefined ? [] : [[entry.source, entry]])),
+  );
   const content: AiSdkPartLike[] = [];
   const used = new Set<Entry>();
   for (const part of parts) {

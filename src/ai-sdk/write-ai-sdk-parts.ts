@@ -1,7 +1,7 @@
 import { parseDataUrl } from '../adapters/adapter-warning.js';
 import type { ContentPart, ToolCall } from '../core/message.js';
-import { AI_SDK_PROVIDER_KEY } from './read-ai-sdk-messages.js';
 import type { AiSdkDialect, AiSdkPartLike } from './ai-sdk-message-like.js';
+import { AI_SDK_PROVIDER_KEY } from './read-ai-sdk-messages.js';
 
 /**
  * Writes a ctxloom content part as a new AI SDK part of the dialect: text as `text`; an image as an
@@ -22,7 +22,11 @@ export function writeContentPart(part: ContentPart, dialect: AiSdkDialect): AiSd
   }
   const raw = parsed === undefined ? new URL(part.url) : parsed.data;
   const data =
-    dialect !== 'prompt-v4' ? raw : raw instanceof URL ? { type: 'url', url: raw } : { type: 'data', data: raw };
+    dialect !== 'prompt-v4'
+      ? raw
+      : raw instanceof URL
+        ? { type: 'url', url: raw }
+        : { type: 'data', data: raw };
   return {
     type: 'file',
     data,
@@ -38,13 +42,19 @@ export function writeContentPart(part: ContentPart, dialect: AiSdkDialect): AiSd
  */
 export function writeToolOutputItem(part: ContentPart, dialect: AiSdkDialect): AiSdkPartLike {
   if (part.type === 'text') return { type: 'text', text: part.text };
-  if (dialect === 'prompt-v4') return writeContentPart({ ...part, type: 'file', mediaType: part.mediaType ?? 'image/*' }, dialect);
+  if (dialect === 'prompt-v4')
+    return writeContentPart({ ...part, type: 'file', mediaType: part.mediaType ?? 'image/*' }, dialect);
   const parsed = parseDataUrl(part.url);
   const mediaType = part.mediaType ?? parsed?.mediaType;
   if (parsed !== undefined) {
     return part.type === 'image'
       ? { type: 'image-data', data: parsed.data, mediaType: mediaType ?? parsed.mediaType }
-      : { type: 'file-data', data: parsed.data, mediaType: part.mediaType, ...(part.filename === undefined ? {} : { filename: part.filename }) };
+      : {
+          type: 'file-data',
+          data: parsed.data,
+          mediaType: part.mediaType,
+          ...(part.filename === undefined ? {} : { filename: part.filename }),
+        };
   }
   return part.type === 'image'
     ? { type: 'image-url', url: part.url }
@@ -70,6 +80,8 @@ export function writeToolCallPart(call: ToolCall, options: { readonly carry: boo
     toolCallId: call.id,
     toolName: call.name,
     input,
-    ...(exact || !options.carry ? {} : { providerOptions: { [AI_SDK_PROVIDER_KEY]: { arguments: call.arguments } } }),
+    ...(exact || !options.carry
+      ? {}
+      : { providerOptions: { [AI_SDK_PROVIDER_KEY]: { arguments: call.arguments } } }),
   };
 }

@@ -41,7 +41,9 @@ export function writeToolResult(message: Message, run: WriteToolResultRun): AiSd
   }
   const sameContent = run.origin !== undefined && run.origin.message.content === message.content;
   const output =
-    source !== undefined && sameContent ? source['output'] : writeOutput(message, { ...run, source: source?.['output'] });
+    source !== undefined && sameContent
+      ? source['output']
+      : writeOutput(message, { ...run, source: source?.['output'] });
   return { ...(source ?? { type: 'tool-result' }), toolCallId, toolName, output };
 }
 
@@ -52,7 +54,9 @@ function writeOutput(
   const source = typeof run.source === 'object' && run.source !== null ? run.source : undefined;
   const sourceType = source === undefined ? undefined : Reflect.get(source, 'type');
   if (typeof message.content !== 'string') {
-    const items = message.content.map((part) => run.parts?.get(part) ?? writeToolOutputItem(part, run.dialect));
+    const items = message.content.map(
+      (part) => run.parts?.get(part) ?? writeToolOutputItem(part, run.dialect),
+    );
     return { type: 'content', value: items };
   }
   if (sourceType === 'text' || sourceType === 'error-text') return { ...source, value: message.content };

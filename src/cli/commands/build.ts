@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { toAiSdkMessages } from '../../ai-sdk/index.js';
 import {
   type AgentPresetOptions,
   type AgentSettings,
@@ -30,7 +31,6 @@ import {
   toOpenAIChatMessages,
   traceDecisions,
 } from '../../index.js';
-import { toAiSdkMessages } from '../../ai-sdk/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { renderSectionTable } from '../render-section-table.js';
