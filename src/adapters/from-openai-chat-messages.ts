@@ -21,7 +21,11 @@ export type FromOpenAIChatMessagesResult = AdapterResult<Message> & {
 };
 
 type Json = Readonly<Record<string, unknown>>;
-type Run = { readonly index: number; readonly warnings: AdapterWarning[]; readonly parts: Map<object, object> };
+type Run = {
+  readonly index: number;
+  readonly warnings: AdapterWarning[];
+  readonly parts: Map<object, object>;
+};
 
 const FORMAT = 'OpenAI chat';
 
@@ -48,7 +52,12 @@ export function fromOpenAIChatMessages(
   const parts = new Map<object, object>();
   input.forEach((raw, index) => {
     if (!isRecord(raw)) {
-      throw invalidInput({ format: FORMAT, path: `messages[${index}]`, expected: 'a message object', received: raw });
+      throw invalidInput({
+        format: FORMAT,
+        path: `messages[${index}]`,
+        expected: 'a message object',
+        received: raw,
+      });
     }
     const wanted = options.generateId?.() ?? `openai-${index}`;
     const id = byId.has(wanted) ? `${wanted}#${index}` : wanted;
@@ -96,7 +105,11 @@ function readMessage(
 
 function readAssistant(
   entry: Json,
-  run: Run & { readonly id: string; readonly name: { readonly name?: string }; readonly callNames: Map<string, string> },
+  run: Run & {
+    readonly id: string;
+    readonly name: { readonly name?: string };
+    readonly callNames: Map<string, string>;
+  },
 ): Message {
   const rawCalls = entry['tool_calls'];
   if (rawCalls !== undefined && rawCalls !== null && !Array.isArray(rawCalls)) {
@@ -124,11 +137,14 @@ function readAssistant(
   if (entry['function_call'] !== undefined && entry['function_call'] !== null) {
     run.warnings.push({ type: 'dropped-field', index: run.index, message: 'legacy function_call not read' });
   }
-  const reasoning = [entry['reasoning_content'], entry['reasoning']].find((value) => typeof value === 'string');
+  const reasoning = [entry['reasoning_content'], entry['reasoning']].find(
+    (value) => typeof value === 'string',
+  );
   return {
     id: run.id,
     role: 'assistant',
-    content: entry['content'] === null || entry['content'] === undefined ? '' : readContent(entry['content'], run),
+    content:
+      entry['content'] === null || entry['content'] === undefined ? '' : readContent(entry['content'], run),
     ...run.name,
     ...(toolCalls.length === 0 && !Array.isArray(rawCalls) ? {} : { toolCalls }),
     ...(typeof reasoning === 'string' ? { reasoning } : {}),
@@ -141,7 +157,8 @@ function readToolCall(call: Json): ToolCall {
   return {
     id: typeof call['id'] === 'string' ? call['id'] : '',
     name: typeof fn['name'] === 'string' ? fn['name'] : '',
-    arguments: typeof args === 'string' ? args : args === undefined || args === null ? '' : JSON.stringify(args),
+    arguments:
+      typeof args === 'string' ? args : args === undefined || args === null ? '' : JSON.stringify(args),
   };
 }
 
@@ -175,7 +192,8 @@ function readContent(raw: unknown, run: Run): Message['content'] {
       });
       return;
     }
-    if (item['type'] === 'refusal') run.warnings.push({ type: 'converted', index: run.index, message: 'refusal read as text' });
+    if (item['type'] === 'refusal')
+      run.warnings.push({ type: 'converted', index: run.index, message: 'refusal read as text' });
     run.parts.set(part, item);
     parts.push(part);
   });
@@ -183,8 +201,10 @@ function readContent(raw: unknown, run: Run): Message['content'] {
 }
 
 function readPart(part: Json): ContentPart | undefined {
-  if (part['type'] === 'text' && typeof part['text'] === 'string') return { type: 'text', text: part['text'] };
-  if (part['type'] === 'refusal' && typeof part['refusal'] === 'string') return { type: 'text', text: part['refusal'] };
+  if (part['type'] === 'text' && typeof part['text'] === 'string')
+    return { type: 'text', text: part['text'] };
+  if (part['type'] === 'refusal' && typeof part['refusal'] === 'string')
+    return { type: 'text', text: part['refusal'] };
   if (part['type'] === 'image_url') {
     const image = part['image_url'];
     const url = typeof image === 'string' ? image : isRecord(image) ? image['url'] : undefined;

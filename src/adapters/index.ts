@@ -5,16 +5,40 @@
  * adapters live in `ctxloom/ai-sdk`; nothing here imports an SDK.
  */
 export { type AdapterResult, type AdapterWarning, type DataUrl, parseDataUrl } from './adapter-warning.js';
+export {
+  type AnthropicCacheBreakpoints,
+  MAX_ANTHROPIC_CACHE_BREAKPOINTS,
+} from './anthropic-cache-breakpoints.js';
+export type { AnthropicOrigin, AnthropicOrigins } from './anthropic-origins.js';
 export type {
+  AnthropicCacheControl,
   AnthropicContentBlock,
   AnthropicDocumentBlock,
   AnthropicImageBlock,
+  AnthropicImageMediaType,
   AnthropicMessage,
+  AnthropicRedactedThinkingBlock,
+  AnthropicSystem,
   AnthropicTextBlock,
+  AnthropicThinkingBlock,
+  AnthropicTool,
   AnthropicToolResultBlock,
   AnthropicToolUseBlock,
 } from './anthropic-types.js';
-export { type FromOpenAIChatMessagesOptions, fromOpenAIChatMessages } from './from-openai-chat-messages.js';
+export type { ForeignOrigin, ForeignOrigins } from './foreign-origins.js';
+export {
+  type AnthropicRequestInput,
+  type FromAnthropicMessagesOptions,
+  type FromAnthropicMessagesResult,
+  fromAnthropicMessages,
+} from './from-anthropic-messages.js';
+export {
+  type FromOpenAIChatMessagesOptions,
+  type FromOpenAIChatMessagesResult,
+  fromOpenAIChatMessages,
+  type OpenAIChatOrigins,
+} from './from-openai-chat-messages.js';
+export { legalOpenAIName, OPENAI_NAME_PATTERN } from './legal-openai-name.js';
 export type {
   OpenAIChatMessage,
   OpenAIChatTextPart,
@@ -22,8 +46,17 @@ export type {
   OpenAIChatUserPart,
 } from './openai-chat-types.js';
 export {
+  DEFAULT_MISSING_RESULT_TEXT,
+  type RepairToolPairingOptions,
+  type RepairToolPairingResult,
+  repairToolPairing,
+  type ToolPairingPolicy,
+} from './repair-tool-pairing.js';
+export { type ScrubResult, scrubLoneSurrogates } from './scrub-lone-surrogates.js';
+export {
   type ToAnthropicMessagesOptions,
   type ToAnthropicMessagesResult,
   toAnthropicMessages,
 } from './to-anthropic-messages.js';
 export { type ToOpenAIChatMessagesOptions, toOpenAIChatMessages } from './to-openai-chat-messages.js';
+export { isToolError, TOOL_ERROR_KEY } from './tool-error.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openAIChatRequestMessagesSchema } from '../../test/fixtures/schemas/openai-chat-request.js';
 import { richOpenAIChatHistory } from '../../test/fixtures/openai-chat/rich-history.js';
+import { openAIChatRequestMessagesSchema } from '../../test/fixtures/schemas/openai-chat-request.js';
 import { assistant, system, tool, user } from '../core/factories.js';
 import type { Message, ToolCall } from '../core/message.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
@@ -115,7 +115,9 @@ describe('OpenAI chat adapters are lossless', () => {
   it('give back every message as the same object when nothing changed', async () => {
     const history = richOpenAIChatHistory();
     const read = fromOpenAIChatMessages(history);
-    const governed = await new ContextGovernor({ contextWindowTokens: 100_000 }).prepareForModel(read.messages);
+    const governed = await new ContextGovernor({ contextWindowTokens: 100_000 }).prepareForModel(
+      read.messages,
+    );
     const back = toOpenAIChatMessages(governed.messages, { origins: read.origins });
     expect(back.messages).toHaveLength(history.length);
     back.messages.forEach((message, index) => {
@@ -130,7 +132,10 @@ describe('OpenAI chat adapters are lossless', () => {
     const edited = read.messages.map((message): Message => {
       if (message.id === 'openai-3') {
         const calls = message.toolCalls ?? [];
-        return { ...message, toolCalls: [calls[0] as ToolCall, { ...(calls[1] as ToolCall), arguments: '{}' }] };
+        return {
+          ...message,
+          toolCalls: [calls[0] as ToolCall, { ...(calls[1] as ToolCall), arguments: '{}' }],
+        };
       }
       return message.id === 'openai-4' ? { ...message, content: 'truncated' } : message;
     });
@@ -141,7 +146,10 @@ describe('OpenAI chat adapters are lossless', () => {
     const source = history[3] as { tool_calls: Record<string, unknown>[] };
     expect(back.messages[3]).toEqual({
       ...history[3],
-      tool_calls: [source.tool_calls[0], { ...source.tool_calls[1], function: { name: 'exec', arguments: '{}' } }],
+      tool_calls: [
+        source.tool_calls[0],
+        { ...source.tool_calls[1], function: { name: 'exec', arguments: '{}' } },
+      ],
     });
     expect(back.messages[4]).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'truncated' });
     // The caller's own extensions (cache_control, extra_content) are kept, so check the pairing only.
@@ -177,7 +185,12 @@ describe('OpenAI chat adapters are lossless', () => {
       system('s'),
       tool('stray', { toolCallId: 'gone' }),
       user('u'),
-      assistant('', { toolCalls: [{ id: 'k', name: '', arguments: '{}' }, { id: 'k2', name: 'ls', arguments: '{}' }] }),
+      assistant('', {
+        toolCalls: [
+          { id: 'k', name: '', arguments: '{}' },
+          { id: 'k2', name: 'ls', arguments: '{}' },
+        ],
+      }),
       tool('x', { toolCallId: 'k' }),
       tool('y', { toolCallId: 'k2' }),
     ]);

@@ -33,7 +33,11 @@ export type OpenAIChatToolCall = {
  * A message given back unchanged from `fromOpenAIChatMessages` keeps every field it had.
  */
 export type OpenAIChatMessage =
-  | { readonly role: 'system' | 'developer'; readonly content: string | OpenAIChatTextPart[]; readonly name?: string }
+  | {
+      readonly role: 'system' | 'developer';
+      readonly content: string | OpenAIChatTextPart[];
+      readonly name?: string;
+    }
   | { readonly role: 'user'; readonly content: string | OpenAIChatUserPart[]; readonly name?: string }
   | {
       readonly role: 'assistant';

@@ -3,7 +3,12 @@ import { type AdapterResult, type AdapterWarning, parseDataUrl } from './adapter
 import { foreignOriginOf } from './foreign-origins.js';
 import type { OpenAIChatOrigins } from './from-openai-chat-messages.js';
 import { legalOpenAIName } from './legal-openai-name.js';
-import type { OpenAIChatMessage, OpenAIChatTextPart, OpenAIChatToolCall, OpenAIChatUserPart } from './openai-chat-types.js';
+import type {
+  OpenAIChatMessage,
+  OpenAIChatTextPart,
+  OpenAIChatToolCall,
+  OpenAIChatUserPart,
+} from './openai-chat-types.js';
 import { repairToolPairing, type ToolPairingPolicy } from './repair-tool-pairing.js';
 import { scrubLoneSurrogates } from './scrub-lone-surrogates.js';
 
@@ -53,14 +58,26 @@ export function toOpenAIChatMessages(
   const out = repaired.messages.map((message, position) => {
     const index = repaired.sourceIndexes[position] ?? position;
     for (const call of message.toolCalls ?? []) callNames.set(call.id, call.name);
-    if (message.role === 'tool' && message.name !== undefined && message.name !== callNames.get(message.toolCallId ?? '')) {
-      warnings.push({ type: 'dropped-field', index, message: 'tool message name not sent (read back from its call)' });
+    if (
+      message.role === 'tool' &&
+      message.name !== undefined &&
+      message.name !== callNames.get(message.toolCallId ?? '')
+    ) {
+      warnings.push({
+        type: 'dropped-field',
+        index,
+        message: 'tool message name not sent (read back from its call)',
+      });
     }
     const run = { index, warnings, options };
     const written = legalName(convert(message, run), run);
     const scrubbed = scrubLoneSurrogates(written);
     if (scrubbed.replaced > 0) {
-      warnings.push({ type: 'repaired', index, message: `${scrubbed.replaced} lone surrogate(s) replaced with U+FFFD` });
+      warnings.push({
+        type: 'repaired',
+        index,
+        message: `${scrubbed.replaced} lone surrogate(s) replaced with U+FFFD`,
+      });
     }
     return scrubbed.value;
   });
@@ -76,7 +93,10 @@ function convert(message: Message, run: Run): OpenAIChatMessage {
   if (source === undefined || origin === undefined) return fresh;
   const { message: before } = origin;
   // Keep the source's role (developer stays developer) and every field ctxloom does not own.
-  const changed: Record<string, unknown> = { ...source, ...(message.content === before.content ? {} : { content: fresh.content }) };
+  const changed: Record<string, unknown> = {
+    ...source,
+    ...(message.content === before.content ? {} : { content: fresh.content }),
+  };
   if (message.name !== before.name) assign(changed, 'name', message.name);
   if (fresh.role === 'tool') changed['tool_call_id'] = fresh.tool_call_id;
   if (fresh.role === 'assistant') rebuildAssistant(changed, { fresh, message, before });
@@ -93,7 +113,10 @@ function rebuildAssistant(
   },
 ): void {
   const { fresh, message, before } = run;
-  if (message.content !== before.content || (message.toolCalls?.length ?? 0) !== (before.toolCalls?.length ?? 0)) {
+  if (
+    message.content !== before.content ||
+    (message.toolCalls?.length ?? 0) !== (before.toolCalls?.length ?? 0)
+  ) {
     changed['content'] = fresh.content;
   }
   if (message.toolCalls !== before.toolCalls) assign(changed, 'tool_calls', fresh.tool_calls);
@@ -133,7 +156,9 @@ function assistantMessage(message: Message, run: Run): OpenAIChatMessage {
     content: calls.length > 0 && content === '' ? null : content,
     ...(message.name === undefined ? {} : { name: message.name }),
     ...(calls.length === 0 ? {} : { tool_calls: calls.map((call) => toolCall(call, run)) }),
-    ...(reasoning !== undefined && run.options.reasoning === 'reasoning_content' ? { reasoning_content: reasoning } : {}),
+    ...(reasoning !== undefined && run.options.reasoning === 'reasoning_content'
+      ? { reasoning_content: reasoning }
+      : {}),
   };
 }
 
@@ -213,10 +238,18 @@ function legalName(message: OpenAIChatMessage, run: Run): OpenAIChatMessage {
 
 function imageFieldWarnings(part: Extract<ContentPart, { type: 'image' }>, run: Run): void {
   if (part.path !== undefined) {
-    run.warnings.push({ type: 'dropped-field', index: run.index, message: `image path ${part.path} not sent` });
+    run.warnings.push({
+      type: 'dropped-field',
+      index: run.index,
+      message: `image path ${part.path} not sent`,
+    });
   }
   if (part.mediaType !== undefined && parseDataUrl(part.url)?.mediaType !== part.mediaType) {
-    run.warnings.push({ type: 'dropped-field', index: run.index, message: `image media type ${part.mediaType} not sent` });
+    run.warnings.push({
+      type: 'dropped-field',
+      index: run.index,
+      message: `image media type ${part.mediaType} not sent`,
+    });
   }
 }
 
@@ -226,5 +259,9 @@ function emptyParts(run: Run): '' {
 }
 
 function unsupported(part: ContentPart, why: string, run: Run): void {
-  run.warnings.push({ type: 'unsupported-part', index: run.index, message: `${part.type} part left out: ${why}` });
+  run.warnings.push({
+    type: 'unsupported-part',
+    index: run.index,
+    message: `${part.type} part left out: ${why}`,
+  });
 }
