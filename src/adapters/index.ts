@@ -38,6 +38,12 @@ export {
   fromOpenAIChatMessages,
   type OpenAIChatOrigins,
 } from './from-openai-chat-messages.js';
+export {
+  type FromOpenAIResponsesInputOptions,
+  type FromOpenAIResponsesInputResult,
+  fromOpenAIResponsesInput,
+  type OpenAIResponsesOrigins,
+} from './from-openai-responses-input.js';
 export { legalOpenAIName, OPENAI_NAME_PATTERN } from './legal-openai-name.js';
 export type {
   OpenAIChatMessage,
@@ -45,6 +51,17 @@ export type {
   OpenAIChatToolCall,
   OpenAIChatUserPart,
 } from './openai-chat-types.js';
+export type {
+  OpenAIResponsesFunctionCall,
+  OpenAIResponsesFunctionCallOutput,
+  OpenAIResponsesInputContent,
+  OpenAIResponsesInputFile,
+  OpenAIResponsesInputImage,
+  OpenAIResponsesInputItem,
+  OpenAIResponsesInputText,
+  OpenAIResponsesMessageItem,
+  OpenAIResponsesReasoningItem,
+} from './openai-responses-types.js';
 export {
   DEFAULT_MISSING_RESULT_TEXT,
   type RepairToolPairingOptions,
@@ -58,5 +75,14 @@ export {
   type ToAnthropicMessagesResult,
   toAnthropicMessages,
 } from './to-anthropic-messages.js';
-export { type ToOpenAIChatMessagesOptions, toOpenAIChatMessages } from './to-openai-chat-messages.js';
+export {
+  type ToOpenAIChatMessagesOptions,
+  type ToOpenAIChatMessagesResult,
+  toOpenAIChatMessages,
+} from './to-openai-chat-messages.js';
+export {
+  type ToOpenAIResponsesInputOptions,
+  type ToOpenAIResponsesInputResult,
+  toOpenAIResponsesInput,
+} from './to-openai-responses-input.js';
 export { isToolError, TOOL_ERROR_KEY } from './tool-error.js';

@@ -1,5 +1,5 @@
 import type { ContentPart, Message, ToolCall } from '../core/message.js';
-import { type AdapterResult, type AdapterWarning, parseDataUrl } from './adapter-warning.js';
+import { type AdapterWarning, parseDataUrl } from './adapter-warning.js';
 import { foreignOriginOf } from './foreign-origins.js';
 import type { OpenAIChatOrigins } from './from-openai-chat-messages.js';
 import { legalOpenAIName } from './legal-openai-name.js';
@@ -30,6 +30,12 @@ export type ToOpenAIChatMessagesOptions = {
   readonly toolPairing?: ToolPairingPolicy;
 };
 
+/** What {@link toOpenAIChatMessages} returns: the request's `messages` and what did not convert exactly. */
+export type ToOpenAIChatMessagesResult = {
+  readonly messages: OpenAIChatMessage[];
+  readonly warnings: readonly AdapterWarning[];
+};
+
 type Run = {
   readonly index: number;
   readonly warnings: AdapterWarning[];
@@ -51,7 +57,7 @@ type Run = {
 export function toOpenAIChatMessages(
   messages: readonly Message[],
   options: ToOpenAIChatMessagesOptions = {},
-): AdapterResult<OpenAIChatMessage> {
+): ToOpenAIChatMessagesResult {
   const repaired = repairToolPairing(messages, { policy: options.toolPairing ?? 'repair' });
   const warnings: AdapterWarning[] = [...repaired.warnings];
   const callNames = new Map<string, string>();

@@ -26,4 +26,8 @@ export {
 } from './from-ai-sdk-messages.js';
 export type { AiSdkGovernorSource } from './govern-ai-sdk-messages.js';
 export { AI_SDK_PROVIDER_KEY } from './read-ai-sdk-messages.js';
-export { type ToAiSdkMessagesOptions, toAiSdkMessages } from './to-ai-sdk-messages.js';
+export {
+  type ToAiSdkMessagesOptions,
+  type ToAiSdkMessagesResult,
+  toAiSdkMessages,
+} from './to-ai-sdk-messages.js';

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import type { AdapterResult } from '../adapters/adapter-warning.js';
+import type { AdapterWarning } from '../adapters/adapter-warning.js';
 import type { ToolPairingPolicy } from '../adapters/repair-tool-pairing.js';
 import type { Message } from '../core/message.js';
 import type { AiSdkOrigins } from './ai-sdk-origins.js';
@@ -23,6 +23,12 @@ export type ToAiSdkMessagesOptions = {
   readonly toolPairing?: ToolPairingPolicy;
 };
 
+/** What {@link toAiSdkMessages} returns: messages to pass to `generateText` and what did not convert exactly. */
+export type ToAiSdkMessagesResult = {
+  readonly messages: ModelMessage[];
+  readonly warnings: readonly AdapterWarning[];
+};
+
 /**
  * Converts messages to AI SDK `ModelMessage`s (valid in AI SDK 6 and 7). A message read by
  * `fromAiSdkMessages` (pass its `origins`) comes back as the same object when unchanged, or as the
@@ -37,7 +43,7 @@ export type ToAiSdkMessagesOptions = {
 export function toAiSdkMessages(
   messages: readonly Message[],
   options: ToAiSdkMessagesOptions = {},
-): AdapterResult<ModelMessage> {
+): ToAiSdkMessagesResult {
   const result = writeAiSdkMessages(messages, {
     dialect: 'model-message',
     origins: options.origins,
@@ -46,5 +52,5 @@ export function toAiSdkMessages(
   });
   // The writer gives back the caller's ModelMessages or writes parts valid in ModelMessage 6 and 7
   // (checked against both majors' modelMessageSchema in the tests).
-  return { messages: result.messages as unknown as readonly ModelMessage[], warnings: result.warnings };
+  return { messages: [...result.messages] as unknown as ModelMessage[], warnings: result.warnings };
 }
