@@ -71,7 +71,8 @@ export function writeToolCallPart(call: ToolCall, options: { readonly carry: boo
   let exact = false;
   try {
     input = JSON.parse(call.arguments);
-    exact = JSON.stringify(input) === call.arguments;
+    // Only an object reads back the same way (a string input is read as raw arguments).
+    exact = typeof input === 'object' && input !== null && JSON.stringify(input) === call.arguments;
   } catch {
     input = {};
   }
