@@ -22,11 +22,11 @@ function coins(pool: readonly number[]): () => boolean {
 }
 
 const governor = new ContextGovernor({ contextWindowTokens: 10_000_000, maxToolResultChars: 1_000_000 });
-const history = [
+const history: [fc.Arbitrary<readonly Message[]>, fc.Arbitrary<number[]>, fc.Arbitrary<number>] = [
   conversationArbitrary({ minUnits: 1, maxUnits: 10 }),
   fc.array(fc.nat(), { minLength: 32, maxLength: 32 }),
   fc.nat(),
-] as const;
+];
 
 /** Replaces the content of the `pick`-th user or tool message; `undefined` when there is none. */
 function changeOne(
