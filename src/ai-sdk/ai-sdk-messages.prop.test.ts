@@ -67,7 +67,7 @@ describe('AI SDK messages come back unchanged, object for object', () => {
         });
       } else {
         const kept = new Set(result);
-        const touched = new Set(
+        const touched = new Set<unknown>(
           read.messages
             .filter((message) => !kept.has(message))
             .map((message) => read.origins.messages.get(message.id)?.source),
