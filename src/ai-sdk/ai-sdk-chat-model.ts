@@ -16,9 +16,9 @@ export type AiSdkChatModelOptions = {
 const REASONS: readonly FinishReason[] = ['stop', 'length', 'tool-calls', 'content-filter', 'error', 'other'];
 
 /**
- * A {@link ChatModel} that calls an AI SDK `LanguageModel` through `generateText` (the `ai` package is
- * imported on first use). Tools are sent as schemas without `execute`, so the SDK never runs them;
- * tool calls come back in the result.
+ * A {@link ChatModel} that calls an AI SDK `LanguageModel` (AI SDK 6 or 7) through `generateText`
+ * (the `ai` package is imported on first use). System messages go in `system`; tools are sent as
+ * schemas without `execute`, so the SDK never runs them; tool calls come back in the result.
  */
 export class AiSdkChatModel implements ChatModel {
   readonly specificationVersion = 'v1';
@@ -37,9 +37,13 @@ export class AiSdkChatModel implements ChatModel {
     const ai = await loadOptional('ai', () => import('ai'), 'AiSdkChatModel');
     const tools = toToolSet(ai.jsonSchema, request.tools ?? []);
     try {
+      const converted = toAiSdkMessages(request.messages, { carryMetadata: false }).messages;
+      // AI SDK 7 takes system messages only as `system`/`instructions`: hoist them (AI SDK 6 agrees).
+      const system = converted.filter((message) => message.role === 'system');
       const result = await ai.generateText({
         model: this.#options.model,
-        messages: [...toAiSdkMessages(request.messages, { carryMetadata: false }).messages],
+        ...(system.length === 0 ? {} : { system }),
+        messages: converted.filter((message) => message.role !== 'system'),
         maxRetries: this.#options.maxRetries ?? 2,
         ...(tools === undefined ? {} : { tools }),
         ...(tools === undefined || request.toolChoice === undefined

@@ -137,7 +137,7 @@ describe('createPrepareStep in a real AI SDK tool loop', () => {
     expect(sent(1)).not.toContain('E'.repeat(16_001));
     expect(sent(3)).toContain('was compacted to fit context');
     // The AI SDK's own history keeps the full results: only the model copy is governed.
-    expect(JSON.stringify(result.response.messages)).toContain(bigExecOutput);
+    expect(JSON.stringify(result.steps.map((step) => step.response.messages))).toContain(bigExecOutput);
   });
 
   it('works with a builder too, and returns undefined when nothing changes', async () => {
