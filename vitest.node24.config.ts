@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config';
 export const NODE24_TESTS: readonly string[] = [
   'src/ai-sdk/**/*.test.ts',
   'src/adapters/**/*.test.ts',
-  'examples/**/*.test.ts',
+  'test/examples/**/*.test.ts',
 ];
 
 export default defineConfig({
