@@ -49,24 +49,38 @@ export class AiSdkChatModel implements ChatModel {
         ...(tools === undefined || request.toolChoice === undefined
           ? {}
           : { toolChoice: request.toolChoice }),
-        ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
-        ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-        ...(request.signal === undefined ? {} : { abortSignal: request.signal }),
+        ...callSettings(request),
       });
       return toChatResult(result);
     } catch (error) {
-      if (request.signal?.aborted === true) {
-        throw new ContextError({ code: 'ABORTED', message: 'The model request was aborted.', cause: error });
-      }
-      if (ContextError.isInstance(error)) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      throw new ContextError({
-        code: 'MODEL_REQUEST_FAILED',
-        message: `AI SDK model call failed: ${message}`,
-        cause: error,
-      });
+      throw modelError(error, request.signal);
     }
   }
+}
+
+function callSettings(request: ChatRequest): {
+  maxOutputTokens?: number;
+  temperature?: number;
+  abortSignal?: AbortSignal;
+} {
+  return {
+    ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(request.signal === undefined ? {} : { abortSignal: request.signal }),
+  };
+}
+
+function modelError(error: unknown, signal: AbortSignal | undefined): ContextError {
+  if (signal?.aborted === true) {
+    return new ContextError({ code: 'ABORTED', message: 'The model request was aborted.', cause: error });
+  }
+  if (ContextError.isInstance(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ContextError({
+    code: 'MODEL_REQUEST_FAILED',
+    message: `AI SDK model call failed: ${message}`,
+    cause: error,
+  });
 }
 
 type GenerateTextResult = Awaited<ReturnType<typeof import('ai')['generateText']>>;

@@ -28,3 +28,9 @@ export function fieldOf(value: object, key: string): unknown {
   // A property read on an object: the value is narrowed by the caller.
   return (value as { readonly [key: string]: unknown })[key];
 }
+
+/** Reads a string field of a part or message of unknown shape (`undefined` when it is not a string). */
+export function stringOf(value: object, key: string): string | undefined {
+  const field = fieldOf(value, key);
+  return typeof field === 'string' ? field : undefined;
+}

@@ -20,25 +20,23 @@ function coins(pool: readonly number[]): () => boolean {
   };
 }
 
+function decoratePart(part: Json, coin: () => boolean): Json {
+  if (part['type'] === 'text' && coin()) return { ...part, providerOptions: cache };
+  const output = part['output'] as Json | undefined;
+  if (part['type'] !== 'tool-result' || output?.['type'] !== 'text' || !coin()) return part;
+  const value = output['value'];
+  return {
+    ...part,
+    output: coin() ? { type: 'error-text', value } : { type: 'json', value: { text: value } },
+  };
+}
+
 /** Adds what a real AI SDK history carries: provider options, signed reasoning, JSON and error outputs. */
 function decorate(messages: readonly ModelMessage[], coin: () => boolean): ModelMessage[] {
   return messages.map((message) => {
     const base: Json = { ...message, ...(coin() ? { providerOptions: cache } : {}) };
     if (typeof message.content === 'string') return base as ModelMessage;
-    const content = (message.content as Json[]).map((part): Json => {
-      if (part['type'] === 'text' && coin()) return { ...part, providerOptions: cache };
-      if (part['type'] === 'tool-result' && coin()) {
-        const output = part['output'] as Json;
-        if (output['type'] === 'text')
-          return {
-            ...part,
-            output: coin()
-              ? { type: 'error-text', value: output['value'] }
-              : { type: 'json', value: { text: output['value'] } },
-          };
-      }
-      return part;
-    });
+    const content = (message.content as Json[]).map((part) => decoratePart(part, coin));
     const reasoning =
       message.role === 'assistant' && coin()
         ? [{ type: 'reasoning', text: 'hm', providerOptions: { anthropic: { signature: 'sig' } } }]

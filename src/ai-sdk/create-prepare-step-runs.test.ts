@@ -69,6 +69,34 @@ function sentResults(step: AiSdkStepTrace<ModelMessage>): Map<string, string> {
   return out;
 }
 
+/** The steps of the run whose history starts with `name`'s first question. */
+function stepsOf(
+  traces: readonly AiSdkStepTrace<ModelMessage>[],
+  name: string,
+): AiSdkStepTrace<ModelMessage>[] {
+  const first = traces.find((trace) =>
+    trace.messages.some((message) => message.content === `${name} question 0`),
+  );
+  return traces.filter((trace) => trace.runId === first?.runId);
+}
+
+/** Each run has 4 steps, compacted some of its own in-flight results, and never a history result. */
+function expectOwnCompactions(traces: readonly AiSdkStepTrace<ModelMessage>[]): void {
+  expect(new Set(traces.map((trace) => trace.runId)).size).toBe(2);
+  for (const name of ['A', 'B']) {
+    const steps = stepsOf(traces, name);
+    expect(steps.map((step) => step.stepNumber)).toEqual([0, 1, 2, 3]);
+    const compacted = steps.flatMap(compactedIds);
+    expect(compacted.length).toBeGreaterThan(0);
+    expect(compacted.filter((id) => !id.startsWith(`${name}-s`))).toEqual([]);
+    const history = steps.flatMap((step) => [...sentResults(step)].filter(([id]) => id.includes('-h')));
+    expect(history.filter(([id, text]) => text !== `${id} ${RESULT}`)).toEqual([]);
+    expect(steps.filter((step) => step.trace.totalTokens > 3_500)).toEqual([]);
+  }
+}
+
+type StepLog = { response: { messages: ModelMessage[] } }[];
+
 describe('one createPrepareStep shared by interleaved runs', () => {
   it.each([
     ['A', 'B'],
@@ -82,8 +110,8 @@ describe('one createPrepareStep shared by interleaved runs', () => {
         { onStep: (step) => traces.push(step) },
       );
       const runs = {
-        A: { history: stored('A', 1), steps: [] as { response: { messages: ModelMessage[] } }[] },
-        B: { history: stored('B', 2), steps: [] as { response: { messages: ModelMessage[] } }[] },
+        A: { history: stored('A', 1), steps: [] as StepLog },
+        B: { history: stored('B', 2), steps: [] as StepLog },
       };
       const responses: Record<'A' | 'B', ModelMessage[]> = { A: [], B: [] };
       for (let step = 0; step < 4; step += 1) {
@@ -101,26 +129,7 @@ describe('one createPrepareStep shared by interleaved runs', () => {
           run.steps.push({ response: { messages: [...responses[name]] } });
         }
       }
-      const byRun = (name: string) =>
-        traces.filter(
-          (trace) =>
-            trace.runId ===
-            traces.find((first) => first.messages.some((m) => textOfFirst(m) === `${name} question 0`))
-              ?.runId,
-        );
-      for (const name of ['A', 'B'] as const) {
-        const steps = byRun(name);
-        expect(steps.map((step) => step.stepNumber)).toEqual([0, 1, 2, 3]);
-        const compacted = steps.flatMap(compactedIds);
-        expect(compacted.length).toBeGreaterThan(0);
-        for (const id of compacted) expect(id.startsWith(`${name}-s`)).toBe(true);
-        for (const step of steps) {
-          for (const [id, text] of sentResults(step))
-            if (id.includes('-h')) expect(text).toBe(`${id} ${RESULT}`);
-          expect(step.trace.totalTokens).toBeLessThanOrEqual(3_500);
-        }
-      }
-      expect(new Set(traces.map((trace) => trace.runId)).size).toBe(2);
+      expectOwnCompactions(traces);
     },
   );
 
@@ -131,12 +140,12 @@ describe('one createPrepareStep shared by interleaved runs', () => {
       A: {
         initial: stored('A', 1),
         carried: undefined as ModelMessage[] | undefined,
-        steps: [] as { response: { messages: ModelMessage[] } }[],
+        steps: [] as StepLog,
       },
       B: {
         initial: stored('B', 2),
         carried: undefined as ModelMessage[] | undefined,
-        steps: [] as { response: { messages: ModelMessage[] } }[],
+        steps: [] as StepLog,
       },
     };
     for (let step = 0; step < 4; step += 1) {
@@ -156,48 +165,20 @@ describe('one createPrepareStep shared by interleaved runs', () => {
         run.steps.push({ response: { messages: response } });
       }
     }
-    for (const name of ['A', 'B'] as const) {
-      const runId = traces.find((trace) =>
-        trace.messages.some((m) => textOfFirst(m) === `${name} question 0`),
-      )?.runId;
-      const steps = traces.filter((trace) => trace.runId === runId);
-      expect(steps).toHaveLength(4);
-      const compacted = steps.flatMap(compactedIds);
-      expect(compacted.length).toBeGreaterThan(0);
-      for (const id of compacted) expect(id.startsWith(`${name}-s`)).toBe(true);
-      for (const step of steps)
-        for (const [id, text] of sentResults(step))
-          if (id.includes('-h')) expect(text).toBe(`${id} ${RESULT}`);
-    }
+    expectOwnCompactions(traces);
   });
 
   it.each([
     ['A', 'B'],
     ['B', 'A'],
   ] as const)('keeps two concurrent generateText runs apart (%s goes first)', async (first, second) => {
-    const order = [0, 1, 2, 3].flatMap((step) => [`${first}${step}`, `${second}${step}`]);
-    let turn = 0;
-    const waiters = new Map<string, () => void>();
-    const wait = (token: string) =>
-      new Promise<void>((resolve) => {
-        if (order[turn] === token) resolve();
-        else waiters.set(token, resolve);
-      });
-    const done = () => {
-      turn += 1;
-      const next = order[turn];
-      const resolve = next === undefined ? undefined : waiters.get(next);
-      if (resolve !== undefined && next !== undefined) {
-        waiters.delete(next);
-        resolve();
-      }
-    };
+    const gate = turnstile([0, 1, 2, 3].flatMap((step) => [`${first}${step}`, `${second}${step}`]));
     const model = (name: string) => {
       let step = 0;
       return new MockLanguageModelV3({
         doGenerate: async () => {
           const token = `${name}${step}`;
-          await wait(token);
+          await gate.wait(token);
           step += 1;
           const content =
             step <= 3
@@ -210,7 +191,7 @@ describe('one createPrepareStep shared by interleaved runs', () => {
                   },
                 ]
               : [{ type: 'text' as const, text: 'done' }];
-          setTimeout(done, 0);
+          setTimeout(gate.done, 0);
           return {
             content,
             finishReason: { unified: step <= 3 ? 'tool-calls' : 'stop', raw: undefined },
@@ -234,20 +215,7 @@ describe('one createPrepareStep shared by interleaved runs', () => {
     const histories = { A: stored('A', 1), B: stored('B', 2) };
     const results = await Promise.all([run(first, histories[first]), run(second, histories[second])]);
     expect(results.map((result) => result.text)).toEqual(['done', 'done']);
-    expect(new Set(traces.map((trace) => trace.runId)).size).toBe(2);
-    for (const name of ['A', 'B']) {
-      const runId = traces.find((trace) =>
-        trace.messages.some((m) => textOfFirst(m) === `${name} question 0`),
-      )?.runId;
-      const steps = traces.filter((trace) => trace.runId === runId);
-      expect(steps.map((step) => step.stepNumber)).toEqual([0, 1, 2, 3]);
-      const compacted = steps.flatMap(compactedIds);
-      expect(compacted.length).toBeGreaterThan(0);
-      for (const id of compacted) expect(id.startsWith(`${name}-s`)).toBe(true);
-      for (const step of steps)
-        for (const [id, text] of sentResults(step))
-          if (id.includes('-h')) expect(text).toBe(`${id} ${RESULT}`);
-    }
+    expectOwnCompactions(traces);
   });
 });
 
@@ -415,6 +383,21 @@ describe('createPrepareStep in the other AI SDK loops', () => {
   });
 });
 
-function textOfFirst(message: { readonly content: unknown }): string {
-  return typeof message.content === 'string' ? message.content : '';
+/** Lets calls through one at a time, in the given order of tokens. */
+function turnstile(order: readonly string[]): { wait: (token: string) => Promise<void>; done: () => void } {
+  let turn = 0;
+  const waiters = new Map<string, () => void>();
+  return {
+    wait: (token) =>
+      new Promise<void>((resolve) => {
+        if (order[turn] === token) resolve();
+        else waiters.set(token, resolve);
+      }),
+    done: () => {
+      turn += 1;
+      const next = order[turn] ?? '';
+      waiters.get(next)?.();
+      waiters.delete(next);
+    },
+  };
 }

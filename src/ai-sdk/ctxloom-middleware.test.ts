@@ -14,7 +14,12 @@ const usage = {
 
 function mock() {
   return new MockLanguageModelV3({
-    doGenerate: async () => ({ content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] }),
+    doGenerate: async () => ({
+      content: [{ type: 'text', text: 'ok' }],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage,
+      warnings: [],
+    }),
   });
 }
 
@@ -24,18 +29,36 @@ describe('ctxloomMiddleware', () => {
     const steps: AiSdkStepTrace<AiSdkMessageLike>[] = [];
     const governor = new ContextGovernor({ contextWindowTokens: 100_000, maxToolResultChars: 1_000 });
     await generateText({
-      model: wrapLanguageModel({ model, middleware: ctxloomMiddleware({ governor }, { onStep: (step) => steps.push(step) }) }),
+      model: wrapLanguageModel({
+        model,
+        middleware: ctxloomMiddleware({ governor }, { onStep: (step) => steps.push(step) }),
+      }),
       providerOptions: { ctxloom: { runId: 'run-42' } },
       messages: [
         { role: 'user', content: 'look' },
-        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'exec', input: {} }] },
-        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'exec', output: { type: 'text', value: 'z'.repeat(5_000) } }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'exec', input: {} }],
+        },
+        {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: 'c1',
+              toolName: 'exec',
+              output: { type: 'text', value: 'z'.repeat(5_000) },
+            },
+          ],
+        },
         { role: 'user', content: 'and now?' },
       ],
     });
     expect(steps).toHaveLength(1);
     expect(steps[0]).toMatchObject({ via: 'middleware', runId: 'run-42', stepNumber: 0, changed: true });
-    expect(traceDecisions((steps[0] as AiSdkStepTrace<AiSdkMessageLike>).trace).map((decision) => decision.type)).toContain('message-truncate');
+    expect(
+      traceDecisions((steps[0] as AiSdkStepTrace<AiSdkMessageLike>).trace).map((decision) => decision.type),
+    ).toContain('message-truncate');
     const sent = JSON.stringify(model.doGenerateCalls[0]?.prompt);
     expect(sent).not.toContain('z'.repeat(2_000));
     expect(sent).toContain('"toolName":"exec"');
@@ -45,7 +68,13 @@ describe('ctxloomMiddleware', () => {
     const model = mock();
     const steps: AiSdkStepTrace<AiSdkMessageLike>[] = [];
     await generateText({
-      model: wrapLanguageModel({ model, middleware: ctxloomMiddleware({ governor: new ContextGovernor() }, { onStep: (step) => steps.push(step) }) }),
+      model: wrapLanguageModel({
+        model,
+        middleware: ctxloomMiddleware(
+          { governor: new ContextGovernor() },
+          { onStep: (step) => steps.push(step) },
+        ),
+      }),
       system: 'be brief',
       prompt: 'hello',
     });

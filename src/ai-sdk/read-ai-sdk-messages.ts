@@ -4,7 +4,7 @@ import { TOOL_ERROR_KEY } from '../adapters/tool-error.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { ContentPart, Message, Metadata, ToolCall } from '../core/message.js';
 import { mediaPart, mediaUrl } from './ai-sdk-media.js';
-import { type AiSdkMessageLike, type AiSdkPartLike, fieldOf } from './ai-sdk-message-like.js';
+import { type AiSdkMessageLike, type AiSdkPartLike, fieldOf, stringOf } from './ai-sdk-message-like.js';
 import type { AiSdkOrigin, AiSdkOrigins } from './ai-sdk-origins.js';
 import { readToolOutput } from './read-tool-output.js';
 
@@ -106,7 +106,7 @@ class Reader {
       case 'system':
         this.#push(
           { ...base, role: 'system', content: typeof content === 'string' ? content : this.#texts(content) },
-          source,
+          { source },
         );
         return;
       case 'user':
@@ -116,11 +116,11 @@ class Reader {
             role: 'user',
             content: typeof content === 'string' ? content : this.#content(content, { index, carried }),
           },
-          source,
+          { source },
         );
         return;
       case 'assistant':
-        this.#push(this.#assistant(source, { base, carried, index }), source);
+        this.#push(this.#assistant(source, { base, carried, index }), { source });
         return;
       case 'tool':
         this.#tool(source, { base, carried, index });
@@ -134,9 +134,12 @@ class Reader {
     return this.#byId.has(id) ? `${id}#${index}` : id;
   }
 
-  #push(message: Message, source: AiSdkMessageLike, part?: AiSdkPartLike): void {
+  #push(
+    message: Message,
+    origin: { readonly source: AiSdkMessageLike; readonly part?: AiSdkPartLike },
+  ): void {
     this.messages.push(message);
-    this.#byId.set(message.id, part === undefined ? { source, message } : { source, message, part });
+    this.#byId.set(message.id, { ...origin, message });
   }
 
   #texts(parts: readonly AiSdkPartLike[]): string {
@@ -204,41 +207,45 @@ class Reader {
       readonly index: number;
     },
   ): void {
+    if (typeof source.content === 'string') return;
     let count = 0;
     for (const part of source.content) {
-      if (typeof part === 'string') continue;
       if (part.type !== 'tool-result') {
         this.#note(run.index, `${part.type} part not read (given back with its message)`);
         continue;
       }
-      const output = readToolOutput(fieldOf(part, 'output'), {
-        index: run.index,
-        warnings: this.warnings,
-        parts: this.#parts,
-      });
-      const toolName = fieldOf(part, 'toolName');
-      const name =
-        run.carried === undefined
-          ? typeof toolName === 'string' && toolName !== ''
-            ? toolName
-            : undefined
-          : run.base.name;
-      const toolCallId = fieldOf(part, 'toolCallId');
       count += 1;
-      const metadata = run.base.metadata ?? (output.isError ? { [TOOL_ERROR_KEY]: true } : undefined);
-      this.#push(
-        {
-          id: count === 1 ? run.base.id : `${run.base.id}-${count}`,
-          role: 'tool',
-          content: output.content,
-          toolCallId: typeof toolCallId === 'string' ? toolCallId : '',
-          ...(name === undefined ? {} : { name }),
-          ...(metadata === undefined ? {} : { metadata }),
-        },
-        source,
-        part,
-      );
+      const id = count === 1 ? run.base.id : `${run.base.id}-${count}`;
+      this.#push(this.#toolMessage(part, { ...run, id }), { source, part });
     }
+  }
+
+  #toolMessage(
+    part: AiSdkPartLike,
+    run: {
+      readonly id: string;
+      readonly base: Pick<Message, 'id' | 'name' | 'metadata'>;
+      readonly carried: Carried | undefined;
+      readonly index: number;
+    },
+  ): Message {
+    const output = readToolOutput(part['output'], {
+      index: run.index,
+      warnings: this.warnings,
+      parts: this.#parts,
+    });
+    const toolName = stringOf(part, 'toolName');
+    // Carried by toAiSdkMessages: the message's own name; otherwise the part's tool name.
+    const name = run.carried === undefined ? (toolName === '' ? undefined : toolName) : run.base.name;
+    const metadata = run.base.metadata ?? (output.isError ? { [TOOL_ERROR_KEY]: true } : undefined);
+    return {
+      id: run.id,
+      role: 'tool',
+      content: output.content,
+      toolCallId: stringOf(part, 'toolCallId') ?? '',
+      ...(name === undefined ? {} : { name }),
+      ...(metadata === undefined ? {} : { metadata }),
+    };
   }
 
   #note(index: number, message: string): void {
@@ -247,42 +254,31 @@ class Reader {
 }
 
 function readPart(part: AiSdkPartLike): ContentPart | undefined {
-  if (part.type === 'text') {
-    const text = fieldOf(part, 'text');
-    return typeof text === 'string' ? { type: 'text', text } : undefined;
-  }
+  if (part.type === 'text') return textPart(stringOf(part, 'text'));
   if (part.type !== 'image' && part.type !== 'file') return undefined;
-  const declared = fieldOf(part, 'mediaType');
-  const mediaType = typeof declared === 'string' ? declared : undefined;
-  const data = fieldOf(part, part.type === 'image' ? 'image' : 'data');
-  if (typeof data === 'object' && data !== null && fieldOf(data, 'type') === 'text') {
-    const text = fieldOf(data, 'text');
-    return typeof text === 'string' ? { type: 'text', text } : undefined;
-  }
+  const mediaType = stringOf(part, 'mediaType');
+  const data = part[part.type === 'image' ? 'image' : 'data'];
+  // AI SDK 7 file data may be text: read it as text.
+  if (typeof data === 'object' && data !== null && fieldOf(data, 'type') === 'text')
+    return textPart(stringOf(data, 'text'));
   const url = mediaUrl(data, mediaType ?? 'image/png');
   if (url === undefined) return undefined;
   if (part.type === 'image') return { type: 'image', url, ...(mediaType === undefined ? {} : { mediaType }) };
-  return mediaPart({
-    url,
-    mediaType: mediaType ?? 'application/octet-stream',
-    filename: fieldOf(part, 'filename'),
-  });
+  return mediaPart({ url, mediaType: mediaType ?? 'application/octet-stream', filename: part['filename'] });
+}
+
+function textPart(text: string | undefined): ContentPart | undefined {
+  return text === undefined ? undefined : { type: 'text', text };
 }
 
 function readToolCall(part: AiSdkPartLike): ToolCall {
   const exact = carriedOf(part)?.['arguments'];
-  const input = fieldOf(part, 'input');
-  const id = fieldOf(part, 'toolCallId');
-  const name = fieldOf(part, 'toolName');
+  const input = part['input'];
+  const raw = typeof input === 'string' ? input : JSON.stringify(input === undefined ? {} : input);
   return {
-    id: typeof id === 'string' ? id : '',
-    name: typeof name === 'string' ? name : '',
-    arguments:
-      typeof exact === 'string'
-        ? exact
-        : typeof input === 'string'
-          ? input
-          : JSON.stringify(input === undefined ? {} : input),
+    id: stringOf(part, 'toolCallId') ?? '',
+    name: stringOf(part, 'toolName') ?? '',
+    arguments: typeof exact === 'string' ? exact : raw,
   };
 }
 

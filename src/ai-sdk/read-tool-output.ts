@@ -1,7 +1,7 @@
 import type { AdapterWarning } from '../adapters/adapter-warning.js';
 import type { ContentPart, Message } from '../core/message.js';
 import { mediaPart, mediaUrl } from './ai-sdk-media.js';
-import { type AiSdkPartLike, fieldOf } from './ai-sdk-message-like.js';
+import { type AiSdkPartLike, fieldOf, stringOf } from './ai-sdk-message-like.js';
 
 /** What a tool result's `output` becomes: the ctxloom content and whether it reports a failure. */
 export type ReadToolOutput = { readonly content: Message['content']; readonly isError: boolean };
@@ -75,26 +75,23 @@ function contentItems(
   return parts;
 }
 
+const DATA_ITEMS = new Set(['media', 'image-data', 'file-data', 'file']);
+
 function contentItem(item: object): ContentPart | undefined {
   const type = fieldOf(item, 'type');
-  const mediaType = fieldOf(item, 'mediaType');
-  const media = typeof mediaType === 'string' ? mediaType : undefined;
+  const mediaType = stringOf(item, 'mediaType');
   if (type === 'text') {
-    const text = fieldOf(item, 'text');
-    return typeof text === 'string' ? { type: 'text', text } : undefined;
+    const text = stringOf(item, 'text');
+    return text === undefined ? undefined : { type: 'text', text };
   }
-  if (type === 'media' || type === 'image-data' || type === 'file-data' || type === 'file') {
-    const url = mediaUrl(fieldOf(item, 'data'), media ?? 'application/octet-stream');
-    return url === undefined
-      ? undefined
-      : mediaPart({ url, mediaType: media, filename: fieldOf(item, 'filename') });
+  if (typeof type === 'string' && DATA_ITEMS.has(type)) {
+    const url = mediaUrl(fieldOf(item, 'data'), mediaType ?? 'application/octet-stream');
+    return url === undefined ? undefined : mediaPart({ url, mediaType, filename: fieldOf(item, 'filename') });
   }
-  if (type === 'image-url' || type === 'file-url') {
-    const url = fieldOf(item, 'url');
-    if (typeof url !== 'string') return undefined;
-    return type === 'image-url'
-      ? { type: 'image', url }
-      : mediaPart({ url, mediaType: media ?? 'application/octet-stream' });
-  }
-  return undefined;
+  const url = stringOf(item, 'url');
+  if (url === undefined) return undefined;
+  if (type === 'image-url') return { type: 'image', url };
+  return type === 'file-url'
+    ? mediaPart({ url, mediaType: mediaType ?? 'application/octet-stream' })
+    : undefined;
 }

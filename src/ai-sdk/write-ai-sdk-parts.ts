@@ -20,19 +20,19 @@ export function writeContentPart(part: ContentPart, dialect: AiSdkDialect): AiSd
       ...(mediaType === undefined ? {} : { mediaType }),
     };
   }
-  const raw = parsed === undefined ? new URL(part.url) : parsed.data;
-  const data =
-    dialect !== 'prompt-v4'
-      ? raw
-      : raw instanceof URL
-        ? { type: 'url', url: raw }
-        : { type: 'data', data: raw };
+  const data = fileData(parsed === undefined ? new URL(part.url) : parsed.data, dialect);
   return {
     type: 'file',
     data,
     mediaType: mediaType ?? (part.type === 'image' ? 'image/*' : 'application/octet-stream'),
     ...(part.type === 'file' && part.filename !== undefined ? { filename: part.filename } : {}),
   };
+}
+
+/** File data as the dialect takes it: base64 or a `URL`, tagged `{ type: 'data' | 'url' }` in AI SDK 7 prompts. */
+function fileData(raw: string | URL, dialect: AiSdkDialect): unknown {
+  if (dialect !== 'prompt-v4') return raw;
+  return raw instanceof URL ? { type: 'url', url: raw } : { type: 'data', data: raw };
 }
 
 /**
