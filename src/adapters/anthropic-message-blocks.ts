@@ -39,26 +39,8 @@ export function anthropicMessageBlocks(message: Message, run: MessageBlocksRun):
     for (const block of sourceBlocks) reserveIds(block, run);
     return [...sourceBlocks];
   }
+  if (message.role === 'tool') return [toolBlock(message, { ...run, origin })];
   const parts = run.origins?.parts;
-  if (message.role === 'tool') {
-    const id = run.ids.get(message.toolCallId ?? '', run);
-    const source = sourceBlocks[0];
-    if (source?.type !== 'tool_result' || origin === undefined)
-      return [toolResultBlock(message, { ...run, id, parts })];
-    const { is_error: _isError, ...rest } = source;
-    const content =
-      message.content === origin.message.content
-        ? source.content
-        : toolResultContent(message, { ...run, parts });
-    return [
-      {
-        ...rest,
-        tool_use_id: id,
-        ...(content === undefined ? {} : { content }),
-        ...(isToolError(message) ? { is_error: true } : {}),
-      },
-    ];
-  }
   const before = origin?.message;
   const content =
     before !== undefined && message.content === before.content
@@ -66,6 +48,29 @@ export function anthropicMessageBlocks(message: Message, run: MessageBlocksRun):
       : contentBlocks(message.content, { ...run, parts });
   if (message.role !== 'assistant') return spliceContent(sourceBlocks, content);
   return assistantBlocks(message, { ...run, sourceBlocks, content, before });
+}
+
+function toolBlock(
+  message: Message,
+  run: MessageBlocksRun & { readonly origin: AnthropicOrigin | undefined },
+): AnthropicContentBlock {
+  const id = run.ids.get(message.toolCallId ?? '', run);
+  const parts = run.origins?.parts;
+  // A tool message read by fromAnthropicMessages came from one tool_result block.
+  const source = run.origin?.blocks[0] as AnthropicContentBlock | undefined;
+  if (source?.type !== 'tool_result' || run.origin === undefined)
+    return toolResultBlock(message, { ...run, id, parts });
+  const { is_error: _isError, ...rest } = source;
+  const content =
+    message.content === run.origin.message.content
+      ? source.content
+      : toolResultContent(message, { ...run, parts });
+  return {
+    ...rest,
+    tool_use_id: id,
+    ...(content === undefined ? {} : { content }),
+    ...(isToolError(message) ? { is_error: true } : {}),
+  };
 }
 
 function assistantBlocks(
@@ -89,27 +94,42 @@ function assistantBlocks(
   for (const block of run.sourceBlocks) if (block.type === 'tool_use') sourceCalls.set(block.id, block);
   const calls = new Map<string, AnthropicToolUseBlock>();
   for (const call of message.toolCalls ?? []) calls.set(call.id, toolUse(call, { ...run, sourceCalls }));
-  const out: AnthropicContentBlock[] = [];
-  let isPlaced = isSameContent;
-  for (const block of run.sourceBlocks) {
-    if (isContentBlock(block)) {
-      if (isSameContent) out.push(block);
-      else if (!isPlaced) out.push(...run.content);
-      isPlaced = true;
-    } else if (block.type === 'tool_use') {
-      const call = calls.get(block.id);
-      if (call !== undefined) out.push(call);
-      calls.delete(block.id);
-    } else if (isSameReasoning || !isThinking(block)) {
-      reserveIds(block, run);
-      out.push(block);
-    }
-  }
-  if (!isPlaced) {
+  const out = keptAssistantBlocks({ ...run, calls, isSameContent, isSameReasoning });
+  if (!isSameContent && !out.some((block) => run.content.includes(block))) {
     const firstCall = out.findIndex((block) => block.type === 'tool_use');
     out.splice(firstCall === -1 ? out.length : firstCall, 0, ...run.content);
   }
   return [...out, ...calls.values()];
+}
+
+/** The source blocks in order, with the calls, content and thinking as the message now has them. */
+function keptAssistantBlocks(
+  run: MessageBlocksRun & {
+    readonly sourceBlocks: readonly AnthropicContentBlock[];
+    readonly content: readonly AnthropicContentBlock[];
+    readonly calls: Map<string, AnthropicToolUseBlock>;
+    readonly isSameContent: boolean;
+    readonly isSameReasoning: boolean;
+  },
+): AnthropicContentBlock[] {
+  const firstContent = run.sourceBlocks.findIndex(isContentBlock);
+  return run.sourceBlocks.flatMap((block, index): AnthropicContentBlock[] => {
+    if (isContentBlock(block)) {
+      if (run.isSameContent) return [block];
+      return index === firstContent ? [...run.content] : [];
+    }
+    if (block.type === 'tool_use') return takeCall(run.calls, block.id);
+    if (!run.isSameReasoning && isThinking(block)) return [];
+    reserveIds(block, run);
+    return [block];
+  });
+}
+
+/** The call with this id, removed from the map (so what is left are the new calls). */
+function takeCall(calls: Map<string, AnthropicToolUseBlock>, id: string): AnthropicToolUseBlock[] {
+  const call = calls.get(id);
+  calls.delete(id);
+  return call === undefined ? [] : [call];
 }
 
 function toolUse(

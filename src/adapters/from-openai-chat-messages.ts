@@ -205,20 +205,22 @@ function readPart(part: Json): ContentPart | undefined {
     return { type: 'text', text: part['text'] };
   if (part['type'] === 'refusal' && typeof part['refusal'] === 'string')
     return { type: 'text', text: part['refusal'] };
-  if (part['type'] === 'image_url') {
-    const image = part['image_url'];
-    const url = typeof image === 'string' ? image : isRecord(image) ? image['url'] : undefined;
-    if (typeof url !== 'string' || url === '') return undefined;
-    const mediaType = parseDataUrl(url)?.mediaType;
-    return { type: 'image', url, ...(mediaType === undefined ? {} : { mediaType }) };
-  }
-  if (part['type'] === 'file' && isRecord(part['file'])) {
-    const file = part['file'];
-    const data = file['file_data'];
-    const parsed = typeof data === 'string' ? parseDataUrl(data) : undefined;
-    if (typeof data !== 'string' || parsed === undefined) return undefined;
-    const filename = typeof file['filename'] === 'string' ? { filename: file['filename'] } : {};
-    return { type: 'file', url: data, mediaType: parsed.mediaType, ...filename };
-  }
+  if (part['type'] === 'image_url') return imagePart(part['image_url']);
+  if (part['type'] === 'file' && isRecord(part['file'])) return filePart(part['file']);
   return undefined;
+}
+
+function imagePart(image: unknown): ContentPart | undefined {
+  const url = typeof image === 'string' ? image : isRecord(image) ? image['url'] : undefined;
+  if (typeof url !== 'string' || url === '') return undefined;
+  const mediaType = parseDataUrl(url)?.mediaType;
+  return { type: 'image', url, ...(mediaType === undefined ? {} : { mediaType }) };
+}
+
+function filePart(file: Json): ContentPart | undefined {
+  const data = file['file_data'];
+  const parsed = typeof data === 'string' ? parseDataUrl(data) : undefined;
+  if (typeof data !== 'string' || parsed === undefined) return undefined;
+  const filename = typeof file['filename'] === 'string' ? { filename: file['filename'] } : {};
+  return { type: 'file', url: data, mediaType: parsed.mediaType, ...filename };
 }

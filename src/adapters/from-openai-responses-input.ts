@@ -110,36 +110,11 @@ class ResponsesReader {
     const texts: ContentPart[] = [];
     const reasoning: string[] = [];
     const toolCalls: ToolCall[] = [];
-    group.items.forEach((item) => {
-      if (item['type'] === 'function_call') {
-        const call: ToolCall = {
-          id: stringOr(item['call_id']),
-          name: stringOr(item['name']),
-          arguments:
-            typeof item['arguments'] === 'string'
-              ? item['arguments']
-              : JSON.stringify(item['arguments'] ?? {}),
-        };
-        this.origins.parts.set(call, item);
-        this.#callNames.set(call.id, call.name);
-        toolCalls.push(call);
-      } else if (item['type'] === 'reasoning') {
-        const summary = Array.isArray(item['summary']) ? item['summary'] : [];
-        reasoning.push(
-          summary
-            .flatMap((part: unknown) =>
-              isRecord(part) && typeof part['text'] === 'string' ? [part['text']] : [],
-            )
-            .join('\n'),
-        );
-      } else if ((item['type'] ?? 'message') === 'message') {
-        const content = this.#content(item['content'], {
-          index: group.index,
-          path: `input[${group.index}].content`,
-        });
-        texts.push(...(typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content));
-      }
-    });
+    for (const item of group.items) {
+      if (item['type'] === 'function_call') toolCalls.push(this.#call(item));
+      else if (item['type'] === 'reasoning') reasoning.push(summaryOf(item));
+      else if ((item['type'] ?? 'message') === 'message') texts.push(...this.#outputText(item, group.index));
+    }
     const [only] = texts;
     const message: Message = {
       id: this.#id(group.index),
@@ -149,6 +124,23 @@ class ResponsesReader {
       ...(reasoning.length === 0 ? {} : { reasoning: reasoning.join('\n') }),
     };
     this.#push(message, group.items);
+  }
+
+  #outputText(item: Item, index: number): ContentPart[] {
+    const content = this.#content(item['content'], { index, path: `input[${index}].content` });
+    return typeof content === 'string' ? [{ type: 'text', text: content }] : [...content];
+  }
+
+  #call(item: Item): ToolCall {
+    const args = item['arguments'];
+    const call: ToolCall = {
+      id: stringOr(item['call_id']),
+      name: stringOr(item['name']),
+      arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+    };
+    this.origins.parts.set(call, item);
+    this.#callNames.set(call.id, call.name);
+    return call;
   }
 
   #output(item: Item, index: number): void {
@@ -215,6 +207,14 @@ class ResponsesReader {
     this.messages.push(message);
     this.origins.messages.set(message.id, { source, message });
   }
+}
+
+/** The summary texts of a reasoning item, one per line. */
+function summaryOf(item: Item): string {
+  const summary = Array.isArray(item['summary']) ? item['summary'] : [];
+  return summary
+    .flatMap((part: unknown) => (isRecord(part) && typeof part['text'] === 'string' ? [part['text']] : []))
+    .join('\n');
 }
 
 function stringOr(value: unknown): string {

@@ -103,25 +103,8 @@ class PairingRun {
   }
 
   #assistant(message: Message, index: number): void {
-    const kept: ToolCall[] = [];
-    for (const call of message.toolCalls ?? []) {
-      const problem =
-        call.name === ''
-          ? 'has no tool name'
-          : call.id === ''
-            ? 'has no id'
-            : this.#declared.has(call.id)
-              ? 'reuses an id declared earlier'
-              : undefined;
-      if (problem === undefined) {
-        this.#declared.add(call.id);
-        kept.push(call);
-        continue;
-      }
-      if (call.id !== '' && !this.#declared.has(call.id)) this.#dropped.add(call.id);
-      this.#warn(index, `tool call ${JSON.stringify(call.id)} ${problem}; dropped with its result`);
-    }
     const calls = message.toolCalls ?? [];
+    const kept = calls.filter((call) => this.#keep(call, index));
     if (kept.length === calls.length && kept.length > 0) {
       this.#push(message, index);
       this.#open = { message, index, pending: new Map(kept.map((call) => [call.id, call])) };
@@ -130,13 +113,30 @@ class PairingRun {
     const { toolCalls: _toolCalls, ...rest } = message;
     const next: Message = kept.length === 0 ? rest : { ...message, toolCalls: kept };
     if (kept.length === 0 && isEmptyAssistant(next)) {
-      if (calls.length === 0) this.#warn(index, 'assistant message with an empty tool call list dropped');
-      else this.#warn(index, 'assistant message left with no calls and no text dropped');
+      this.#warn(
+        index,
+        calls.length === 0
+          ? 'assistant message with an empty tool call list dropped'
+          : 'assistant message left with no calls and no text dropped',
+      );
       return;
     }
     if (calls.length === 0) this.#warn(index, 'empty tool call list removed');
     this.#push(next, index);
-    if (kept.length > 0) this.#open = { message: next, index, pending: new Map(kept.map((c) => [c.id, c])) };
+    if (kept.length > 0)
+      this.#open = { message: next, index, pending: new Map(kept.map((call) => [call.id, call])) };
+  }
+
+  /** Whether a declared call can be sent; a call that cannot is named in the warnings. */
+  #keep(call: ToolCall, index: number): boolean {
+    const problem = callProblem(call, this.#declared);
+    if (problem === undefined) {
+      this.#declared.add(call.id);
+      return true;
+    }
+    if (call.id !== '' && !this.#declared.has(call.id)) this.#dropped.add(call.id);
+    this.#warn(index, `tool call ${JSON.stringify(call.id)} ${problem}; dropped with its result`);
+    return false;
   }
 
   #result(message: Message, index: number): void {
@@ -163,6 +163,12 @@ class PairingRun {
   #warn(index: number, message: string): void {
     this.warnings.push({ type: 'repaired', index, message });
   }
+}
+
+function callProblem(call: ToolCall, declared: ReadonlySet<string>): string | undefined {
+  if (call.name === '') return 'has no tool name';
+  if (call.id === '') return 'has no id';
+  return declared.has(call.id) ? 'reuses an id declared earlier' : undefined;
 }
 
 function isEmptyAssistant(message: Message): boolean {

@@ -1,3 +1,4 @@
+import { textOf } from '../core/content.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { AdapterWarning } from './adapter-warning.js';
@@ -213,19 +214,17 @@ function systemBlocks(
   // A system block read by fromAnthropicMessages is a text block.
   const source = origin?.blocks[0] as AnthropicTextBlock | undefined;
   if (origin?.message === message && source !== undefined) return [source];
-  let text = '';
-  if (typeof message.content === 'string') text = message.content;
-  else {
+  if (typeof message.content !== 'string') {
     for (const part of message.content) {
-      if (part.type === 'text') text = text === '' ? part.text : `${text}\n${part.text}`;
-      else
-        run.warnings.push({
-          type: 'unsupported-part',
-          index: run.index,
-          message: `${part.type} part of a system message left out`,
-        });
+      if (part.type === 'text') continue;
+      run.warnings.push({
+        type: 'unsupported-part',
+        index: run.index,
+        message: `${part.type} part of a system message left out`,
+      });
     }
   }
+  const text = textOf(message.content);
   if (text === '') return [];
   return [source === undefined ? { type: 'text', text } : { ...source, text }];
 }

@@ -103,7 +103,7 @@ function convert(message: Message, run: Run): OpenAIChatMessage {
     ...source,
     ...(message.content === before.content ? {} : { content: fresh.content }),
   };
-  if (message.name !== before.name) assign(changed, 'name', message.name);
+  if (message.name !== before.name) assign(changed, { name: message.name });
   if (fresh.role === 'tool') changed['tool_call_id'] = fresh.tool_call_id;
   if (fresh.role === 'assistant') rebuildAssistant(changed, { fresh, message, before });
   // Built from a chat message of the same role: the owned fields were replaced by valid ones.
@@ -125,17 +125,18 @@ function rebuildAssistant(
   ) {
     changed['content'] = fresh.content;
   }
-  if (message.toolCalls !== before.toolCalls) assign(changed, 'tool_calls', fresh.tool_calls);
+  if (message.toolCalls !== before.toolCalls) assign(changed, { tool_calls: fresh.tool_calls });
   if (message.reasoning !== before.reasoning) {
-    delete changed['reasoning_content'];
-    delete changed['reasoning'];
-    assign(changed, 'reasoning_content', fresh.reasoning_content);
+    assign(changed, { reasoning: undefined, reasoning_content: fresh.reasoning_content });
   }
 }
 
-function assign(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (value === undefined) delete target[key];
-  else target[key] = value;
+/** Sets each field, or removes it when the value is `undefined`. */
+function assign(target: Record<string, unknown>, fields: Readonly<Record<string, unknown>>): void {
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) delete target[key];
+    else target[key] = value;
+  }
 }
 
 function freshMessage(message: Message, run: Run): OpenAIChatMessage {
@@ -194,7 +195,7 @@ function textContent(message: Message, run: Run): string | OpenAIChatTextPart[] 
     const known = knownPart(part, run);
     if (known !== undefined && known.type === 'text') parts.push(known);
     else if (part.type === 'text') parts.push({ type: 'text', text: part.text });
-    else unsupported(part, `${message.role} messages take only text`, run);
+    else unsupported(part, { ...run, why: `${message.role} messages take only text` });
   }
   return parts.length === 0 ? emptyParts(run) : parts;
 }
@@ -214,7 +215,7 @@ function userContent(message: Message, run: Run): string | OpenAIChatUserPart[] 
         type: 'file',
         file: { file_data: part.url, ...(part.filename === undefined ? {} : { filename: part.filename }) },
       });
-    } else unsupported(part, 'chat completions take files only as data: URLs', run);
+    } else unsupported(part, { ...run, why: 'chat completions take files only as data: URLs' });
   }
   return parts.length === 0 ? emptyParts(run) : parts;
 }
@@ -264,10 +265,10 @@ function emptyParts(run: Run): '' {
   return '';
 }
 
-function unsupported(part: ContentPart, why: string, run: Run): void {
+function unsupported(part: ContentPart, run: Run & { readonly why: string }): void {
   run.warnings.push({
     type: 'unsupported-part',
     index: run.index,
-    message: `${part.type} part left out: ${why}`,
+    message: `${part.type} part left out: ${run.why}`,
   });
 }

@@ -82,28 +82,27 @@ function itemsOf(message: Message, run: Run): OpenAIResponsesInputItem[] {
   }
   const before = origin?.message;
   const [first] = source ?? [];
+  const isSameContent = before !== undefined && message.content === before.content;
   switch (message.role) {
     case 'system':
-    case 'user': {
+    case 'user':
       if (first === undefined || !('role' in first))
         return [{ role: message.role, content: inputContent(message, run) }];
-      return [
-        before !== undefined && message.content === before.content
-          ? first
-          : { ...first, content: inputContent(message, run) },
-      ];
-    }
-    case 'tool': {
-      const output =
-        before !== undefined && message.content === before.content && first?.type === 'function_call_output'
-          ? first.output
-          : inputContent(message, run);
-      const item = { type: 'function_call_output' as const, call_id: message.toolCallId ?? '', output };
-      return [first?.type === 'function_call_output' ? { ...first, ...item } : item];
-    }
+      return [isSameContent ? first : { ...first, content: inputContent(message, run) }];
+    case 'tool':
+      return [toolItem(message, { ...run, first, isSameContent })];
     case 'assistant':
       return assistantItems(message, { ...run, source: source ?? [], before });
   }
+}
+
+function toolItem(
+  message: Message,
+  run: Run & { readonly first: OpenAIResponsesInputItem | undefined; readonly isSameContent: boolean },
+): OpenAIResponsesInputItem {
+  const source = run.first?.type === 'function_call_output' ? run.first : undefined;
+  const output = run.isSameContent && source !== undefined ? source.output : inputContent(message, run);
+  return { ...source, type: 'function_call_output', call_id: message.toolCallId ?? '', output };
 }
 
 function assistantItems(
@@ -122,22 +121,18 @@ function assistantItems(
   const calls = new Map((message.toolCalls ?? []).map((call) => [call.id, functionCall(call, run)]));
   const text = textOf(message, run);
   const contentItem: OpenAIResponsesInputItem[] = text === '' ? [] : [{ role: 'assistant', content: text }];
-  const out: OpenAIResponsesInputItem[] = [];
-  let isPlaced = isSameContent;
-  for (const item of run.source) {
+  const firstContent = run.source.findIndex((item) => 'role' in item);
+  const out = run.source.flatMap((item, index): OpenAIResponsesInputItem[] => {
     if (item.type === 'function_call') {
       const call = calls.get(item.call_id);
-      if (call !== undefined) out.push(call);
       calls.delete(item.call_id);
-    } else if (item.type === 'reasoning') {
-      if (isSameReasoning) out.push(item);
-    } else if ('role' in item) {
-      if (isSameContent) out.push(item);
-      else if (!isPlaced) out.push(...contentItem);
-      isPlaced = true;
-    } else out.push(item);
-  }
-  if (!isPlaced) {
+      return call === undefined ? [] : [call];
+    }
+    if (item.type === 'reasoning') return isSameReasoning ? [item] : [];
+    if (!('role' in item) || isSameContent) return [item];
+    return index === firstContent ? contentItem : [];
+  });
+  if (!isSameContent && firstContent === -1) {
     const firstCall = out.findIndex((item) => item.type === 'function_call');
     out.splice(firstCall === -1 ? out.length : firstCall, 0, ...contentItem);
   }
