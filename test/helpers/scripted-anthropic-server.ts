@@ -59,29 +59,8 @@ export async function startScriptedAnthropicServer(
     requests.push(body);
     const problems = anthropicRequestViolations(body);
     violations.push(problems);
-    if (problems.length > 0) {
-      const error = { type: 'error', error: { type: 'invalid_request_error', message: problems.join('; ') } };
-      response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(error));
-      return;
-    }
-    const next = queue.shift();
-    if (next === undefined) {
-      const error = { type: 'error', error: { type: 'api_error', message: 'script exhausted' } };
-      response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(error));
-    } else if (next.kind === 'status') {
-      response
-        .writeHead(next.status, { 'content-type': 'application/json' })
-        .end(next.body ?? '{"type":"error","error":{"type":"api_error","message":"scripted failure"}}');
-    } else if (body['stream'] === true) {
-      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const event of streamEvents(next, requests.length))
-        response.write(`event: ${String(event['type'])}\ndata: ${JSON.stringify(event)}\n\n`);
-      response.end();
-    } else {
-      response
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify(message(next, requests.length)));
-    }
+    const next = problems.length > 0 ? undefined : queue.shift();
+    answer(response, { body, problems, next, count: requests.length });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -98,6 +77,41 @@ export async function startScriptedAnthropicServer(
   };
 }
 
+function answer(
+  response: ServerResponse,
+  call: {
+    readonly body: Record<string, unknown>;
+    readonly problems: readonly string[];
+    readonly next: ScriptedAnthropicReply | undefined;
+    readonly count: number;
+  },
+): void {
+  const { next } = call;
+  if (next === undefined) {
+    const invalid = call.problems.length > 0;
+    const error = invalid
+      ? { type: 'invalid_request_error', message: call.problems.join('; ') }
+      : { type: 'api_error', message: 'script exhausted' };
+    response
+      .writeHead(invalid ? 400 : 500, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ type: 'error', error }));
+  } else if (next.kind === 'status') {
+    response
+      .writeHead(next.status, { 'content-type': 'application/json' })
+      .end(next.body ?? '{"type":"error","error":{"type":"api_error","message":"scripted failure"}}');
+  } else if (call.body['stream'] === true) {
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    for (const event of streamEvents(next, call.count)) {
+      response.write(`event: ${String(event['type'])}\ndata: ${JSON.stringify(event)}\n\n`);
+    }
+    response.end();
+  } else {
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify(message(next, call.count)));
+  }
+}
+
 const USAGE = {
   input_tokens: 11,
   output_tokens: 7,
@@ -105,75 +119,62 @@ const USAGE = {
   cache_read_input_tokens: 0,
 };
 
-function message(
-  reply: Extract<ScriptedAnthropicReply, { kind: 'reply' }>,
-  count: number,
-): Record<string, unknown> {
-  const stopReason =
-    reply.stopReason ?? (reply.content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn');
+type Reply = Extract<ScriptedAnthropicReply, { kind: 'reply' }>;
+
+function message(reply: Reply, count: number): Record<string, unknown> {
+  const hasCall = reply.content.some((block) => block.type === 'tool_use');
   return {
     id: `msg_${count}`,
     type: 'message',
     role: 'assistant',
     model: 'claude-scripted',
     content: reply.content,
-    stop_reason: stopReason,
+    stop_reason: reply.stopReason ?? (hasCall ? 'tool_use' : 'end_turn'),
     stop_sequence: null,
     usage: USAGE,
   };
 }
 
-function streamEvents(
-  reply: Extract<ScriptedAnthropicReply, { kind: 'reply' }>,
-  count: number,
-): Record<string, unknown>[] {
+function streamEvents(reply: Reply, count: number): Record<string, unknown>[] {
   const whole = message(reply, count);
-  const events: Record<string, unknown>[] = [
+  return [
     {
       type: 'message_start',
       message: { ...whole, content: [], stop_reason: null, usage: { ...USAGE, output_tokens: 1 } },
     },
+    ...reply.content.flatMap(blockEvents),
+    {
+      type: 'message_delta',
+      delta: { stop_reason: whole['stop_reason'], stop_sequence: null },
+      usage: { output_tokens: 7 },
+    },
+    { type: 'message_stop' },
   ];
-  reply.content.forEach((block, index) => {
-    const start =
-      block.type === 'text'
-        ? { type: 'text', text: '' }
-        : block.type === 'thinking'
-          ? { type: 'thinking', thinking: '', signature: '' }
-          : block.type === 'tool_use'
-            ? { ...block, input: {} }
-            : block;
-    events.push({ type: 'content_block_start', index, content_block: start });
-    if (block.type === 'text')
-      events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } });
-    if (block.type === 'thinking') {
-      events.push({
-        type: 'content_block_delta',
-        index,
-        delta: { type: 'thinking_delta', thinking: block.thinking },
-      });
-      events.push({
-        type: 'content_block_delta',
-        index,
-        delta: { type: 'signature_delta', signature: block.signature },
-      });
-    }
-    if (block.type === 'tool_use') {
-      events.push({
-        type: 'content_block_delta',
-        index,
-        delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
-      });
-    }
-    events.push({ type: 'content_block_stop', index });
-  });
-  events.push({
-    type: 'message_delta',
-    delta: { stop_reason: whole['stop_reason'], stop_sequence: null },
-    usage: { output_tokens: 7 },
-  });
-  events.push({ type: 'message_stop' });
-  return events;
+}
+
+function blockEvents(block: ScriptedAnthropicBlock, index: number): Record<string, unknown>[] {
+  const start = (content: unknown) => ({ type: 'content_block_start', index, content_block: content });
+  const delta = (value: unknown) => ({ type: 'content_block_delta', index, delta: value });
+  const stop = { type: 'content_block_stop', index };
+  switch (block.type) {
+    case 'text':
+      return [start({ type: 'text', text: '' }), delta({ type: 'text_delta', text: block.text }), stop];
+    case 'thinking':
+      return [
+        start({ type: 'thinking', thinking: '', signature: '' }),
+        delta({ type: 'thinking_delta', thinking: block.thinking }),
+        delta({ type: 'signature_delta', signature: block.signature }),
+        stop,
+      ];
+    case 'tool_use':
+      return [
+        start({ ...block, input: {} }),
+        delta({ type: 'input_json_delta', partial_json: JSON.stringify(block.input) }),
+        stop,
+      ];
+    case 'redacted_thinking':
+      return [start(block), stop];
+  }
 }
 
 type Block = Readonly<Record<string, unknown>>;
@@ -195,44 +196,18 @@ export function anthropicRequestViolations(body: Record<string, unknown>): strin
     if (index === 0 && role !== 'user') problems.push('messages.0: the first message must use the user role');
     if (index > 0 && messages[index - 1]?.['role'] === role)
       problems.push(`messages.${index}: roles must alternate`);
-    const blocks: Block[] =
-      typeof message['content'] === 'string'
-        ? [{ type: 'text', text: message['content'] }]
-        : ((message['content'] ?? []) as Block[]);
+    const blocks = blocksOf(message);
     if (blocks.length === 0) problems.push(`messages.${index}: content must not be empty`);
     blocks.forEach((block, position) => {
-      const at = `messages.${index}.content.${position}`;
-      if (block['type'] === 'text' && String(block['text'] ?? '').trim() === '')
-        problems.push(`${at}: text content blocks must contain non-whitespace text`);
-      if (block['type'] === 'thinking' && !block['signature'])
-        problems.push(`${at}: thinking blocks need their signature`);
-      if (block['type'] === 'tool_use') {
-        if (!/^[a-zA-Z0-9_-]+$/.test(String(block['id'])))
-          problems.push(`${at}.id: must match ^[a-zA-Z0-9_-]+$`);
-        if (!block['name']) problems.push(`${at}.name: a tool name is required`);
-      }
+      problems.push(...blockViolations(block, `messages.${index}.content.${position}`));
     });
-    if (role === 'user') {
-      const firstOther = blocks.findIndex((block) => block['type'] !== 'tool_result');
-      blocks.forEach((block, position) => {
-        if (block['type'] !== 'tool_result') return;
-        if (firstOther !== -1 && position > firstOther)
-          problems.push(`messages.${index}: tool_result blocks must come first`);
-        if (!pending.delete(String(block['tool_use_id'])))
-          problems.push(
-            `messages.${index}: unexpected tool_use_id ${String(block['tool_use_id'])}: no tool_use in the previous message`,
-          );
-      });
-      if (pending.size > 0)
-        problems.push(`messages.${index}: tool_use ids without tool_result: ${[...pending].join(', ')}`);
-      pending = new Set();
-    } else {
-      if (pending.size > 0)
-        problems.push(`messages.${index}: tool_use ids without tool_result: ${[...pending].join(', ')}`);
-      pending = new Set(
-        blocks.flatMap((block) => (block['type'] === 'tool_use' ? [String(block['id'])] : [])),
-      );
-    }
+    if (role === 'user') problems.push(...resultViolations(blocks, { index, pending }));
+    else if (pending.size > 0)
+      problems.push(`messages.${index}: tool_use ids without tool_result: ${[...pending].join(', ')}`);
+    pending =
+      role === 'user'
+        ? new Set()
+        : new Set(blocks.flatMap((block) => (block['type'] === 'tool_use' ? [String(block['id'])] : [])));
   });
   const tools = Array.isArray(body['tools']) ? (body['tools'] as Block[]) : [];
   tools.forEach((tool, index) => {
@@ -243,5 +218,46 @@ export function anthropicRequestViolations(body: Record<string, unknown>): strin
   ).length;
   if (breakpoints > 4)
     problems.push(`A maximum of 4 blocks with cache_control may be provided. Found ${breakpoints}.`);
+  return problems;
+}
+
+function blocksOf(message: Block): Block[] {
+  const content = message['content'];
+  return typeof content === 'string' ? [{ type: 'text', text: content }] : ((content ?? []) as Block[]);
+}
+
+function blockViolations(block: Block, at: string): string[] {
+  if (block['type'] === 'text' && String(block['text'] ?? '').trim() === '') {
+    return [`${at}: text content blocks must contain non-whitespace text`];
+  }
+  if (block['type'] === 'thinking' && !block['signature'])
+    return [`${at}: thinking blocks need their signature`];
+  if (block['type'] !== 'tool_use') return [];
+  const problems: string[] = [];
+  if (!/^[a-zA-Z0-9_-]+$/.test(String(block['id']))) problems.push(`${at}.id: must match ^[a-zA-Z0-9_-]+$`);
+  if (!block['name']) problems.push(`${at}.name: a tool name is required`);
+  return problems;
+}
+
+/** The results of a user message: first in it, each answering a tool_use of the previous message, all answered. */
+function resultViolations(
+  blocks: readonly Block[],
+  run: { readonly index: number; readonly pending: Set<string> },
+): string[] {
+  const problems: string[] = [];
+  const firstOther = blocks.findIndex((block) => block['type'] !== 'tool_result');
+  blocks.forEach((block, position) => {
+    if (block['type'] !== 'tool_result') return;
+    if (firstOther !== -1 && position > firstOther)
+      problems.push(`messages.${run.index}: tool_result blocks must come first`);
+    const id = String(block['tool_use_id']);
+    if (!run.pending.delete(id)) {
+      problems.push(
+        `messages.${run.index}: unexpected tool_use_id ${id}: no tool_use in the previous message`,
+      );
+    }
+  });
+  if (run.pending.size > 0)
+    problems.push(`messages.${run.index}: tool_use ids without tool_result: ${[...run.pending].join(', ')}`);
   return problems;
 }
