@@ -1,7 +1,4 @@
-import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
@@ -9,6 +6,10 @@ import { generateText, type ModelMessage, stepCountIs, tool } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openAIChatRequestMessagesSchema } from '../../test/fixtures/schemas/openai-chat-request.js';
+import {
+  type ScriptedOpenAIServer,
+  startScriptedOpenAIServer,
+} from '../../test/helpers/scripted-openai-server.js';
 import { fromOpenAIChatMessages } from '../adapters/from-openai-chat-messages.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import { ContextGovernor } from '../filters/context-governor.js';
@@ -19,56 +20,29 @@ import { createPrepareStep } from './create-prepare-step.js';
 
 type Scripted = { readonly name: string; readonly arguments: string } | { readonly text: string };
 
-/** A local OpenAI-compatible chat completions server that answers with scripted tool calls. */
-async function startScriptedServer(
-  script: readonly Scripted[],
-): Promise<{ server: Server; url: string; requests: unknown[] }> {
-  const requests: unknown[] = [];
-  const server = createServer(async (request: IncomingMessage, response) => {
-    let body = '';
-    for await (const chunk of request) body += String(chunk);
-    const parsed: unknown = JSON.parse(body);
-    requests.push(parsed);
-    const step = script[requests.length - 1] ?? { text: 'out of script' };
-    const message =
+/** The scripted OpenAI server, answering with these tool calls (ids call_1, call_2 …) or texts. */
+function startScriptedServer(script: readonly Scripted[]) {
+  return startScriptedOpenAIServer(
+    script.map((step, index) =>
       'text' in step
-        ? { role: 'assistant', content: step.text }
+        ? { kind: 'reply' as const, content: step.text }
         : {
-            role: 'assistant',
+            kind: 'reply' as const,
             content: null,
-            tool_calls: [
-              {
-                id: `call_${requests.length}`,
-                type: 'function',
-                function: { name: step.name, arguments: step.arguments },
-              },
-            ],
-          };
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(
-      JSON.stringify({
-        id: `chatcmpl-${requests.length}`,
-        object: 'chat.completion',
-        created: 0,
-        model: 'scripted',
-        choices: [{ index: 0, message, finish_reason: 'text' in step ? 'stop' : 'tool_calls' }],
-        usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-      }),
-    );
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo; // listening on TCP, so an AddressInfo
-  return { server, url: `http://127.0.0.1:${port}/v1`, requests };
+            finishReason: 'tool_calls',
+            toolCalls: [{ id: `call_${index + 1}`, name: step.name, arguments: step.arguments }],
+          },
+    ),
+  );
 }
 
 let workspace = '';
-let server: Server | undefined;
+let server: ScriptedOpenAIServer | undefined;
 beforeEach(async () => {
   workspace = await mkdtemp(path.join(tmpdir(), 'ctxloom-loop-'));
 });
 afterEach(async () => {
-  server?.close();
+  await server?.close();
   await rm(workspace, { recursive: true, force: true });
 });
 
@@ -95,8 +69,10 @@ const script: readonly Scripted[] = [
 describe('createPrepareStep in a real AI SDK tool loop', () => {
   it('governs every step: offload and compaction appear in the traces, every request is legal', async () => {
     const started = await startScriptedServer(script);
-    server = started.server;
-    const model = createOpenAICompatible({ name: 'scripted', baseURL: started.url }).chatModel('scripted');
+    server = started;
+    const model = createOpenAICompatible({ name: 'scripted', baseURL: started.baseURL }).chatModel(
+      'scripted',
+    );
     const governor = new ContextGovernor({
       contextWindowTokens: 100_000,
       blockLimit: 1_500,
@@ -142,8 +118,10 @@ describe('createPrepareStep in a real AI SDK tool loop', () => {
 
   it('works with a builder too, and returns undefined when nothing changes', async () => {
     const started = await startScriptedServer([{ text: 'hi' }]);
-    server = started.server;
-    const model = createOpenAICompatible({ name: 'scripted', baseURL: started.url }).chatModel('scripted');
+    server = started;
+    const model = createOpenAICompatible({ name: 'scripted', baseURL: started.baseURL }).chatModel(
+      'scripted',
+    );
     const builder = new ContextBuilder({
       filters: new ContextGovernor({ contextWindowTokens: 100_000 }).filters,
     });
