@@ -67,6 +67,7 @@ export {
   type RepairToolPairingOptions,
   type RepairToolPairingResult,
   repairToolPairing,
+  type ToolPairingOptions,
   type ToolPairingPolicy,
 } from './repair-tool-pairing.js';
 export { type ScrubResult, scrubLoneSurrogates } from './scrub-lone-surrogates.js';

@@ -6,6 +6,16 @@ import type { AdapterWarning } from './adapter-warning.js';
 /** What the `to*` adapters do with a history that breaks tool-call pairing. */
 export type ToolPairingPolicy = 'repair' | 'throw';
 
+/** The `toolPairing` option of the `to*` adapters. */
+export type ToolPairingOptions = {
+  /**
+   * What to do with a list that breaks tool-call pairing (an orphan result, an unanswered call, a call
+   * without a name): `repair` it (named in the warnings) or `throw` `TOOL_CALL_INTEGRITY`.
+   * @default 'repair'
+   */
+  readonly toolPairing?: ToolPairingPolicy;
+};
+
 /** The text sent for a call that has no result. */
 export const DEFAULT_MISSING_RESULT_TEXT = '[Tool result unavailable: the call was not answered]';
 

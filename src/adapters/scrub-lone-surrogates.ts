@@ -1,3 +1,5 @@
+import type { AdapterWarning } from './adapter-warning.js';
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** What {@link scrubLoneSurrogates} returns: the value (the same object when clean) and how many were replaced. */
@@ -14,6 +16,22 @@ export function scrubLoneSurrogates<TValue>(value: TValue): ScrubResult<TValue> 
   const scrubbed = scrub(value, counter);
   // scrub returns a value of the same shape: strings for strings, copies for containers.
   return { value: scrubbed as TValue, replaced: counter.replaced };
+}
+
+/** {@link scrubLoneSurrogates}, naming the replacements in `warnings` (a `repaired` warning at `index`). */
+export function scrubWithWarning<TValue>(
+  value: TValue,
+  run: { readonly index: number; readonly warnings: AdapterWarning[] },
+): TValue {
+  const result = scrubLoneSurrogates(value);
+  if (result.replaced > 0) {
+    run.warnings.push({
+      type: 'repaired',
+      index: run.index,
+      message: `${result.replaced} lone surrogate(s) replaced with U+FFFD`,
+    });
+  }
+  return result.value;
 }
 
 function scrub(value: unknown, counter: { replaced: number }): unknown {

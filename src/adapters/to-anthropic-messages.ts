@@ -17,11 +17,11 @@ import type {
   AnthropicTextBlock,
   AnthropicTool,
 } from './anthropic-types.js';
-import { repairToolPairing, type ToolPairingPolicy } from './repair-tool-pairing.js';
-import { scrubLoneSurrogates } from './scrub-lone-surrogates.js';
+import { repairToolPairing, type ToolPairingOptions } from './repair-tool-pairing.js';
+import { scrubWithWarning } from './scrub-lone-surrogates.js';
 
 /** Options for {@link toAnthropicMessages}. */
-export type ToAnthropicMessagesOptions = {
+export type ToAnthropicMessagesOptions = ToolPairingOptions & {
   /** Separator between system messages joined into one `system` string. @default '\n\n' */
   readonly systemSeparator?: string;
   /** The user text inserted when the conversation would start with an assistant. @default '(conversation continued)' */
@@ -34,12 +34,6 @@ export type ToAnthropicMessagesOptions = {
   readonly tools?: readonly ToolDefinition[];
   /** Prompt-cache breakpoints to set on the last tool, the last system block and message blocks. */
   readonly cacheBreakpoints?: AnthropicCacheBreakpoints;
-  /**
-   * What to do with a list that breaks tool-call pairing (an orphan result, an unanswered call, a call
-   * without a name): `repair` it (named in the warnings) or `throw` `TOOL_CALL_INTEGRITY`.
-   * @default 'repair'
-   */
-  readonly toolPairing?: ToolPairingPolicy;
 };
 
 /** What {@link toAnthropicMessages} returns: the parts of a `MessageCreateParams`. */
@@ -106,9 +100,10 @@ export function toAnthropicMessages(
     warnings,
   );
   return {
-    tools: request.tools === undefined ? undefined : scrubbed(request.tools, { index: 0, warnings }),
-    system: request.system === undefined ? undefined : scrubbed(request.system, { index: 0, warnings }),
-    messages: request.messages.map((message, index) => scrubbed(message, { index, warnings })),
+    tools: request.tools === undefined ? undefined : scrubWithWarning(request.tools, { index: 0, warnings }),
+    system:
+      request.system === undefined ? undefined : scrubWithWarning(request.system, { index: 0, warnings }),
+    messages: request.messages.map((message, index) => scrubWithWarning(message, { index, warnings })),
     warnings,
   };
 }
@@ -240,19 +235,4 @@ function toolsOf(options: ToAnthropicMessagesOptions): AnthropicTool[] | undefin
   );
   const control = options.cacheBreakpoints?.tools;
   return control === undefined ? tools : markLastBlock(tools, control);
-}
-
-function scrubbed<TValue>(
-  value: TValue,
-  run: { readonly index: number; readonly warnings: AdapterWarning[] },
-): TValue {
-  const result = scrubLoneSurrogates(value);
-  if (result.replaced > 0) {
-    run.warnings.push({
-      type: 'repaired',
-      index: run.index,
-      message: `${result.replaced} lone surrogate(s) replaced with U+FFFD`,
-    });
-  }
-  return result.value;
 }

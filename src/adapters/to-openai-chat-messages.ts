@@ -9,11 +9,11 @@ import type {
   OpenAIChatToolCall,
   OpenAIChatUserPart,
 } from './openai-chat-types.js';
-import { repairToolPairing, type ToolPairingPolicy } from './repair-tool-pairing.js';
-import { scrubLoneSurrogates } from './scrub-lone-surrogates.js';
+import { repairToolPairing, type ToolPairingOptions } from './repair-tool-pairing.js';
+import { scrubWithWarning } from './scrub-lone-surrogates.js';
 
 /** Options for {@link toOpenAIChatMessages}. */
-export type ToOpenAIChatMessagesOptions = {
+export type ToOpenAIChatMessagesOptions = ToolPairingOptions & {
   /**
    * What to do with assistant reasoning: `omit` it (OpenAI rejects unknown fields; a warning names
    * it) or send it as `reasoning_content` (DeepSeek, Qwen, vLLM and other OpenAI-compatible servers).
@@ -22,12 +22,6 @@ export type ToOpenAIChatMessagesOptions = {
   readonly reasoning?: 'omit' | 'reasoning_content';
   /** The `origins` of a `fromOpenAIChatMessages` result: messages read there come back as they were. */
   readonly origins?: OpenAIChatOrigins;
-  /**
-   * What to do with a list that breaks tool-call pairing (an orphan result, an unanswered call, a call
-   * without a name): `repair` it (named in the warnings) or `throw` `TOOL_CALL_INTEGRITY`.
-   * @default 'repair'
-   */
-  readonly toolPairing?: ToolPairingPolicy;
 };
 
 /** What {@link toOpenAIChatMessages} returns: the request's `messages` and what did not convert exactly. */
@@ -77,15 +71,7 @@ export function toOpenAIChatMessages(
     }
     const run = { index, warnings, options };
     const written = legalName(convert(message, run), run);
-    const scrubbed = scrubLoneSurrogates(written);
-    if (scrubbed.replaced > 0) {
-      warnings.push({
-        type: 'repaired',
-        index,
-        message: `${scrubbed.replaced} lone surrogate(s) replaced with U+FFFD`,
-      });
-    }
-    return scrubbed.value;
+    return scrubWithWarning(written, run);
   });
   return { messages: out, warnings };
 }

@@ -7,19 +7,13 @@ import type {
   OpenAIResponsesInputContent,
   OpenAIResponsesInputItem,
 } from './openai-responses-types.js';
-import { repairToolPairing, type ToolPairingPolicy } from './repair-tool-pairing.js';
-import { scrubLoneSurrogates } from './scrub-lone-surrogates.js';
+import { repairToolPairing, type ToolPairingOptions } from './repair-tool-pairing.js';
+import { scrubWithWarning } from './scrub-lone-surrogates.js';
 
 /** Options for {@link toOpenAIResponsesInput}. */
-export type ToOpenAIResponsesInputOptions = {
+export type ToOpenAIResponsesInputOptions = ToolPairingOptions & {
   /** The `origins` of a `fromOpenAIResponsesInput` result: messages read there come back as their items. */
   readonly origins?: OpenAIResponsesOrigins;
-  /**
-   * What to do with a list that breaks call pairing (a `function_call_output` with no call, a call
-   * with no output, a call without a name): `repair` it (named in the warnings) or `throw`
-   * `TOOL_CALL_INTEGRITY`. @default 'repair'
-   */
-  readonly toolPairing?: ToolPairingPolicy;
 };
 
 /** What {@link toOpenAIResponsesInput} returns: the `input` items of a Responses API request. */
@@ -54,15 +48,7 @@ export function toOpenAIResponsesInput(
   const items = repaired.messages.flatMap((message, position) => {
     const index = repaired.sourceIndexes[position] ?? position;
     return itemsOf(message, { index, warnings, options }).map((item) => {
-      const scrubbed = scrubLoneSurrogates(item);
-      if (scrubbed.replaced > 0) {
-        warnings.push({
-          type: 'repaired',
-          index,
-          message: `${scrubbed.replaced} lone surrogate(s) replaced with U+FFFD`,
-        });
-      }
-      return scrubbed.value;
+      return scrubWithWarning(item, { index, warnings });
     });
   });
   return { items, warnings };

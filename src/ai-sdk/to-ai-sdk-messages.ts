@@ -1,12 +1,12 @@
 import type { ModelMessage } from 'ai';
 import type { AdapterWarning } from '../adapters/adapter-warning.js';
-import type { ToolPairingPolicy } from '../adapters/repair-tool-pairing.js';
+import type { ToolPairingOptions } from '../adapters/repair-tool-pairing.js';
 import type { Message } from '../core/message.js';
 import type { AiSdkOrigins } from './ai-sdk-origins.js';
 import { writeAiSdkMessages } from './write-ai-sdk-messages.js';
 
 /** Options for {@link toAiSdkMessages}. */
-export type ToAiSdkMessagesOptions = {
+export type ToAiSdkMessagesOptions = ToolPairingOptions & {
   /**
    * Carry ids, names, metadata, image paths and non-JSON tool arguments of messages not read from
    * the AI SDK in `providerOptions.ctxloom`, so `fromAiSdkMessages` restores them exactly (providers
@@ -15,12 +15,6 @@ export type ToAiSdkMessagesOptions = {
   readonly carryMetadata?: boolean;
   /** The `origins` of a `fromAiSdkMessages` result: messages read there come back as they were. */
   readonly origins?: AiSdkOrigins;
-  /**
-   * What to do with a list that breaks tool-call pairing (an orphan result, an unanswered call, a call
-   * without a name): `repair` it (named in the warnings) or `throw` `TOOL_CALL_INTEGRITY`.
-   * @default 'repair'
-   */
-  readonly toolPairing?: ToolPairingPolicy;
 };
 
 /** What {@link toAiSdkMessages} returns: messages to pass to `generateText` and what did not convert exactly. */

@@ -1,6 +1,6 @@
 import type { AdapterWarning } from '../adapters/adapter-warning.js';
 import { repairToolPairing, type ToolPairingPolicy } from '../adapters/repair-tool-pairing.js';
-import { scrubLoneSurrogates } from '../adapters/scrub-lone-surrogates.js';
+import { scrubWithWarning } from '../adapters/scrub-lone-surrogates.js';
 import type { Message } from '../core/message.js';
 import type { AiSdkDialect, AiSdkMessageLike, AiSdkPartLike } from './ai-sdk-message-like.js';
 import type { AiSdkOrigins } from './ai-sdk-origins.js';
@@ -125,16 +125,7 @@ class Writer {
     message: AiSdkMessageLike,
     at: { readonly index: number; readonly source: AiSdkMessageLike | undefined },
   ): void {
-    const { index } = at;
-    const result = scrubLoneSurrogates(message);
-    if (result.replaced > 0) {
-      this.warnings.push({
-        type: 'repaired',
-        index,
-        message: `${result.replaced} lone surrogate(s) replaced with U+FFFD`,
-      });
-    }
-    this.out.push(result.value);
+    this.out.push(scrubWithWarning(message, { index: at.index, warnings: this.warnings }));
     this.sources.push(at.source);
   }
 }
