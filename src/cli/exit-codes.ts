@@ -1,6 +1,12 @@
-import { ContextError, type ContextErrorCode } from '../index.js';
+import { ChatModelError, ContextError, type ContextErrorCode, type ModelFailureKind } from '../index.js';
 
-/** The CLI's exit codes, in one table: 0 ok, 1 unexpected, 2 invalid options or input, 3 budget, 4 store, 5 adapter. */
+/**
+ * The CLI's exit codes, in one table: 0 ok, 1 unexpected, 2 invalid options or input, 3 budget,
+ * 4 store, 5 adapter, and for the model calls of `memory consolidate` / `memory write`: 6 the model
+ * endpoint is misconfigured or unreachable (nothing changed), 7 the model's reply was not usable
+ * (nothing changed), 8 the model failed transiently (consolidate raw-archived the turns instead;
+ * write wrote nothing). See docs/cli-exit-codes.md.
+ */
 export const EXIT_CODES = {
   ok: 0,
   unexpected: 1,
@@ -8,6 +14,9 @@ export const EXIT_CODES = {
   budget: 3,
   store: 4,
   adapter: 5,
+  modelConfiguration: 6,
+  modelReply: 7,
+  modelTransient: 8,
 } as const;
 
 const byCode: Partial<Record<ContextErrorCode, number>> = {
@@ -23,10 +32,19 @@ const byCode: Partial<Record<ContextErrorCode, number>> = {
   STORE_CORRUPT: EXIT_CODES.store,
   STORE_CONFLICT: EXIT_CODES.store,
   ADAPTER_UNSUPPORTED: EXIT_CODES.adapter,
+  MODEL_REQUEST_FAILED: EXIT_CODES.modelTransient,
+  SUMMARISER_FAILED: EXIT_CODES.modelReply,
 };
 
-/** The exit code for anything thrown by a command. */
+const byKind: Readonly<Record<ModelFailureKind, number>> = {
+  configuration: EXIT_CODES.modelConfiguration,
+  'unusable-reply': EXIT_CODES.modelReply,
+  transient: EXIT_CODES.modelTransient,
+};
+
+/** The exit code for anything thrown by a command; model failures by their kind. */
 export function exitCodeFor(error: unknown): number {
+  if (ChatModelError.isInstance(error)) return byKind[error.kind];
   if (!ContextError.isInstance(error)) return EXIT_CODES.unexpected;
   return byCode[error.code] ?? EXIT_CODES.unexpected;
 }

@@ -71,7 +71,16 @@ export {
   safeParseMessage,
   toolCallSchema,
 } from './message-schema.js';
+export { pythonSplitLines } from './python-split-lines.js';
+export { PYTHON_WHITESPACE, pythonStrip } from './python-strip.js';
+export {
+  RUNTIME_CONTEXT_KEY,
+  type RuntimeContextMarker,
+  type RuntimeContextTextBlock,
+  stripRuntimeContextExactly,
+} from './runtime-context-marker.js';
 export { type ToolCallViolation, validateToolCallIntegrity } from './tool-call-integrity.js';
 export type { ToolDefinition } from './tool-definition.js';
 export { groupTransactions, type MessageUnit } from './transactions.js';
 export { TRUNCATION_SUFFIX, truncateText } from './truncate-text.js';
+export { toUniversalNewlines } from './universal-newlines.js';

@@ -27,6 +27,22 @@ describe('MergeCurrentMessageFilter', () => {
     expect(decisions).toEqual([expect.objectContaining({ type: 'message-merge', messageIds: ['h', 'cur'] })]);
   });
 
+  it('merges an assistant-role current message into a copy of a trailing assistant message', () => {
+    const previous = assistant('Checking.', {
+      id: 'h',
+      toolCalls: [{ id: 'c1', name: 'exec', arguments: '{}' }],
+      reasoning: 'look first',
+    });
+    const now = assistant('Still checking.', { id: 'cur', metadata: { section: 'current-message' } });
+    const { messages } = filter.apply([user('q', { id: 'q' }), previous, now]);
+    expect(messages[1]).toEqual({
+      ...previous,
+      id: 'cur',
+      content: 'Checking.\n\nStill checking.',
+      metadata: { section: 'current-message', mergedFrom: 'h' },
+    });
+  });
+
   it('merges only the nearest message, once', () => {
     const input = [user('u1', { id: 'u1' }), user('u2', { id: 'u2' }), current('now')];
     const first = filter.apply(input);

@@ -18,8 +18,9 @@ export const MERGED_FROM_KEY = 'mergedFrom';
 /**
  * nanobot's same-role rule (§2.1): when the message right before the current message has the same
  * role (e.g. the history ends with a user message that got no answer), the two become one message:
- * content merged with `mergeContent`, metadata merged with the current message winning, keeping the
- * current message's id and section and recording `metadata.mergedFrom` (so it merges once, like
+ * a copy of the earlier message (its tool calls and reasoning kept) with the content merged by
+ * `mergeContent` and the metadata merged with the current message winning, keeping the current
+ * message's id and section and recording `metadata.mergedFrom` (so it merges once, like
  * nanobot, and a second run changes nothing). It also reports attached files the current-message provider
  * skipped (`metadata.skippedMedia`) as `section-skip` decisions, since providers cannot emit
  * decisions themselves.
@@ -46,8 +47,10 @@ export class MergeCurrentMessageFilter implements ContextFilter {
     if (previous === undefined || previous.role !== current.role || !isMergeable || isMerged) {
       return { messages, decisions };
     }
+    // nanobot merges into a copy of the previous message, so its tool calls and reasoning stay
     const merged: Message = {
-      ...current,
+      ...previous,
+      id: current.id,
       content: mergeContent(previous.content, current.content),
       metadata: { ...previous.metadata, ...current.metadata, [MERGED_FROM_KEY]: previous.id },
     };

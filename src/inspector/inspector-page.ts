@@ -53,7 +53,8 @@ async function loadSessions() {
     if (body.sessions.length === 0) list.appendChild(el('li', { class: 'muted' }, ['No stored sessions.']));
     body.sessions.forEach(function (s) {
       var link = el('a', { href: '#/session/' + encodeURIComponent(s.key), 'data-key': s.key }, [s.key]);
-      var meta = el('span', { class: 'muted' }, [' ' + fmt(s.messageCount) + ' messages']);
+      var size = s.messageCount !== undefined ? fmt(s.messageCount) + ' messages' : fmt(Math.ceil((s.sizeBytes || 0) / 1024)) + ' KiB';
+      var meta = el('span', { class: 'muted' }, [' ' + size]);
       list.appendChild(el('li', {}, [link, meta]));
     });
     markActive();

@@ -1,8 +1,19 @@
 import type { Message, ToolCall } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 
-/** Why the model stopped. `error` and `length` replies are never persisted as summaries. */
-export type FinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
+/**
+ * Why the model stopped. Only `stop` is a normal end: `length` (cut at the output limit),
+ * `content-filter`, `error`, `other` (a reason ctxloom does not know) and `unknown` (the provider
+ * reported none) replies are never used as summaries or memory.
+ */
+export type FinishReason =
+  | 'stop'
+  | 'length'
+  | 'tool-calls'
+  | 'content-filter'
+  | 'error'
+  | 'other'
+  | 'unknown';
 
 /** One request to a {@link ChatModel}. */
 export type ChatRequest = {
@@ -29,6 +40,8 @@ export type ChatResult = {
   readonly text: string;
   /** Why the model stopped. */
   readonly finishReason: FinishReason;
+  /** The provider's own finish reason text, when it sent one (e.g. `content_filter`, `eos`). */
+  readonly rawFinishReason?: string;
   /** Tool calls in the reply (empty when none). */
   readonly toolCalls: readonly ToolCall[];
   /** Token usage. */
@@ -40,7 +53,10 @@ export type ChatResult = {
 /**
  * The model calls ctxloom itself makes (consolidation, the memory writer). Implementations:
  * `OpenAICompatibleChatModel` (any OpenAI-compatible HTTP endpoint) and `AiSdkChatModel` (any AI SDK
- * `LanguageModel`). Failures throw `ContextError` `MODEL_REQUEST_FAILED` (or `ABORTED`).
+ * `LanguageModel`). A failed request throws a {@link ChatModelError} (`MODEL_REQUEST_FAILED`) whose
+ * `kind` says whether it is `configuration` (fix the setup; retrying will not help) or `transient`
+ * (retries ran out; may work later), or `ABORTED`. Anything else an implementation throws is
+ * classified by `toChatModelError`. A reply is returned as it is; callers judge its usability.
  */
 export interface ChatModel {
   /** The contract version. */

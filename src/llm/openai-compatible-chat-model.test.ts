@@ -39,6 +39,7 @@ describe('OpenAICompatibleChatModel', () => {
     expect(result).toEqual({
       text: 'Hello!',
       finishReason: 'stop',
+      rawFinishReason: 'stop',
       toolCalls: [],
       usage: { inputTokens: 11, outputTokens: 7 },
     });

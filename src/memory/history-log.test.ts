@@ -119,13 +119,30 @@ describe('HistoryLog', () => {
     const log = new HistoryLog({ workspace, now });
     for (let index = 1; index <= 10; index += 1) await log.append(`e${index}`);
     await log.writeDreamCursor(3);
-    expect(await log.compact({ maxEntries: 4 })).toBe(3);
+    expect(await log.compact({ maxEntries: 4 })).toEqual({ removed: 3, setAside: 0 });
     expect((await log.read()).map((entry) => entry.cursor)).toEqual([4, 5, 6, 7, 8, 9, 10]);
     await log.writeDreamCursor(10);
-    expect(await log.compact({ maxEntries: 4 })).toBe(3);
+    expect(await log.compact({ maxEntries: 4 })).toEqual({ removed: 3, setAside: 0 });
     expect((await log.read()).map((entry) => entry.cursor)).toEqual([7, 8, 9, 10]);
-    expect(await log.compact({ maxEntries: 4 })).toBe(0);
+    expect(await log.compact({ maxEntries: 4 })).toEqual({ removed: 0, setAside: 0 });
     expect(await log.append('next')).toBe(11);
+  });
+
+  it('never loses an unreadable line when compacting: later ones stay in place, earlier ones are set aside', async () => {
+    const log = new HistoryLog({ workspace, now });
+    for (let index = 1; index <= 6; index += 1) await log.append(`e${index}`);
+    const lines = (await readFile(log.path, 'utf8')).trimEnd().split('\n');
+    const torn = '{"cursor": 99, "timest';
+    const stringCursor = '{"cursor":"7","timestamp":"2026-01-01 10:00","content":"by a shell","extra":1}';
+    const edited = [lines[0], torn, lines[1], lines[2], lines[3], stringCursor, lines[4], lines[5]];
+    await writeFile(log.path, `${edited.join('\n')}\n`);
+    await log.writeDreamCursor(6);
+    expect(await log.compact({ maxEntries: 3 })).toEqual({ removed: 3, setAside: 1 });
+    expect(await readFile(log.path, 'utf8')).toBe(
+      `${[lines[3], stringCursor, lines[4], lines[5]].join('\n')}\n`,
+    );
+    expect(await readFile(log.corruptPath, 'utf8')).toBe(`${torn}\n`);
+    expect(await log.append('next')).toBe(7);
   });
 
   it('reads and writes the Dream cursor', async () => {

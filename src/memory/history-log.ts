@@ -1,4 +1,4 @@
-import { mkdir, open, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ContextError } from '../core/errors.js';
 import { truncateText } from '../core/truncate-text.js';
@@ -46,6 +46,14 @@ export type ReadRecentOptions = {
   readonly unified?: boolean;
 };
 
+/** What {@link HistoryLog.compact} did. */
+export type HistoryCompaction = {
+  /** Old valid entries dropped. */
+  readonly removed: number;
+  /** Unreadable lines among them, moved to `history.jsonl.corrupt` (not lost). */
+  readonly setAside: number;
+};
+
 /** The default cap of {@link HistoryLog.append}, nanobot's 64,000 characters. */
 export const DEFAULT_HISTORY_MAX_CHARS = 64_000;
 
@@ -63,6 +71,8 @@ export class HistoryLog {
   readonly cursorPath: string;
   /** `memory/.dream_cursor`: the last cursor the memory writer processed. */
   readonly dreamCursorPath: string;
+  /** `memory/history.jsonl.corrupt`: unreadable lines compaction moved out of the log. */
+  readonly corruptPath: string;
   readonly #lockPath: string;
   readonly #now: () => Date;
   readonly #lockTimeoutMs: number;
@@ -72,6 +82,7 @@ export class HistoryLog {
     this.path = path.join(dir, 'history.jsonl');
     this.cursorPath = path.join(dir, '.cursor');
     this.dreamCursorPath = path.join(dir, '.dream_cursor');
+    this.corruptPath = path.join(dir, 'history.jsonl.corrupt');
     this.#lockPath = path.join(dir, '.history.lock');
     this.#now = options.now ?? (() => new Date());
     this.#lockTimeoutMs = options.lockTimeoutMs ?? 30_000;
@@ -139,24 +150,58 @@ export class HistoryLog {
   /**
    * nanobot's `compact_history`: when the log holds more than `maxEntries` valid entries, drops the
    * oldest ones, but never an entry the Dream cursor has not passed (so the result may stay above the
-   * limit). Rewrites atomically under the lock; unreadable lines are dropped with the old entries only
-   * when they come before the first kept entry. Resolves to the number of entries removed.
+   * limit). Rewrites atomically under the lock, keeping every line after the first kept entry byte for
+   * byte (unreadable ones included); unreadable lines among the dropped old entries are appended to
+   * `history.jsonl.corrupt` first, never destroyed.
    */
-  async compact(options: { readonly maxEntries?: number } = {}): Promise<number> {
+  async compact(options: { readonly maxEntries?: number } = {}): Promise<HistoryCompaction> {
     const maxEntries = options.maxEntries ?? 1000;
     await mkdir(path.dirname(this.path), { recursive: true });
     return withFileLock({ path: this.#lockPath, timeoutMs: this.#lockTimeoutMs }, async () => {
-      const entries = await this.read();
-      if (entries.length <= maxEntries) return 0;
+      const lines = (await readTextOrEmpty(this.path)).split('\n').filter((line) => line.trim() !== '');
+      const parsed = lines.map(parseHistoryLine);
+      const valid = parsed.flatMap((entry, line) => (typeof entry === 'string' ? [] : [{ entry, line }]));
       const dream = await this.readDreamCursor();
-      let drop = entries.length - maxEntries;
-      const firstUnprocessed = entries.findIndex((entry) => entry.cursor > dream);
-      if (firstUnprocessed >= 0) drop = Math.min(drop, firstUnprocessed);
-      if (drop <= 0) return 0;
+      const firstUnprocessed = valid.findIndex(({ entry }) => entry.cursor > dream);
+      const drop = Math.min(
+        valid.length - maxEntries,
+        firstUnprocessed >= 0 ? firstUnprocessed : Number.POSITIVE_INFINITY,
+      );
+      const firstKept = valid[drop]?.line ?? lines.length;
+      if (drop <= 0) return { removed: 0, setAside: 0 };
+      const unreadable = lines.slice(0, firstKept).filter((_, line) => typeof parsed[line] === 'string');
+      if (unreadable.length > 0)
+        await appendFile(this.corruptPath, `${unreadable.join('\n')}\n`, { mode: 0o600 });
       const latest = await this.#lastCursor();
-      await atomicWriteFile(this.path, `${entries.slice(drop).map(formatHistoryLine).join('\n')}\n`);
+      const kept = lines.slice(firstKept);
+      await atomicWriteFile(this.path, kept.length === 0 ? '' : `${kept.join('\n')}\n`);
       await writeFile(this.cursorPath, `${latest}\n`);
-      return drop;
+      return { removed: drop, setAside: unreadable.length };
+    });
+  }
+
+  /**
+   * Writes `entries` as the log's first entries, cursors 1…n, atomically, and sets both `.cursor` and
+   * the Dream cursor to n (imported history counts as processed). Writes nothing and resolves to
+   * `undefined` when history.jsonl already has content (one byte is enough), so an import never
+   * duplicates entries.
+   */
+  async writeInitialEntries(
+    entries: readonly {
+      readonly timestamp: string;
+      readonly content: string;
+      readonly sessionKey?: string;
+    }[],
+  ): Promise<number | undefined> {
+    await mkdir(path.dirname(this.path), { recursive: true });
+    return withFileLock({ path: this.#lockPath, timeoutMs: this.#lockTimeoutMs }, async () => {
+      if ((await readTextOrEmpty(this.path)) !== '') return undefined;
+      if (entries.length === 0) return 0;
+      const lines = entries.map((entry, index) => formatHistoryLine({ ...entry, cursor: index + 1 }));
+      await atomicWriteFile(this.path, `${lines.join('\n')}\n`, { mode: 0o600 });
+      await writeFile(this.cursorPath, `${entries.length}\n`);
+      await atomicWriteFile(this.dreamCursorPath, `${entries.length}\n`);
+      return entries.length;
     });
   }
 

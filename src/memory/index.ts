@@ -4,6 +4,7 @@
  * of old turns and the memory writer.
  */
 export { DEFAULT_ARCHIVE_INSTRUCTION, renderArchiveInstruction } from './archive-instruction.js';
+export { formatLineDiff, type LineDiffOptions } from './format-line-diff.js';
 export { formatHistoryTimestamp } from './format-timestamp.js';
 export {
   formatHistoryLine,
@@ -15,23 +16,42 @@ export {
 export {
   DEFAULT_HISTORY_MAX_CHARS,
   type HistoryAppendOptions,
+  type HistoryCompaction,
   HistoryLog,
   type HistoryLogOptions,
   type ReadRecentOptions,
 } from './history-log.js';
 export { type HistorySink, LegacyHistoryFile, type LegacyHistoryFileOptions } from './history-sink.js';
+export { measureRetention, type Retention } from './measure-retention.js';
 export {
   type ArchiveOutcome,
   type ConsolidationResult,
+  type ConsolidationRound,
   DEFAULT_MEMORY_CONSOLIDATOR,
   MemoryConsolidator,
   type MemoryConsolidatorOptions,
   type SystemPromptSource,
+  type TailArchiveResult,
 } from './memory-consolidator.js';
-export { MemoryFile, type MemoryFileOptions } from './memory-file.js';
-export { MemoryWriter, type MemoryWriterOptions, type MemoryWriterResult } from './memory-writer.js';
+export {
+  DEFAULT_MEMORY_BACKUPS,
+  MemoryFile,
+  type MemoryFileOptions,
+  type MemoryFileWrite,
+} from './memory-file.js';
+export {
+  DEFAULT_MEMORY_WRITER,
+  MemoryWriter,
+  type MemoryWriterOptions,
+  type MemoryWriterResult,
+} from './memory-writer.js';
 export { DEFAULT_MEMORY_WRITER_PROMPT } from './memory-writer-prompt.js';
-export { type MigrateLegacyHistoryOptions, migrateLegacyHistory } from './migrate-legacy-history.js';
+export {
+  type LegacyHistoryMigration,
+  type MigrateLegacyHistoryOptions,
+  migrateLegacyHistory,
+} from './migrate-legacy-history.js';
 export { pickConsolidationBoundary } from './pick-consolidation-boundary.js';
-export { DEFAULT_RAW_ARCHIVE_MAX_CHARS, formatRawArchive } from './raw-archive.js';
+export { DEFAULT_RAW_ARCHIVE_MAX_CHARS, formatRawArchiveEntries } from './raw-archive.js';
 export { stripReasoningLeaks } from './strip-reasoning-leaks.js';
+export { type UsableReplyOptions, usableReplyText } from './usable-reply-text.js';

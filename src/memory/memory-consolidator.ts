@@ -1,9 +1,11 @@
-// Over 150 lines: the consolidation loop and the archive request share one set of resolved options.
+// Over 300 lines: the consolidation loop, tail archiving and the archive step share one set of resolved options.
 import { ContextError } from '../core/errors.js';
 import { system, user } from '../core/factories.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
-import type { ChatModel } from '../llm/chat-model.js';
+import type { ChatModel, ChatResult } from '../llm/chat-model.js';
+import type { ChatModelError } from '../llm/chat-model-error.js';
+import { toChatModelError } from '../llm/to-chat-model-error.js';
 import type { ArchivedSummary } from '../pipeline/build-input.js';
 import { getHistory } from '../sessions/get-history.js';
 import { KeyedQueue } from '../sessions/keyed-queue.js';
@@ -11,11 +13,17 @@ import { archivedSummaryOf, LAST_SUMMARY_KEY } from '../sessions/replay-session.
 import type { SessionRecord, SessionStore } from '../sessions/session-store.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { DEFAULT_ARCHIVE_INSTRUCTION, renderArchiveInstruction } from './archive-instruction.js';
+import { DEFAULT_ARCHIVE_INSTRUCTION } from './archive-instruction.js';
 import { HistoryLog } from './history-log.js';
 import { type HistorySink, LegacyHistoryFile } from './history-sink.js';
 import { pickConsolidationBoundary } from './pick-consolidation-boundary.js';
-import { formatRawArchive } from './raw-archive.js';
+import {
+  type ArchiveRequestContext,
+  pickArchiveChunkEnd,
+  planArchiveRequest,
+} from './plan-archive-request.js';
+import { formatRawArchiveEntries } from './raw-archive.js';
+import { usableReplyText } from './usable-reply-text.js';
 
 /** Builds the system prompt of an ordinary turn, so archive requests share its prompt-cache prefix. */
 export type SystemPromptSource = (context: {
@@ -50,10 +58,16 @@ export type MemoryConsolidatorOptions = {
   readonly historyFormat?: 'jsonl' | 'legacy-markdown';
   /** Cap on a model summary entry. @default 8000 */
   readonly maxSummaryChars?: number;
-  /** Cap on a raw archive entry. @default 16000 */
+  /** Cap on one raw archive entry; a longer raw archive is split into several entries. @default 16000 */
   readonly maxRawArchiveChars?: number;
-  /** Rounds per call. @default 5 */
+  /** Archive rounds per `maybeConsolidate` call (one model request each); `Infinity` = until under target. @default 5 */
   readonly maxRounds?: number;
+  /**
+   * What an unusable reply (cut, filtered, no finish reason, reasoning only, empty, tool calls) does:
+   * `fail` throws and changes nothing, so the turns are asked again next time; `raw-archive` archives
+   * them raw as nanobot does. @default 'fail'
+   */
+  readonly unusableReply?: 'fail' | 'raw-archive';
   /** The clock (history timestamps, idle checks). @default the system clock */
   readonly now?: () => Date;
   /** Receives a line per step of long work (CLI progress). @default none */
@@ -66,34 +80,69 @@ export const DEFAULT_MEMORY_CONSOLIDATOR = Object.freeze({
   maxSummaryChars: 8000,
   maxRawArchiveChars: 16_000,
   maxRounds: 5,
+  unusableReply: 'fail',
   systemPrompt: 'You are a helpful assistant.',
 });
 
-/** What one archive step produced. */
+/** What one archive step did with its messages. */
 export type ArchiveOutcome =
-  | { readonly kind: 'empty' }
   | { readonly kind: 'summary'; readonly text: string }
   | { readonly kind: 'nothing' }
-  | { readonly kind: 'raw'; readonly reason: string };
+  /**
+   * Archived raw (nanobot's fallback): `failure` is set when the model failed transiently (or an
+   * unusable reply with `unusableReply: 'raw-archive'`); without it, one request could not hold the
+   * turn.
+   */
+  | {
+      readonly kind: 'raw';
+      readonly reason: string;
+      readonly entries: number;
+      readonly failure?: ChatModelError;
+    };
+
+/** One archive step: `messages[start:end]` were archived, and the pointer moved to `end`. */
+export type ConsolidationRound = {
+  readonly start: number;
+  readonly end: number;
+  readonly outcome: ArchiveOutcome;
+};
 
 /** The result of {@link MemoryConsolidator.maybeConsolidate}. */
 export type ConsolidationResult = {
-  readonly status: 'disabled' | 'empty' | 'under-budget' | 'consolidated' | 'no-boundary';
+  /**
+   * `degraded`: the model failed transiently, so the last round was raw-archived and the call stopped
+   * (the rest waits for the next call).
+   */
+  readonly status: 'disabled' | 'empty' | 'under-budget' | 'consolidated' | 'no-boundary' | 'degraded';
   readonly budget: number;
   readonly target: number;
   readonly estimateBefore: number;
   readonly estimateAfter: number;
-  readonly rounds: readonly { readonly boundary: number; readonly outcome: ArchiveOutcome }[];
+  readonly rounds: readonly ConsolidationRound[];
+};
+
+/** The result of {@link MemoryConsolidator.archiveTail}. */
+export type TailArchiveResult = {
+  /** `empty`: nothing unarchived; `degraded`: a transient failure raw-archived a chunk and stopped. */
+  readonly status: 'empty' | 'archived' | 'degraded';
+  readonly rounds: readonly ConsolidationRound[];
 };
 
 /**
  * Token-triggered consolidation (nanobot §5.3/§5.4): once the full prompt of a session reaches the
- * budget (`window − maxOutputTokens − 1024`), archives the oldest turns, at most 5 rounds, until it
- * is back under `ratio × budget`. Boundaries fall only on user turns. Each archive request reuses the
- * ordinary turn's system prompt and replay prefix plus our instruction; an error, a truncated
- * (`length`), tool-call or empty reply writes a raw archive instead; `(nothing)` writes nothing. The
- * pointer (`lastConsolidated`) always advances, so nothing is archived twice and nothing is lost (no
- * message is ever deleted). The last summary is kept in the session metadata as `_last_summary`.
+ * budget (`window − maxOutputTokens − 1024`), archives the oldest turns, round by round, until it is
+ * back under `ratio × budget`. Each round is one model request holding as many turns as nanobot's
+ * rules let one request hold (a backlog larger than that takes several rounds), ending on a user
+ * turn and reusing the ordinary turn's system prompt and replay prefix plus our instruction.
+ *
+ * What a round does with the reply decides where the pointer (`lastConsolidated`) goes:
+ * - a usable summary is appended to history.jsonl (`(nothing)` writes nothing) and the pointer
+ *   passes the turns;
+ * - a transient model failure (5xx, 429, timeouts, resets after the retries) writes nanobot's raw
+ *   archive of the turns (split into entries, never truncated), passes them, and stops the call;
+ * - a configuration failure (401, 403, 404, unreachable) or an unusable reply throws and changes
+ *   nothing for that round.
+ * No message is ever deleted. The last summary is kept in the session metadata as `_last_summary`.
  */
 export class MemoryConsolidator {
   readonly #options: MemoryConsolidatorOptions;
@@ -101,14 +150,9 @@ export class MemoryConsolidator {
   readonly #history: HistorySink;
   readonly #queue = new KeyedQueue();
 
+  /** @throws ContextError `INVALID_OPTIONS` for a ratio outside 0.1–0.95 or a window with no budget. */
   constructor(options: MemoryConsolidatorOptions) {
-    const ratio = options.consolidationRatio ?? DEFAULT_MEMORY_CONSOLIDATOR.consolidationRatio;
-    if (!(ratio >= 0.1 && ratio <= 0.95)) {
-      throw new ContextError({
-        code: 'INVALID_OPTIONS',
-        message: `consolidationRatio must be between 0.1 and 0.95, got ${ratio}.`,
-      });
-    }
+    validate(options);
     this.#options = options;
     this.#counter = options.tokenCounter ?? new SimpleTokenCounter();
     const sinkOptions = {
@@ -123,12 +167,14 @@ export class MemoryConsolidator {
 
   /** `contextWindowTokens − maxOutputTokens − 1024`. */
   get budget(): number {
-    return this.#options.contextWindowTokens - this.#options.maxOutputTokens - 1024;
+    return budgetOf(this.#options);
   }
 
   /**
    * Consolidates the session if its prompt reached the budget. Serialised per session in this process,
    * and across processes when the store offers `withSessionLock` (JSONL, SQLite, PostgreSQL do).
+   * @throws ChatModelError on a configuration failure or an unusable reply (earlier rounds stay done)
+   * @throws ContextError `INVALID_OPTIONS` when the system prompt and tools alone exceed the budget
    */
   maybeConsolidate(
     sessionKey: string,
@@ -138,124 +184,85 @@ export class MemoryConsolidator {
   }
 
   /**
-   * Archives the whole unconsolidated tail of a session (idle compaction, `/new`), storing the summary
-   * with `last_active` = the session's pre-archive `updatedAt`. Never deletes messages.
+   * Archives the whole unconsolidated tail of a session (idle compaction, `/new`), in as many
+   * model-sized chunks as it takes, storing the summary with `last_active` = the session's pre-archive
+   * `updatedAt`. Never deletes messages.
+   * @throws as {@link MemoryConsolidator.maybeConsolidate}
    */
-  archiveTail(sessionKey: string, options: { readonly signal?: AbortSignal } = {}): Promise<ArchiveOutcome> {
+  archiveTail(
+    sessionKey: string,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<TailArchiveResult> {
     return this.#exclusive(sessionKey, async () => {
-      const record = await this.#options.store.load(sessionKey, options);
-      const end = record.messages.length;
-      if (record.lastConsolidated >= end) return { kind: 'empty' };
-      const outcome = await this.archive(record, { end, ...options });
-      await this.#options.store.setLastConsolidated(sessionKey, end, options);
-      if (outcome.kind === 'summary') await this.#saveSummary(record, outcome.text);
-      return outcome;
+      const first = await this.#options.store.load(sessionKey, signalOption(options.signal));
+      return this.#savingSummary(first, async (rounds) => {
+        let record = first;
+        while (record.lastConsolidated < record.messages.length) {
+          const round = await this.#round(record, {
+            limit: record.messages.length,
+            isTail: true,
+            signal: options.signal,
+          });
+          if (round === undefined) break;
+          rounds.push(round);
+          record = { ...record, lastConsolidated: round.end };
+          if (isDegraded(round)) return { status: 'degraded', rounds };
+        }
+        return { status: rounds.length === 0 ? 'empty' : 'archived', rounds };
+      });
     });
   }
 
   /**
    * Idle compaction (§5.5): archives the unconsolidated tail of every session quiet for at least
-   * `idleAfterMs` (compared with `updatedAt`; unparsable → not idle), skipping `dream:` sessions.
-   * Sessions are handled one by one; resolves to what happened to each one that was archived.
+   * `idleAfterMs` (compared with `updatedAt`, inclusive; unparsable → not idle), skipping `dream:`
+   * sessions. `idleAfterMs: 0` turns it off (nanobot's `idleCompactAfterMinutes: 0`). Sessions are
+   * handled one by one; stops after a degraded one (the model is failing) and resolves to what
+   * happened to each session that was archived.
+   * @throws as {@link MemoryConsolidator.maybeConsolidate}; ContextError `INVALID_OPTIONS` for a negative `idleAfterMs`
    */
   async consolidateIdle(options: {
     readonly idleAfterMs: number;
     readonly now?: Date;
     readonly signal?: AbortSignal;
-  }): Promise<readonly { readonly sessionKey: string; readonly outcome: ArchiveOutcome }[]> {
+  }): Promise<readonly ({ readonly sessionKey: string } & TailArchiveResult)[]> {
+    if (!(options.idleAfterMs >= 0)) {
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: `idleAfterMs must be ≥ 0 (0 turns idle compaction off), got ${options.idleAfterMs}.`,
+      });
+    }
+    if (options.idleAfterMs === 0) return [];
     const now = (options.now ?? (this.#options.now ?? (() => new Date()))()).getTime();
-    const results: { sessionKey: string; outcome: ArchiveOutcome }[] = [];
-    for (const summary of await this.#options.store.list(options)) {
+    const results: ({ sessionKey: string } & TailArchiveResult)[] = [];
+    for (const summary of await this.#options.store.list(signalOption(options.signal))) {
       if (summary.key.startsWith('dream:') || summary.updatedAt === undefined) continue;
       const updated = Date.parse(summary.updatedAt);
       if (Number.isNaN(updated) || now - updated < options.idleAfterMs) continue;
-      const outcome = await this.archiveTail(
-        summary.key,
-        options.signal === undefined ? {} : { signal: options.signal },
-      );
-      if (outcome.kind !== 'empty') results.push({ sessionKey: summary.key, outcome });
+      const result = await this.archiveTail(summary.key, signalOption(options.signal));
+      if (result.status === 'empty') continue;
+      results.push({ sessionKey: summary.key, ...result });
+      if (result.status === 'degraded') break;
     }
     return results;
   }
 
-  /** Archives `messages[lastConsolidated:end]` of a loaded session (§5.4); does not move the pointer. */
+  /**
+   * Archives `messages[lastConsolidated:end]` of a loaded session in one request (§5.4), or raw when
+   * one request cannot hold them; does not move the pointer.
+   * @throws as {@link MemoryConsolidator.maybeConsolidate}
+   */
   async archive(
     record: SessionRecord,
     options: { readonly end: number; readonly signal?: AbortSignal },
-  ): Promise<ArchiveOutcome> {
-    const chunk = record.messages.slice(record.lastConsolidated, options.end);
-    if (chunk.length === 0) return { kind: 'empty' };
-    const raw = async (reason: string): Promise<ArchiveOutcome> => {
-      const text = formatRawArchive(
-        chunk,
-        this.#options.maxRawArchiveChars ?? DEFAULT_MEMORY_CONSOLIDATOR.maxRawArchiveChars,
-      );
-      await this.#history.append(text, { sessionKey: record.key, maxChars: 64_000 });
-      this.#options.onProgress?.(`${record.key}: raw archive of ${chunk.length} messages (${reason})`);
-      return { kind: 'raw', reason };
-    };
-    if (this.budget <= 0) return raw('no token budget');
-    const prefix = getHistory(
-      { messages: record.messages.slice(0, options.end), lastConsolidated: record.lastConsolidated },
-      { maxTokens: this.budget, tokenCounter: this.#counter },
-    );
-    const visible = getHistory({ messages: chunk, lastConsolidated: 0 });
-    const tail = prefix.slice(prefix.length - visible.length).map((message) => message.id);
-    if (visible.length === 0 || tail.join('\n') !== visible.map((message) => message.id).join('\n')) {
-      return raw('the chunk cannot be shown completely in the replay prefix');
-    }
-    const instruction = renderArchiveInstruction(
-      this.#options.archiveInstruction ?? DEFAULT_ARCHIVE_INSTRUCTION,
-      visible.length,
-    );
-    const messages = [
-      await this.#systemMessage(record),
-      ...prefix,
-      user(instruction, { id: 'archive-instruction' }),
-    ];
-    const tools = this.#options.tools ?? [];
-    if (this.#counter.countMessages(messages) + this.#counter.countTools(tools) > this.budget) {
-      return raw('the archive request exceeds the budget');
-    }
-    return this.#ask({
-      record,
-      messages,
-      tools,
-      raw,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+  ): Promise<ArchiveOutcome | undefined> {
+    if (options.end <= record.lastConsolidated) return undefined;
+    const context = await this.#requestContext(record);
+    return this.#archiveChunk(record, {
+      end: options.end,
+      plan: planArchiveRequest(context, options.end),
+      signal: options.signal,
     });
-  }
-
-  async #ask(request: {
-    readonly record: SessionRecord;
-    readonly messages: readonly Message[];
-    readonly tools: readonly ToolDefinition[];
-    readonly raw: (reason: string) => Promise<ArchiveOutcome>;
-    readonly signal?: AbortSignal;
-  }): Promise<ArchiveOutcome> {
-    let reply: Awaited<ReturnType<ChatModel['generate']>>;
-    try {
-      reply = await this.#options.model.generate({
-        messages: request.messages,
-        ...(request.tools.length === 0 ? {} : { tools: request.tools, toolChoice: 'none' as const }),
-        maxOutputTokens: this.#options.maxOutputTokens,
-        ...(request.signal === undefined ? {} : { signal: request.signal }),
-      });
-    } catch (error) {
-      if (ContextError.isInstance(error) && error.code === 'ABORTED') throw error;
-      return request.raw(`model call failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (reply.finishReason === 'error' || reply.finishReason === 'length')
-      return request.raw(`finish reason ${reply.finishReason}`);
-    if (reply.toolCalls.length > 0) return request.raw('the reply made tool calls');
-    const text = reply.text.trim();
-    if (text === '') return request.raw('the reply was empty');
-    if (text === '(nothing)') return { kind: 'nothing' };
-    await this.#history.append(text, {
-      sessionKey: request.record.key,
-      maxChars: this.#options.maxSummaryChars ?? DEFAULT_MEMORY_CONSOLIDATOR.maxSummaryChars,
-    });
-    return { kind: 'summary', text };
   }
 
   async #consolidate(sessionKey: string, signal: AbortSignal | undefined): Promise<ConsolidationResult> {
@@ -265,35 +272,31 @@ export class MemoryConsolidator {
     const base = { budget, target, rounds: [] };
     if (this.#options.contextWindowTokens <= 0)
       return { status: 'disabled', ...base, estimateBefore: 0, estimateAfter: 0 };
-    const record = await this.#options.store.load(sessionKey, signalOption(signal));
-    if (record.messages.length === 0)
-      return { status: 'empty', ...base, estimateBefore: 0, estimateAfter: 0 };
-    const estimateBefore = await this.#estimate(record);
+    const first = await this.#options.store.load(sessionKey, signalOption(signal));
+    if (first.messages.length === 0) return { status: 'empty', ...base, estimateBefore: 0, estimateAfter: 0 };
+    const estimateBefore = await this.#estimate(first);
     if (estimateBefore <= 0 || estimateBefore < budget) {
       return { status: 'under-budget', ...base, estimateBefore, estimateAfter: estimateBefore };
     }
-    const run = await this.#rounds({ record, estimate: estimateBefore, target, signal });
-    if (run.summary !== undefined) await this.#saveSummary(run.record, run.summary);
-    return {
-      status: run.rounds.length === 0 ? 'no-boundary' : 'consolidated',
-      budget,
-      target,
-      rounds: run.rounds,
-      estimateBefore,
-      estimateAfter: await this.#estimate(run.record),
-    };
+    const run = await this.#savingSummary(first, (rounds) =>
+      this.#rounds(first, { rounds, estimate: estimateBefore, target, signal }),
+    );
+    return { ...run, budget, target, estimateBefore };
   }
 
-  /** Up to `maxRounds` archive rounds while the estimate is above the target (§5.3 step 5). */
-  async #rounds(state: {
-    readonly record: SessionRecord;
-    readonly estimate: number;
-    readonly target: number;
-    readonly signal: AbortSignal | undefined;
-  }): Promise<{ record: SessionRecord; rounds: ConsolidationResult['rounds']; summary: string | undefined }> {
-    let { record, estimate } = state;
-    let summary: string | undefined;
-    const rounds: { boundary: number; outcome: ArchiveOutcome }[] = [];
+  /** Rounds while the estimate is above the target (§5.3 step 5), at most `maxRounds`. */
+  async #rounds(
+    first: SessionRecord,
+    state: {
+      readonly rounds: ConsolidationRound[];
+      readonly estimate: number;
+      readonly target: number;
+      readonly signal: AbortSignal | undefined;
+    },
+  ): Promise<Pick<ConsolidationResult, 'status' | 'rounds' | 'estimateAfter'>> {
+    let record = first;
+    let estimate = state.estimate;
+    const { rounds } = state;
     const maxRounds = this.#options.maxRounds ?? DEFAULT_MEMORY_CONSOLIDATOR.maxRounds;
     while (estimate > state.target && rounds.length < maxRounds) {
       const boundary = pickConsolidationBoundary(record.messages, {
@@ -301,23 +304,135 @@ export class MemoryConsolidator {
         tokensNeeded: Math.max(1, estimate - state.target),
         tokenCounter: this.#counter,
       });
-      if (boundary === undefined) {
+      const round =
+        boundary === undefined
+          ? undefined
+          : await this.#round(record, { limit: boundary, isTail: false, signal: state.signal });
+      if (round === undefined) {
         this.#options.onProgress?.(`${record.key}: no safe boundary (no later user turn)`);
-        break;
+        return {
+          status: rounds.length === 0 ? 'no-boundary' : 'consolidated',
+          rounds,
+          estimateAfter: estimate,
+        };
       }
-      const outcome = await this.archive(record, { end: boundary, ...signalOption(state.signal) });
-      // The pointer always advances, even after a raw fallback: re-archiving would duplicate entries.
-      await this.#options.store.setLastConsolidated(record.key, boundary);
-      record = { ...record, lastConsolidated: boundary };
-      rounds.push({ boundary, outcome });
-      this.#options.onProgress?.(
-        `${record.key}: round ${rounds.length} archived up to message ${boundary} (${outcome.kind})`,
-      );
-      if (outcome.kind === 'summary') summary = outcome.text;
-      if (outcome.kind !== 'summary' && outcome.kind !== 'nothing') break;
+      rounds.push(round);
+      record = { ...record, lastConsolidated: round.end };
       estimate = await this.#estimate(record);
+      if (isDegraded(round)) return { status: 'degraded', rounds, estimateAfter: estimate };
     }
-    return { record, rounds, summary };
+    return { status: 'consolidated', rounds, estimateAfter: estimate };
+  }
+
+  /**
+   * Runs `work`, which pushes its rounds; the last summary among them is saved as `_last_summary`
+   * once at the end (§5.3 step 6), also when `work` throws after some rounds, with `last_active` =
+   * the session's `updatedAt` before archiving.
+   */
+  async #savingSummary<T>(
+    first: SessionRecord,
+    work: (rounds: ConsolidationRound[]) => Promise<T>,
+  ): Promise<T> {
+    const rounds: ConsolidationRound[] = [];
+    try {
+      return await work(rounds);
+    } finally {
+      const last = rounds.findLast((round) => round.outcome.kind === 'summary')?.outcome;
+      if (last?.kind === 'summary') await this.#saveSummary(first, last.text);
+    }
+  }
+
+  /**
+   * One round: the largest chunk one request holds (up to `limit`), archived, then the pointer moved
+   * past it. `undefined` when there is no chunk end.
+   */
+  async #round(
+    record: SessionRecord,
+    options: { readonly limit: number; readonly isTail: boolean; readonly signal: AbortSignal | undefined },
+  ): Promise<ConsolidationRound | undefined> {
+    const context = await this.#requestContext(record);
+    const picked = pickArchiveChunkEnd(context, options);
+    if (picked === undefined) return undefined;
+    const outcome = await this.#archiveChunk(record, { ...picked, signal: options.signal });
+    const start = record.lastConsolidated;
+    // Only here does the pointer move: over turns summarised, found to hold nothing, or archived raw whole.
+    await this.#options.store.setLastConsolidated(record.key, picked.end, signalOption(options.signal));
+    this.#options.onProgress?.(
+      `${record.key}: archived messages ${start}–${picked.end} (${describeOutcome(outcome)})`,
+    );
+    return { start, end: picked.end, outcome };
+  }
+
+  async #archiveChunk(
+    record: SessionRecord,
+    step: {
+      readonly end: number;
+      readonly plan: ReturnType<typeof planArchiveRequest>;
+      readonly signal: AbortSignal | undefined;
+    },
+  ): Promise<ArchiveOutcome> {
+    const chunk = record.messages.slice(record.lastConsolidated, step.end);
+    const raw = async (reason: string, failure?: ChatModelError): Promise<ArchiveOutcome> => {
+      const maxChars = this.#options.maxRawArchiveChars ?? DEFAULT_MEMORY_CONSOLIDATOR.maxRawArchiveChars;
+      const entries = formatRawArchiveEntries(chunk, maxChars);
+      for (const entry of entries) await this.#history.append(entry, { sessionKey: record.key, maxChars });
+      return { kind: 'raw', reason, entries: entries.length, ...(failure === undefined ? {} : { failure }) };
+    };
+    if (step.plan.kind === 'too-large') return raw(step.plan.reason);
+    const purpose = `the summary of ${record.key} messages ${record.lastConsolidated}–${step.end}`;
+    const unchanged = `Nothing was archived; ${record.key} stays archived up to message ${record.lastConsolidated}.`;
+    let text: string;
+    try {
+      const reply = await this.#generate(step.plan.messages, step.signal);
+      text = usableReplyText(reply, { purpose, maxOutputTokens: this.#options.maxOutputTokens });
+    } catch (error) {
+      const failure = toChatModelError(error);
+      if (failure === undefined) throw error;
+      if (failure.kind === 'transient') return raw(`the model failed: ${failure.message}`, failure);
+      if (failure.kind === 'unusable-reply' && this.#options.unusableReply === 'raw-archive')
+        return raw(failure.message, failure);
+      throw failure.withNote(unchanged);
+    }
+    if (text === '(nothing)') return { kind: 'nothing' };
+    await this.#history.append(text, {
+      sessionKey: record.key,
+      maxChars: this.#options.maxSummaryChars ?? DEFAULT_MEMORY_CONSOLIDATOR.maxSummaryChars,
+    });
+    return { kind: 'summary', text };
+  }
+
+  #generate(messages: readonly Message[], signal: AbortSignal | undefined): Promise<ChatResult> {
+    const tools = this.#options.tools ?? [];
+    return this.#options.model.generate({
+      messages,
+      ...(tools.length === 0 ? {} : { tools, toolChoice: 'none' as const }),
+      maxOutputTokens: this.#options.maxOutputTokens,
+      ...signalOption(signal),
+    });
+  }
+
+  /** What the archive requests of a session share; throws when even an empty chunk cannot fit. */
+  async #requestContext(record: SessionRecord): Promise<ArchiveRequestContext> {
+    const context: ArchiveRequestContext = {
+      messages: record.messages,
+      start: record.lastConsolidated,
+      system: await this.#systemMessage(record),
+      tools: this.#options.tools ?? [],
+      instruction: this.#options.archiveInstruction ?? DEFAULT_ARCHIVE_INSTRUCTION,
+      budget: this.budget,
+      counter: this.#counter,
+    };
+    const systemTokens = this.#counter.countMessage(context.system);
+    const toolTokens = this.#counter.countTools(context.tools);
+    const instructionTokens = this.#counter.countMessage(user(context.instruction));
+    const fixed = systemTokens + toolTokens + instructionTokens;
+    if (fixed >= context.budget) {
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: `An archive request for ${record.key} needs ${fixed} tokens before any message (system prompt ${systemTokens}, tools ${toolTokens}, instruction ${instructionTokens}), but the budget is ${context.budget} (contextWindowTokens ${this.#options.contextWindowTokens} − maxOutputTokens ${this.#options.maxOutputTokens} − 1024). Raise contextWindowTokens (CLI --context-window) or shorten the system prompt. Nothing was archived.`,
+      });
+    }
+    return context;
   }
 
   #exclusive<T>(sessionKey: string, task: () => Promise<T>): Promise<T> {
@@ -344,12 +459,50 @@ export class MemoryConsolidator {
     return system(text, { id: 'system-prompt' });
   }
 
-  async #saveSummary(record: SessionRecord, text: string): Promise<void> {
-    const lastActive = record.updatedAt ?? (this.#options.now ?? (() => new Date()))().toISOString();
-    await this.#options.store.setMetadata(record.key, {
-      [LAST_SUMMARY_KEY]: { text, last_active: lastActive },
+  async #saveSummary(first: SessionRecord, text: string): Promise<void> {
+    const active = first.updatedAt ?? (this.#options.now ?? (() => new Date()))().toISOString();
+    await this.#options.store.setMetadata(first.key, {
+      [LAST_SUMMARY_KEY]: { text, last_active: active },
     });
   }
+}
+
+function budgetOf(
+  options: Pick<MemoryConsolidatorOptions, 'contextWindowTokens' | 'maxOutputTokens'>,
+): number {
+  return options.contextWindowTokens - options.maxOutputTokens - 1024;
+}
+
+function validate(options: MemoryConsolidatorOptions): void {
+  const invalid = (message: string): never => {
+    throw new ContextError({ code: 'INVALID_OPTIONS', message });
+  };
+  const ratio = options.consolidationRatio ?? DEFAULT_MEMORY_CONSOLIDATOR.consolidationRatio;
+  if (!(ratio >= 0.1 && ratio <= 0.95))
+    invalid(`consolidationRatio must be between 0.1 and 0.95, got ${ratio}.`);
+  const { contextWindowTokens: window, maxOutputTokens: output } = options;
+  if (!Number.isInteger(window)) invalid(`contextWindowTokens must be a whole number, got ${window}.`);
+  if (!(Number.isInteger(output) && output >= 0))
+    invalid(`maxOutputTokens must be a whole number ≥ 0, got ${output}.`);
+  const budget = budgetOf(options);
+  if (window > 0 && budget <= 0) {
+    invalid(
+      `contextWindowTokens ${window} leaves no room to consolidate: ${window} − maxOutputTokens ${output} − 1024 reserved = ${budget} tokens. Raise contextWindowTokens above ${output + 1024} (CLI --context-window), lower maxOutputTokens (CLI --max-output), or use 0 to turn consolidation off.`,
+    );
+  }
+  const rounds = options.maxRounds ?? DEFAULT_MEMORY_CONSOLIDATOR.maxRounds;
+  if (!(rounds === Number.POSITIVE_INFINITY || (Number.isInteger(rounds) && rounds >= 1)))
+    invalid(`maxRounds must be a whole number ≥ 1 or Infinity, got ${rounds}.`);
+}
+
+function isDegraded(round: ConsolidationRound): boolean {
+  return round.outcome.kind === 'raw' && round.outcome.failure !== undefined;
+}
+
+function describeOutcome(outcome: ArchiveOutcome): string {
+  if (outcome.kind !== 'raw') return outcome.kind;
+  const entries = `${outcome.entries} raw entr${outcome.entries === 1 ? 'y' : 'ies'}`;
+  return outcome.failure === undefined ? `${entries}: ${outcome.reason}` : `${entries}, model unavailable`;
 }
 
 function signalOption(signal: AbortSignal | undefined): { readonly signal?: AbortSignal } {

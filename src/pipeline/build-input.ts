@@ -42,6 +42,12 @@ export type BuildInput = {
   readonly history?: readonly Message[];
   /** The current user message: text, or parts. */
   readonly current?: Content;
+  /**
+   * The role of the current message (nanobot's `current_role`). An `assistant` current message gets
+   * no runtime context and no explicit-skills block, and merges into a trailing assistant message.
+   * @default 'user'
+   */
+  readonly currentRole?: 'user' | 'assistant';
   /** Local file paths attached to the current message. */
   readonly media?: readonly string[];
   /** Runtime-context blocks for the current message. */

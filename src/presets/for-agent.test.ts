@@ -135,6 +135,16 @@ describe('ContextBuilder.forAgent on a nanobot workspace', () => {
     expect(calls).toBe(2);
   });
 
+  it('leaves out a MEMORY.md equal to a template passed as bootstrap.extraTemplates', async () => {
+    const template = '# Long-term Memory\n\n(facts go here)\n';
+    const memoryReader = { read: async () => `${template}\n` };
+    const plain = await nanobotBuilder({ memoryReader }).build({ current: 'a' });
+    expect(systemText(plain.messages)).toContain('# Memory\n\n## Long-term Memory\n# Long-term Memory');
+    const bootstrap = { extraTemplates: { 'memory/MEMORY.md': [template] } };
+    const skipped = await nanobotBuilder({ memoryReader, bootstrap }).build({ current: 'a' });
+    expect(systemText(skipped.messages)).not.toContain('# Memory');
+  });
+
   it('merges the current message into a trailing unanswered user message', async () => {
     const history = [
       user('first', { id: 'h1' }),
@@ -152,6 +162,27 @@ describe('ContextBuilder.forAgent on a nanobot workspace', () => {
     ]);
     const merge = trace.stages.find((stage) => stage.id === 'merge-current-message');
     expect(merge?.decisions.map((entry) => entry.type)).toEqual(['message-merge']);
+  });
+
+  it('builds an assistant-role current message (nanobot current_role) and merges it into a trailing assistant', async () => {
+    const history = [user('deploy?', { id: 'h1' }), assistant('Deploying now.', { id: 'h2' })];
+    const { messages } = await nanobotBuilder({ recentHistory: false }).build({
+      history,
+      current: 'Done: v2 is live.',
+      currentRole: 'assistant',
+      runtimeContext: [{ source: 'goal', content: 'ship v2' }],
+    });
+    expect(messages.slice(1).map((message) => [message.role, message.content])).toEqual([
+      ['user', 'deploy?'],
+      ['assistant', 'Deploying now.\n\nDone: v2 is live.'],
+    ]);
+    expect(messages.at(-1)?.metadata?.['runtimeContext']).toBeUndefined();
+    const appended = await nanobotBuilder({ recentHistory: false }).build({
+      history: [user('deploy?', { id: 'h1' })],
+      current: 'On it.',
+      currentRole: 'assistant',
+    });
+    expect(appended.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'On it.' });
   });
 
   it('runs the governor after the system join and leaves out parts that are turned off', async () => {

@@ -69,10 +69,13 @@ export type AgentPresetOptions = {
   readonly skills?: AgentSkillsOptions;
   /** The host facts printed in the identity. @default the running process */
   readonly platform?: RuntimePlatform;
-  /** Bootstrap file rules (TOOLS.md, extra templates, legacy SOUL, size cap). @default {} (no TOOLS.md) */
+  /**
+   * Bootstrap file rules (TOOLS.md, extra templates, legacy SOUL, size cap). `extraTemplates` is keyed
+   * by file and also reaches the memory part under `'memory/MEMORY.md'`. @default {} (no TOOLS.md)
+   */
   readonly bootstrap?: Pick<
     AgentBootstrapProviderOptions,
-    'includeToolsFile' | 'extraTemplates' | 'legacySoulTemplates' | 'maxFileChars'
+    'includeToolsFile' | 'extraTemplates' | 'legacySoulTemplates' | 'soulTemplate' | 'maxFileChars'
   >;
   /** The tool contract text. @default DEFAULT_TOOL_CONTRACT */
   readonly toolContract?: string;
@@ -153,6 +156,7 @@ function agentProviders(
   const project =
     options.projectWorkspace === undefined ? {} : { projectWorkspace: options.projectWorkspace };
   const recent = options.recentHistory;
+  const memoryTemplates = options.bootstrap?.extraTemplates?.['memory/MEMORY.md'];
   return [
     new IdentityProvider({
       workspace,
@@ -173,6 +177,7 @@ function agentProviders(
           new MemoryProvider({
             workspace,
             ...(options.memoryReader === undefined ? {} : { reader: options.memoryReader }),
+            ...(memoryTemplates === undefined ? {} : { extraTemplates: memoryTemplates }),
           }),
         ]),
     new AlwaysOnSkillsProvider({ catalog: shared.catalog }),

@@ -29,15 +29,18 @@ async function render(options: AgentBootstrapProviderOptions) {
 }
 
 describe('AgentBootstrapProvider', () => {
-  it('embeds AGENTS.md, SOUL.md and USER.md in order, trimmed, as ## blocks', async () => {
+  it('embeds AGENTS.md, SOUL.md and USER.md in order, as nanobot reads them, as ## blocks', async () => {
     const dir = workspace({
       'AGENTS.md': '\nRules\n',
-      'SOUL.md': 'Calm.\n',
-      'USER.md': 'Ana.\n',
+      'SOUL.md': '# Soul\r\n\r\nCalm.\r\n',
+      'USER.md': 'Ana.\rOld Mac line end',
       'TOOLS.md': 'Tools.',
     });
     const message = await render({ workspace: dir });
-    expect(message?.content).toBe('## AGENTS.md\n\nRules\n\n## SOUL.md\n\nCalm.\n\n## USER.md\n\nAna.');
+    // nanobot: "## {name}\n\n{file as read in text mode}" joined by "\n\n" (CRLF and CR become LF)
+    expect(message?.content).toBe(
+      '## AGENTS.md\n\n\nRules\n\n\n## SOUL.md\n\n# Soul\n\nCalm.\n\n\n## USER.md\n\nAna.\nOld Mac line end',
+    );
     expect(message?.metadata?.['files']).toEqual(['AGENTS.md', 'SOUL.md', 'USER.md']);
   });
 
@@ -48,7 +51,7 @@ describe('AgentBootstrapProvider', () => {
       'USER.md': WORKSPACE_TEMPLATES['USER.md'],
     });
     const message = await render({ workspace: dir });
-    expect(message?.content).toBe(`## SOUL.md\n\n${WORKSPACE_TEMPLATES['SOUL.md'].trim()}`);
+    expect(message?.content).toBe(`## SOUL.md\n\n${WORKSPACE_TEMPLATES['SOUL.md']}`);
     expect(message?.metadata?.['skipped']).toEqual([
       { file: 'AGENTS.md', reason: 'template' },
       { file: 'USER.md', reason: 'template' },
@@ -79,13 +82,19 @@ describe('AgentBootstrapProvider', () => {
   });
 
   it('swaps a legacy SOUL.md for the current template and honours extra templates', async () => {
-    const dir = workspace({ 'SOUL.md': 'Old soul v1\n', 'AGENTS.md': 'Their template' });
+    const dir = workspace({ 'SOUL.md': 'Old soul v1\r\n', 'AGENTS.md': ' Their template\r\n' });
     const message = await render({
       workspace: dir,
-      legacySoulTemplates: ['Old soul v1'],
+      legacySoulTemplates: ['\nOld soul v1'],
       extraTemplates: { 'AGENTS.md': ['Their template\n'] },
     });
-    expect(message?.content).toBe(`## SOUL.md\n\n${WORKSPACE_TEMPLATES['SOUL.md'].trim()}`);
+    expect(message?.content).toBe(`## SOUL.md\n\n${WORKSPACE_TEMPLATES['SOUL.md']}`);
+    const theirs = await render({
+      workspace: dir,
+      legacySoulTemplates: ['Old soul v1'],
+      soulTemplate: 'New\r\n',
+    });
+    expect(theirs?.content).toBe('## AGENTS.md\n\n Their template\n\n\n## SOUL.md\n\nNew\n');
   });
 
   it('skips blank files, caps long ones with a visible marker, and honours includeBootstrapFiles', async () => {

@@ -1,3 +1,4 @@
+import { toUniversalNewlines } from '../core/universal-newlines.js';
 import { resolveAgentWorkspace } from '../workspace/agent-workspace.js';
 import type { WorkspaceFileCache } from '../workspace/file-cache.js';
 import { matchesWorkspaceTemplate, WORKSPACE_TEMPLATES } from '../workspace/workspace-templates.js';
@@ -18,8 +19,13 @@ export type AgentBootstrapProviderOptions = {
    * AGENTS.md), besides ctxloom's own `WORKSPACE_TEMPLATES`. @default {}
    */
   readonly extraTemplates?: Readonly<Record<string, readonly string[]>>;
-  /** Legacy SOUL.md texts replaced (in the prompt only) by the current SOUL template. @default [] */
+  /** Legacy SOUL.md texts replaced (in the prompt only) by `soulTemplate`. @default [] */
   readonly legacySoulTemplates?: readonly string[];
+  /**
+   * The text a legacy SOUL.md is replaced by (pass nanobot's current `SOUL.md` to match nanobot).
+   * @default WORKSPACE_TEMPLATES['SOUL.md'] (ctxloom's own)
+   */
+  readonly soulTemplate?: string;
   /** Characters kept per file; longer files end with a visible marker. @default 20000 */
   readonly maxFileChars?: number;
   /** The file cache. @default a new cache per provider */
@@ -30,12 +36,14 @@ export type AgentBootstrapProviderOptions = {
  * Part 2 of the agent system prompt with nanobot's rules (§1.2): a {@link BootstrapFilesProvider}
  * that reads `AGENTS.md` from the project folder and `SOUL.md`, `USER.md` (and `TOOLS.md` when
  * enabled) from the agent workspace; AGENTS.md, USER.md and TOOLS.md equal to their template are
- * skipped; a legacy SOUL.md is swapped for the current template (a current template SOUL.md is kept).
+ * skipped; a legacy SOUL.md is swapped for `soulTemplate` (a current template SOUL.md is kept). Files
+ * are inserted as read (see {@link BootstrapFilesProvider}).
  */
 export class AgentBootstrapProvider extends BootstrapFilesProvider {
   constructor(options: AgentBootstrapProviderOptions) {
     const { agentDir, projectDir } = resolveAgentWorkspace(options);
-    const legacySoul = (options.legacySoulTemplates ?? []).map((template) => template.trim());
+    const legacySoul = options.legacySoulTemplates ?? [];
+    const soul = toUniversalNewlines(options.soulTemplate ?? WORKSPACE_TEMPLATES['SOUL.md']);
     super({
       id: options.id ?? 'bootstrap-files',
       workspace: agentDir,
@@ -49,7 +57,10 @@ export class AgentBootstrapProvider extends BootstrapFilesProvider {
         file !== 'SOUL.md' &&
         matchesWorkspaceTemplate({ file, content, extraTemplates: options.extraTemplates?.[file] ?? [] }),
       rewrite: (file, content) =>
-        file === 'SOUL.md' && legacySoul.includes(content) ? WORKSPACE_TEMPLATES['SOUL.md'].trim() : content,
+        file === 'SOUL.md' &&
+        matchesWorkspaceTemplate({ file: 'legacy/SOUL.md', content, extraTemplates: legacySoul })
+          ? soul
+          : content,
       ...(options.maxFileChars === undefined ? {} : { maxFileChars: options.maxFileChars }),
       ...(options.fileCache === undefined ? {} : { fileCache: options.fileCache }),
     });

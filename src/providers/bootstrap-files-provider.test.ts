@@ -30,7 +30,7 @@ describe('BootstrapFilesProvider', () => {
       {
         id: 'p-1',
         role: 'system',
-        content: '## AGENTS.md\n\nRun the tests.\n\n## USER.md\n\nName: Ada',
+        content: '## AGENTS.md\n\nRun the tests.\n\n\n## USER.md\n\nName: Ada',
         metadata: {
           files: ['AGENTS.md', 'USER.md'],
           truncated: [],

@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { Decision } from '../core/decision.js';
 import { ContextError, throwIfAborted } from '../core/errors.js';
 import type { Message } from '../core/message.js';
+import { pythonStrip } from '../core/python-strip.js';
+import { toUniversalNewlines } from '../core/universal-newlines.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, MessageProvider, ProviderResult } from '../pipeline/contracts.js';
 import { WorkspaceFileCache } from '../workspace/file-cache.js';
@@ -20,9 +22,9 @@ export type BootstrapFilesProviderOptions = {
    * file from another folder. @default ['AGENTS.md', 'SOUL.md', 'USER.md', 'TOOLS.md']
    */
   readonly files?: readonly (string | BootstrapFileSource)[];
-  /** Says that a file's (trimmed) content is an untouched template, so it is skipped. @default never */
+  /** Says that a file's content (as read) is an untouched template, so it is skipped. @default never */
   readonly isTemplate?: (file: string, content: string) => boolean;
-  /** Replaces a file's (trimmed) content in the prompt only, e.g. a legacy template. @default none */
+  /** Replaces a file's content (as read) in the prompt only, e.g. a legacy template. @default none */
   readonly rewrite?: (file: string, content: string) => string;
   /** Characters kept per file; longer files are cut with a visible marker. @default 20000 */
   readonly maxFileChars?: number;
@@ -62,9 +64,10 @@ const SKIP_REASONS: Readonly<Record<BootstrapSkip['reason'], string>> = {
 
 /**
  * Embeds the workspace bootstrap files (spec §3) as ONE `system` message: each file as
- * `## NAME\n\ncontent`, joined by a blank line, in the configured order. Missing and blank files are
- * skipped; a file longer than `maxFileChars` is cut and ends with a visible `[... truncated: …]`
- * marker; a path or symbolic link that leaves the workspace is refused. The message metadata
+ * `## NAME\n\ncontent`, joined by a blank line, in the configured order. The content is the file as
+ * nanobot reads it (Python text mode: `\r\n` and `\r` become `\n`; nothing trimmed, so a final newline
+ * stays). Missing and blank (whitespace-only) files are skipped; a file longer than `maxFileChars` is
+ * cut and ends with a visible `[... truncated: …]` marker; a path or symbolic link that leaves the workspace is refused. The message metadata
  * records `files` (embedded), `truncated` and `skipped` (with reasons) so the trace shows them.
  * Active unless `input.runtimePrompt.includeBootstrapFiles` is `false`.
  */
@@ -178,10 +181,10 @@ export class BootstrapFilesProvider implements MessageProvider {
       if (ContextError.isInstance(error)) throw error;
       return { file, reason: isMissingFileError(error) ? 'missing' : 'unreadable' };
     }
-    const trimmed = text.trim();
-    if (trimmed === '') return { file, reason: 'blank' };
-    if (this.#isTemplate(file, trimmed)) return { file, reason: 'template' };
-    return this.#rewrite(file, trimmed);
+    const content = toUniversalNewlines(text);
+    if (pythonStrip(content) === '') return { file, reason: 'blank' };
+    if (this.#isTemplate(file, content)) return { file, reason: 'template' };
+    return this.#rewrite(file, content);
   }
 
   #cap(file: string, text: string): string {

@@ -37,6 +37,19 @@ describe('CurrentMessageProvider', () => {
     expect(message).toEqual({ id: 'p-1', role: 'user', content: 'hello' });
   });
 
+  it('builds an assistant-role current message without runtime context or skills, as nanobot does', async () => {
+    const catalog = { list: () => [testSkill('review')] };
+    const message = await current(
+      {
+        current: 'I will $review it',
+        currentRole: 'assistant',
+        runtimeContext: [{ source: 'goal', content: 'G' }],
+      },
+      { catalog, runtimeMetadata: { channel: 'cli' } },
+    );
+    expect(message).toEqual({ id: 'p-1', role: 'assistant', content: 'I will $review it' });
+  });
+
   it('puts images first (detected by magic bytes) and the text last', async () => {
     const dir = tempDir();
     const files = { 'a.bin': PNG, 'b.dat': JPEG, c: GIF, 'd.img': WEBP };
@@ -115,7 +128,7 @@ describe('CurrentMessageProvider', () => {
     expect(message.metadata?.['runtimeContext']).toEqual({
       version: 1,
       sources: ['goal', 'session_message'],
-      suffix: '\n\nShip v2\n\nFrom Bo',
+      suffix: 'Ship v2\n\nFrom Bo',
     });
     expect(stripRuntimeContext(message)).toEqual({ id: 'p-1', role: 'user', content: 'deploy it' });
   });
@@ -129,7 +142,11 @@ describe('CurrentMessageProvider', () => {
     );
     const parts = message.content as readonly { type: string; text?: string }[]; // list content: an image was attached
     expect(parts.map((part) => part.text ?? part.type)).toEqual(['image', 'see', 'G']);
-    expect(message.metadata?.['runtimeContext']).toEqual({ version: 1, sources: ['goal'], blocks: ['G'] });
+    expect(message.metadata?.['runtimeContext']).toEqual({
+      version: 1,
+      sources: ['goal'],
+      blocks: [{ type: 'text', text: 'G' }],
+    });
     expect((stripRuntimeContext(message).content as readonly unknown[]).length).toBe(2);
   });
 
@@ -160,21 +177,62 @@ describe('CurrentMessageProvider', () => {
 });
 
 describe('stripRuntimeContext', () => {
-  it('strips only when the recorded suffix still matches', () => {
-    const edited: Message = {
+  const marker = { version: 1, sources: ['goal'], suffix: 'G' };
+
+  it('strips the separator and the suffix when the content still ends with them', () => {
+    const message: Message = {
       id: 'm',
       role: 'user',
-      content: 'hello\n\nEDITED',
-      metadata: { runtimeContext: { version: 1, sources: ['goal'], suffix: '\n\nG' }, keep: true },
+      content: 'hello\n\nG',
+      metadata: { runtimeContext: marker, keep: true },
     };
-    expect(stripRuntimeContext(edited)).toBe(edited);
-    const ok = { ...edited, content: 'hello\n\nG' };
-    expect(stripRuntimeContext(ok)).toEqual({
+    expect(stripRuntimeContext(message)).toEqual({
       id: 'm',
       role: 'user',
       content: 'hello',
       metadata: { keep: true },
     });
+  });
+
+  it('empties content that is only the suffix', () => {
+    const message: Message = { id: 'm', role: 'user', content: 'G', metadata: { runtimeContext: marker } };
+    expect(stripRuntimeContext(message)).toEqual({ id: 'm', role: 'user', content: '' });
+  });
+
+  it("keeps edited content but drops the stale marker, as nanobot's public view does", () => {
+    const edited: Message = {
+      id: 'm',
+      role: 'user',
+      content: 'helloG',
+      metadata: { runtimeContext: marker },
+    };
+    expect(stripRuntimeContext(edited)).toEqual({ id: 'm', role: 'user', content: 'helloG' });
+  });
+
+  it('strips trailing text parts equal to the recorded blocks, and nothing else', () => {
+    const blocks = { version: 1, sources: ['goal'], blocks: [{ type: 'text', text: 'G' }] };
+    const parts = [
+      { type: 'text', text: 'see' },
+      { type: 'text', text: 'G' },
+    ] as const;
+    const message: Message = { id: 'm', role: 'user', content: parts, metadata: { runtimeContext: blocks } };
+    expect(stripRuntimeContext(message).content).toEqual([{ type: 'text', text: 'see' }]);
+    const strings = { ...message, metadata: { runtimeContext: { ...blocks, blocks: ['G'] } } };
+    expect(stripRuntimeContext(strings).content).toEqual(parts);
+    const extraKey = { ...blocks, blocks: [{ type: 'text', text: 'G', cache_control: {} }] };
+    expect(stripRuntimeContext({ ...message, metadata: { runtimeContext: extraKey } }).content).toEqual(
+      parts,
+    );
+  });
+
+  it('ignores markers of another version', () => {
+    const message: Message = {
+      id: 'm',
+      role: 'user',
+      content: 'hello\n\nG',
+      metadata: { runtimeContext: { ...marker, version: 2 } },
+    };
+    expect(stripRuntimeContext(message).content).toBe('hello\n\nG');
   });
 
   it('leaves messages without a marker unchanged', () => {

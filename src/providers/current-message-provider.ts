@@ -38,12 +38,14 @@ export type CurrentMessageProviderOptions = Pick<
 };
 
 /**
- * The current user message (nanobot §2.2–2.3) from `input.current` and `input.media`: images first
+ * The current message (nanobot §2.2–2.3) from `input.current` and `input.media`: images first
  * (data URLs that keep their `path`), then the text, with `[Attachment: path]` lines for other files;
- * then the runtime-context blocks AFTER the user's content — `input.runtimeContext` in order, the
- * optional time/channel block, and the explicit-skills block for `$name` mentions. The exact appended
- * bytes are recorded in `metadata.runtimeContext` (see `stripRuntimeContext`); skipped files are
- * listed in `metadata.skippedMedia`. Nothing when there is no current message.
+ * for a user message (the default `input.currentRole`) then the runtime-context blocks AFTER the
+ * user's content — `input.runtimeContext` in order, the optional time/channel block, and the
+ * explicit-skills block for `$name` mentions. The exact appended bytes are recorded in
+ * `metadata.runtimeContext` (see `stripRuntimeContext`). An assistant-role current message gets no
+ * runtime context, like nanobot's. Skipped files are listed in `metadata.skippedMedia`. Nothing when
+ * there is no current message.
  */
 export class CurrentMessageProvider implements MessageProvider {
   readonly specificationVersion = 'v1';
@@ -58,6 +60,7 @@ export class CurrentMessageProvider implements MessageProvider {
   async getMessages(input: BuildInput, context: BuildContext): Promise<readonly Message[]> {
     if (input.current === undefined && (input.media ?? []).length === 0) return [];
     const current = input.current ?? '';
+    const role = input.currentRole ?? 'user';
     const media = await loadUserMedia(input.media ?? [], {
       ...this.#mediaOptions(),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
@@ -66,7 +69,7 @@ export class CurrentMessageProvider implements MessageProvider {
       typeof current === 'string'
         ? imagesThenText(media.images, withAttachmentLines(current, media.attachments))
         : [...media.images, ...current, ...attachmentParts(media.attachments)];
-    const blocks = this.#blocks(input, textOf(current));
+    const blocks = role === 'user' ? this.#blocks(input, textOf(current)) : [];
     const { content, marker } = appendRuntimeContext(base, blocks);
     const metadata = {
       ...(marker === undefined ? {} : { [RUNTIME_CONTEXT_KEY]: marker }),
@@ -75,7 +78,7 @@ export class CurrentMessageProvider implements MessageProvider {
     return [
       {
         id: context.generateId(),
-        role: 'user',
+        role,
         content,
         ...(Object.keys(metadata).length === 0 ? {} : { metadata }),
       },

@@ -38,6 +38,7 @@ export {
   normaliseRuntimeBlocks,
   RUNTIME_CONTEXT_KEY,
   type RuntimeContextMarker,
+  type RuntimeContextTextBlock,
   wrapRuntimeMetadata,
 } from './runtime-context.js';
 export { currentPlatform, describePlatform, type RuntimePlatform } from './runtime-platform.js';

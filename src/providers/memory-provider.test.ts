@@ -25,10 +25,23 @@ describe('MemoryProvider', () => {
     expect(reader.calls).toBe(1);
   });
 
-  it('leaves out a missing, blank or untouched-template memory', async () => {
+  it('reads line ends as Python text mode does', async () => {
+    const provider = new MemoryProvider({ workspace: '/w', reader: counting('- a\r\n- b\r') });
+    expect((await provider.getMessages({}, testBuildContext()))[0]?.content).toBe(
+      '# Memory\n\n## Long-term Memory\n- a\n- b\n',
+    );
+  });
+
+  it('inserts a whitespace-only memory, as nanobot does (only an empty text is left out)', async () => {
+    const provider = new MemoryProvider({ workspace: '/w', reader: counting(' \n') });
+    expect((await provider.getMessages({}, testBuildContext()))[0]?.content).toBe(
+      '# Memory\n\n## Long-term Memory\n \n',
+    );
+  });
+
+  it('leaves out a missing or untouched-template memory', async () => {
     for (const text of [
       '',
-      '  \n',
       WORKSPACE_TEMPLATES['memory/MEMORY.md'],
       `\n${WORKSPACE_TEMPLATES['memory/MEMORY.md']}\n`,
     ]) {
@@ -37,8 +50,8 @@ describe('MemoryProvider', () => {
     }
     const extra = new MemoryProvider({
       workspace: '/w',
-      reader: counting('# Theirs'),
-      extraTemplates: ['# Theirs\n'],
+      reader: counting('# Theirs\r\n'),
+      extraTemplates: ['\n# Theirs\n'],
     });
     expect(await extra.getMessages({}, testBuildContext())).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import type { Message } from '../core/message.js';
+import { toUniversalNewlines } from '../core/universal-newlines.js';
 import { MemoryFile } from '../memory/memory-file.js';
 import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
 import { matchesWorkspaceTemplate } from '../workspace/workspace-templates.js';
@@ -20,8 +21,10 @@ export type MemoryProviderOptions = {
 
 /**
  * Part 4 of the agent system prompt (nanobot §1.4): `# Memory\n\n## Long-term Memory\n{memory}`,
- * the file inserted as is. Left out when the file is missing, blank, or still the untouched
- * template. The file is read exactly once per build.
+ * the file inserted as nanobot reads it (Python text mode: `\r\n` and `\r` become `\n`; nothing
+ * trimmed). Left out, as in nanobot, when the file is missing or empty, or still the untouched
+ * template (ctxloom's or one of `extraTemplates`, compared trimmed); a whitespace-only file is
+ * inserted like any other text. The file is read exactly once per build.
  */
 export class MemoryProvider implements MessageProvider {
   readonly specificationVersion = 'v1';
@@ -36,9 +39,9 @@ export class MemoryProvider implements MessageProvider {
   }
 
   async getMessages(_input: unknown, context: BuildContext): Promise<readonly Message[]> {
-    const memory = await this.#reader.read();
+    const memory = toUniversalNewlines(await this.#reader.read());
     if (
-      memory.trim() === '' ||
+      memory === '' ||
       matchesWorkspaceTemplate({
         file: 'memory/MEMORY.md',
         content: memory,

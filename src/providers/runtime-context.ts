@@ -1,16 +1,13 @@
-import type { Content, ContentPart } from '../core/message.js';
+import type { Content } from '../core/message.js';
+import { pythonStrip } from '../core/python-strip.js';
+import type { RuntimeContextMarker, RuntimeContextTextBlock } from '../core/runtime-context-marker.js';
 import type { RuntimeContextBlock } from '../pipeline/build-input.js';
 
-/** The metadata key of the runtime-context marker on a user message. */
-export const RUNTIME_CONTEXT_KEY = 'runtimeContext';
-
-/**
- * What was appended to a user message, so the exact bytes replay next turn and a public view can
- * strip them: `suffix` for string content, `blocks` (the appended texts) for part lists.
- */
-export type RuntimeContextMarker =
-  | { readonly version: 1; readonly sources: readonly string[]; readonly suffix: string }
-  | { readonly version: 1; readonly sources: readonly string[]; readonly blocks: readonly string[] };
+export {
+  RUNTIME_CONTEXT_KEY,
+  type RuntimeContextMarker,
+  type RuntimeContextTextBlock,
+} from '../core/runtime-context-marker.js';
 
 /** Wraps metadata lines in the standard envelope that tells the model they are not instructions. */
 export function wrapRuntimeMetadata(lines: readonly string[]): string {
@@ -18,24 +15,28 @@ export function wrapRuntimeMetadata(lines: readonly string[]): string {
 }
 
 /**
- * Keeps the blocks with a non-blank source and content, trimming the content (nanobot's block rule).
+ * Keeps the blocks with a non-blank source and content, both trimmed as Python's `strip()` does
+ * (nanobot's block rule).
  */
 export function normaliseRuntimeBlocks(
   blocks: readonly RuntimeContextBlock[],
 ): readonly RuntimeContextBlock[] {
   const kept: RuntimeContextBlock[] = [];
   for (const block of blocks) {
-    const content = block.content.trim();
-    if (block.source.trim() === '' || content === '') continue;
-    kept.push({ source: block.source, content });
+    const source = pythonStrip(block.source);
+    const content = pythonStrip(block.content);
+    if (source === '' || content === '') continue;
+    kept.push({ source, content });
   }
   return kept;
 }
 
 /**
- * Appends runtime-context blocks AFTER the user's content (nanobot §2.2): string content gets
- * `"\n\n" + blocks joined by "\n\n"` (just the blocks when the text is empty); part lists get one text
- * part per block. Returns the new content and the marker (none when there are no blocks).
+ * Appends runtime-context blocks AFTER the user's content, byte for byte as nanobot does (§2.2):
+ * string content gets `"\n\n" + blocks joined by "\n\n"` (just the blocks when the text is empty) and
+ * the marker records that joined `suffix`; part lists get one `{ type: 'text', text }` part per block
+ * and the marker records those `blocks`. Returns the new content and the marker (none when there are
+ * no blocks).
  */
 export function appendRuntimeContext(
   content: Content,
@@ -46,10 +47,12 @@ export function appendRuntimeContext(
   const sources = kept.map((block) => block.source);
   const texts = kept.map((block) => block.content);
   if (typeof content === 'string') {
-    const joined = texts.join('\n\n');
-    const suffix = content === '' ? joined : `\n\n${joined}`;
-    return { content: content + suffix, marker: { version: 1, sources, suffix } };
+    const suffix = texts.join('\n\n');
+    return {
+      content: content === '' ? suffix : `${content}\n\n${suffix}`,
+      marker: { version: 1, sources, suffix },
+    };
   }
-  const parts: readonly ContentPart[] = texts.map((text) => ({ type: 'text', text }));
-  return { content: [...content, ...parts], marker: { version: 1, sources, blocks: texts } };
+  const parts: readonly RuntimeContextTextBlock[] = texts.map((text) => ({ type: 'text', text }));
+  return { content: [...content, ...parts], marker: { version: 1, sources, blocks: parts } };
 }

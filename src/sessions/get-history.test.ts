@@ -91,7 +91,7 @@ describe('getHistory', () => {
   });
 
   it('strips the runtime context only when the recorded suffix matches exactly', () => {
-    const marker = { version: 1, sources: ['goal'], suffix: '\n\n[ctx]' };
+    const marker = { version: 1, sources: ['goal'], suffix: '[ctx]' };
     const messages = [
       user('hi\n\n[ctx]', { id: 'a', metadata: { runtimeContext: marker } }),
       user('edited', { id: 'b', metadata: { runtimeContext: marker } }),
@@ -102,7 +102,9 @@ describe('getHistory', () => {
         ],
         {
           id: 'c',
-          metadata: { runtimeContext: { version: 1, sources: ['x'], blocks: ['[blk]'] } },
+          metadata: {
+            runtimeContext: { version: 1, sources: ['x'], blocks: [{ type: 'text', text: '[blk]' }] },
+          },
         },
       ),
     ];
@@ -110,6 +112,15 @@ describe('getHistory', () => {
     expect(out.map((message) => message.content)).toEqual(['hi', 'edited', [{ type: 'text', text: 'see' }]]);
     const kept = getHistory({ messages, lastConsolidated: 0 });
     expect(kept[0]).toEqual(messages[0]);
+  });
+
+  it('caps an unarchived replay at 2000 messages unless told otherwise', () => {
+    const messages = chat(2_010);
+    expect(getHistory({ messages, lastConsolidated: 0 })).toHaveLength(2_000);
+    expect(getHistory({ messages, lastConsolidated: 0 }, { maxMessages: 0 })).toHaveLength(2_000);
+    expect(
+      getHistory({ messages, lastConsolidated: 0 }, { maxMessages: Number.POSITIVE_INFINITY }),
+    ).toHaveLength(2_010);
   });
 
   it('does not mutate the session', () => {

@@ -8,6 +8,9 @@ import { replayMessage } from './replay-sanitize.js';
 /** Messages a fully archived session still replays (nanobot's `MIN_COMPACTED_REPLAY_MESSAGES`). */
 export const MIN_COMPACTED_REPLAY_MESSAGES = 8;
 
+/** The count cap when none is given (nanobot's `FILE_MAX_MESSAGES`). */
+export const DEFAULT_REPLAY_MAX_MESSAGES = 2000;
+
 /** The part of a session {@link getHistory} reads. */
 export type ReplaySession = {
   readonly messages: readonly Message[];
@@ -16,7 +19,10 @@ export type ReplaySession = {
 
 /** Options for {@link getHistory}. */
 export type GetHistoryOptions = {
-  /** Count cap (tests, SDK use); 0 = none. @default 0 */
+  /**
+   * Count cap; 0 or less means the default, like nanobot; `Infinity` turns it off. The model loop
+   * passes `replayMaxMessages(contextWindowTokens)` (see `replaySession`). @default 2000
+   */
   readonly maxMessages?: number;
   /** Token cap, the normal model path; 0 = none. @default 0 */
   readonly maxTokens?: number;
@@ -30,7 +36,9 @@ export type GetHistoryOptions = {
 
 /**
  * Replays a stored session for the model, with nanobot's rules (§3.4): start at `lastConsolidated`
- * but keep at least the last 8 messages (extended back to their user turn); optional count cap;
+ * but keep at least the last 8 messages (extended back to their user turn); the count cap (2000 by
+ * default; not applied when the archived tail replayed past `lastConsolidated` keeps fewer unarchived
+ * messages than the cap);
  * align to a user turn; drop an illegal tool-result prefix; per-message sanitising and field
  * whitelist; then the token cap, walking from the newest message (always kept), re-aligning to a
  * user turn or recovering the last user turn even over budget, and dropping an illegal prefix again.
@@ -58,8 +66,8 @@ function replayStart(session: ReplaySession, options: GetHistoryOptions): number
   const last = Math.max(0, Math.min(session.lastConsolidated, messages.length));
   const tail = Math.max(0, messages.length - MIN_COMPACTED_REPLAY_MESSAGES);
   const start = last > 0 ? Math.min(last, extendBackToUser(messages, tail)) : last;
-  const cap = options.maxMessages ?? 0;
-  if (cap <= 0) return start;
+  const requested = options.maxMessages ?? 0;
+  const cap = requested > 0 ? requested : DEFAULT_REPLAY_MAX_MESSAGES;
   const uncapped = start < last && messages.length - last < cap;
   if (uncapped || messages.length - start <= cap) return start;
   const capped = messages.length - cap;

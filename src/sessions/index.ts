@@ -3,15 +3,23 @@
  * The SessionStore contract and its memory, JSONL (nanobot format), SQLite and PostgreSQL backends;
  * MessageStore (coercers, retention, events); replay rules (getHistory) and turn persistence.
  */
+export { checkSessionKey } from './check-session-key.js';
+export { DEFAULT_MAX_LINE_BYTES } from './file-lines.js';
 export { type FileLockOptions, withFileLock } from './file-lock.js';
 export {
+  DEFAULT_REPLAY_MAX_MESSAGES,
   type GetHistoryOptions,
   getHistory,
   MIN_COMPACTED_REPLAY_MESSAGES,
   type ReplaySession,
 } from './get-history.js';
-export { JsonlSessionStore, type JsonlSessionStoreOptions } from './jsonl-session-store.js';
+export {
+  JsonlSessionStore,
+  type JsonlSessionStoreOptions,
+  type SessionRepair,
+} from './jsonl-session-store.js';
 export { LenientMessageCoercer } from './lenient-message-coercer.js';
+export type { JsonlSessionSummary } from './list-session-files.js';
 export { MaxCountRetention } from './max-count-retention.js';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './memory-session-store.js';
 export { mergeMetadata } from './merge-metadata.js';
@@ -26,6 +34,7 @@ export {
 } from './nanobot-message.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
 export { readMessagesFile } from './read-messages-file.js';
+export { type ReadSessionFileOptions, readSessionFile, type SessionFileRecord } from './read-session-file.js';
 export {
   archivedSummaryOf,
   LAST_SUMMARY_KEY,
@@ -33,11 +42,17 @@ export {
   type ReplayBudgetOptions,
   type ReplayedHistory,
   replayBudget,
+  replayMaxMessages,
   replaySession,
 } from './replay-session.js';
+export {
+  type NanobotSessionsDir,
+  type ResolveNanobotSessionsDirOptions,
+  resolveNanobotSessionsDir,
+} from './resolve-nanobot-sessions-dir.js';
 export type { RetentionPolicy } from './retention-policy.js';
 export { type SaveTurnOptions, type SaveTurnResult, saveTurn } from './save-turn.js';
-export { sessionFileName } from './session-file-name.js';
+export { legacySessionFileName, sessionFileName } from './session-file-name.js';
 export {
   emptySessionRecord,
   type MessageEvent,
@@ -48,6 +63,7 @@ export {
   type SessionSummary,
   type StoreCallOptions,
 } from './session-store.js';
+export type { SqliteDriverChoice, SqliteDriverName } from './sqlite-driver.js';
 export { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite-session-store.js';
 export { TIMESTAMP_KEY } from './stamp-message.js';
 export { StrictMessageCoercer } from './strict-message-coercer.js';

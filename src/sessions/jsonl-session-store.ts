@@ -1,28 +1,31 @@
-// Over 300 lines: one class per the SessionStore contract; file parsing, locking and naming live in their own files.
-import { appendFile, mkdir, open, readdir, unlink } from 'node:fs/promises';
+// Over 300 lines: one class per the SessionStore contract; reading, rewriting, naming and locking live in their own files.
+import { appendFile, copyFile, mkdir, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ContextError, SessionStoreError, throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
-import { atomicWriteFile } from '../workspace/atomic-write.js';
-import { endsWithNewline, fileExists, hasErrorCode, readTextOrEmpty } from '../workspace/fs-helpers.js';
+import { endsWithNewline, fileExists, hasErrorCode } from '../workspace/fs-helpers.js';
+import { checkSessionKey } from './check-session-key.js';
+import { removeStaleTempFiles } from './ctxloom-temp-file.js';
+import { DEFAULT_MAX_LINE_BYTES } from './file-lines.js';
 import { withFileLock } from './file-lock.js';
-import {
-  formatMessageLine,
-  formatSessionFile,
-  type ParsedSessionFile,
-  parseSessionFile,
-} from './jsonl-session-file.js';
 import { KeyedQueue } from './keyed-queue.js';
+import { type JsonlSessionSummary, listSessionFiles } from './list-session-files.js';
 import { ListenerSet } from './listener-set.js';
-import { compareKeys, mergeMetadata } from './merge-metadata.js';
+import { locateSessionFile, type SessionFolders } from './locate-session-file.js';
+import { mergeMetadata } from './merge-metadata.js';
+import { readSessionFile } from './read-session-file.js';
+import { replaceFileAtomically } from './replace-file-atomically.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
-import { sessionFileName, sessionKeyFromFileName } from './session-file-name.js';
+import { type HeaderFields, rewriteSessionFile, type SessionFileRewrite } from './rewrite-session-file.js';
+import type { SessionFileScan } from './scan-session-file.js';
+import { sessionFileName } from './session-file-name.js';
+import { formatHeaderLine, validLastConsolidated } from './session-header.js';
+import { formatMessageLine } from './session-line.js';
 import type {
   MessageEventListener,
   SessionRecord,
   SessionRewrite,
   SessionStore,
-  SessionSummary,
   StoreCallOptions,
 } from './session-store.js';
 import { emptySessionRecord } from './session-store.js';
@@ -35,25 +38,48 @@ const SESSION_LOCK_TIMEOUT_MS = 3_600_000;
 export type JsonlSessionStoreOptions = {
   /** The sessions folder (for a workspace, conventionally `<workspace>/sessions`). */
   readonly dir: string;
+  /**
+   * Folders where older nanobot versions kept this workspace's sessions (its flat `~/.nanobot/sessions`,
+   * `<workspace>/sessions`; see `resolveNanobotSessionsDir`). Their sessions are listed and loaded when
+   * `dir` has no file for the key, and moved into `dir` on the first write, as nanobot migrates them.
+   * @default []
+   */
+  readonly legacyDirs?: readonly string[];
   /** The clock for timestamps. @default the system clock */
   readonly now?: () => Date;
   /** Fsync after every append (survives power loss, not just process crashes; slower). @default false */
   readonly fsync?: boolean;
   /** How long to wait for another process's lock. @default 30000 */
   readonly lockTimeoutMs?: number;
+  /** A line longer than this is unreadable: reported, kept on disk, never read into memory. @default 256 MiB */
+  readonly maxLineBytes?: number;
+};
+
+/** What {@link JsonlSessionStore.repair} did. */
+export type SessionRepair = {
+  /** Unreadable lines moved to `corruptFile`, with their original bytes. */
+  readonly movedLines: number;
+  /** Where they went (`<session file>.corrupt`). */
+  readonly corruptFile: string;
 };
 
 /**
  * A {@link SessionStore} in nanobot's session file format (one `{base64url(key)}.jsonl` per session:
- * a metadata record, then one message dict per line), reading existing nanobot files as they are.
+ * a metadata record, then one message dict per line), reading existing nanobot files as they are,
+ * under current and legacy names (`cli_direct.jsonl`).
  *
+ * - Reads never write: `load` and `list` stream the file (`list` reads only its first and last line)
+ *   and report torn, corrupt or non-UTF-8 lines in `warnings` without touching anything, not even a
+ *   lock file, so they work on a read-only folder.
  * - `append` appends lines under a per-session cross-process lock (`<file>.lock`); it never rewrites
- *   the file, so the metadata record's `updated_at` may be stale on disk. `load` reports the later
- *   of it and the last message's timestamp.
- * - Metadata changes, the archive pointer and `rewrite` replace the file atomically (temp file created
- *   exclusively with mode 0600, fsync, rename, folder fsync).
- * - A torn or corrupt line is skipped, reported in `warnings`, and moved (appended) to `<file>.corrupt`;
- *   it is never destroyed. An acknowledged append survives a crash of the writing process.
+ *   the file, so the metadata record's `updated_at` may be stale on disk: `load` and `list` report the
+ *   later of it and the last message's timestamp. A torn last line gets a newline first.
+ * - Metadata changes, the archive pointer, `rewrite` and `repair` replace the file atomically in a
+ *   streaming copy that keeps every line they do not mean to change byte for byte, and move
+ *   unreadable lines (bytes as they were) to `<file>.corrupt`. A kill mid-rewrite leaves the old file;
+ *   its temp file is removed by a later write.
+ * - Advancing the archive pointer, or rewriting the messages, drops nanobot's `provider_state` record,
+ *   as nanobot does after archiving, so a stale `previous_response_id` is never continued.
  * - Events reach subscribers of this store object only (no cross-process delivery).
  */
 export class JsonlSessionStore implements SessionStore {
@@ -61,6 +87,7 @@ export class JsonlSessionStore implements SessionStore {
   readonly id = 'jsonl';
   /** The sessions folder. */
   readonly dir: string;
+  readonly #folders: SessionFolders;
   readonly #queue = new KeyedQueue();
   readonly #listeners = new ListenerSet();
   readonly #now: () => Date;
@@ -70,14 +97,19 @@ export class JsonlSessionStore implements SessionStore {
 
   constructor(options: JsonlSessionStoreOptions) {
     this.dir = path.resolve(options.dir);
+    this.#folders = {
+      dir: this.dir,
+      legacyDirs: (options.legacyDirs ?? []).map((dir) => path.resolve(dir)),
+      maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    };
     this.#now = options.now ?? (() => new Date());
     this.#fsync = options.fsync ?? false;
     this.#lockTimeoutMs = options.lockTimeoutMs ?? 30_000;
   }
 
   /**
-   * The sessions of an agent workspace: `<workspace>/sessions` (nanobot keeps them outside the workspace;
-   * pass `{ dir }` to the constructor to point at such a folder).
+   * The sessions of an agent workspace: `<workspace>/sessions` (nanobot keeps them under its config
+   * folder; `resolveNanobotSessionsDir` finds that folder and its legacy ones).
    */
   static forWorkspace(
     workspace: string,
@@ -86,9 +118,15 @@ export class JsonlSessionStore implements SessionStore {
     return new JsonlSessionStore({ ...options, dir: path.join(workspace, 'sessions') });
   }
 
-  /** The file a session is stored in. */
+  /** The file a session is written to (its current name in `dir`; it may still be read from a legacy file). */
   filePath(sessionKey: string): string {
     return path.join(this.dir, sessionFileName(sessionKey));
+  }
+
+  /** The file a session is read from now, or `undefined` when none holds it. Reads only. */
+  async locate(sessionKey: string): Promise<string | undefined> {
+    checkSessionKey(sessionKey, { backend: 'jsonl', operation: 'locate' });
+    return locateSessionFile(sessionKey, this.#folders);
   }
 
   async append(
@@ -97,20 +135,23 @@ export class JsonlSessionStore implements SessionStore {
     options: StoreCallOptions = {},
   ): Promise<void> {
     throwIfAborted(options.signal);
+    checkSessionKey(sessionKey, { backend: 'jsonl', operation: 'append' });
     if (messages.length === 0) return;
     const time = this.#now().toISOString();
     const stamped = messages.map((message) => stampMessage(message, time));
-    await this.#locked(sessionKey, 'append', async (file) => {
+    await this.#locked({ sessionKey, operation: 'append' }, async (file) => {
       if (!(await fileExists(file))) {
-        await mkdir(this.dir, { recursive: true, mode: 0o700 });
-        const content = {
+        const header = {
           key: sessionKey,
           createdAt: time,
           updatedAt: time,
           metadata: {},
           lastConsolidated: 0,
         };
-        await atomicWriteFile(file, formatSessionFile({ ...content, messages: stamped }));
+        await replaceFileAtomically(file, async (sink) => {
+          await sink.write(`${formatHeaderLine(header)}\n`);
+          for (const message of stamped) await sink.write(`${formatMessageLine(message)}\n`);
+        });
         return;
       }
       const prefix = (await endsWithNewline(file)) ? '' : '\n';
@@ -122,27 +163,39 @@ export class JsonlSessionStore implements SessionStore {
 
   async load(sessionKey: string, options: StoreCallOptions = {}): Promise<SessionRecord> {
     throwIfAborted(options.signal);
-    return this.#locked(sessionKey, 'load', async (file) => {
-      const { parsed, warnings, exists } = await this.#read(sessionKey, file);
-      if (!exists) return emptySessionRecord(sessionKey, warnings);
-      const updatedAt = latest(parsed.updatedAt, lastTimestamp(parsed.messages));
-      return {
-        key: sessionKey,
-        messages: parsed.messages,
-        metadata: parsed.metadata,
-        lastConsolidated: parsed.lastConsolidated,
-        ...(parsed.createdAt === undefined ? {} : { createdAt: parsed.createdAt }),
-        ...(updatedAt === undefined ? {} : { updatedAt }),
-        exists: true,
-        warnings,
-      };
-    });
+    checkSessionKey(sessionKey, { backend: 'jsonl', operation: 'load' });
+    return this.#queue.run(sessionKey, () =>
+      this.#guard('load', async () => {
+        // A second look when the file vanished between finding and opening it (another process moved
+        // a legacy file to its current name).
+        for (let attempt = 1; ; attempt += 1) {
+          const file = await locateSessionFile(sessionKey, this.#folders);
+          if (file === undefined) return emptySessionRecord(sessionKey);
+          const {
+            file: _file,
+            unreadableLines: _lines,
+            ...record
+          } = await readSessionFile(file, {
+            sessionKey,
+            maxLineBytes: this.#folders.maxLineBytes,
+          });
+          if (record.exists || record.warnings.length > 0 || attempt === 2) return record;
+        }
+      }),
+    );
   }
 
   async setMetadata(sessionKey: string, patch: Metadata, options: StoreCallOptions = {}): Promise<void> {
-    await this.#update(sessionKey, options, (parsed) => ({
-      metadata: mergeMetadata(parsed.metadata, patch),
-    }));
+    await this.#rewrite(sessionKey, {
+      ...options,
+      decide: (before) => ({
+        header: this.#header(before, {
+          key: sessionKey,
+          metadata: mergeMetadata(before.header?.metadata ?? {}, patch),
+        }),
+        providerState: 'keep',
+      }),
+    });
   }
 
   async setLastConsolidated(
@@ -150,61 +203,74 @@ export class JsonlSessionStore implements SessionStore {
     value: number,
     options: StoreCallOptions = {},
   ): Promise<void> {
-    await this.#update(sessionKey, options, (parsed) => ({
-      lastConsolidated: clampLastConsolidated(value, parsed.messages.length),
-    }));
+    await this.#rewrite(sessionKey, {
+      ...options,
+      decide: (before) => {
+        const lastConsolidated = clampLastConsolidated(value, before.messageCount);
+        const advanced = lastConsolidated > pointerOf(before);
+        return {
+          header: this.#header(before, { key: sessionKey, lastConsolidated }),
+          providerState: advanced ? 'drop' : 'keep',
+        };
+      },
+    });
   }
 
   async rewrite(sessionKey: string, rewrite: SessionRewrite, options: StoreCallOptions = {}): Promise<void> {
     const time = this.#now().toISOString();
     const messages = rewrite.messages.map((message) => stampMessage(message, time));
-    await this.#update(sessionKey, options, (parsed) => {
-      checkRewriteCount(rewrite, { backend: 'jsonl', actual: parsed.messages.length });
-      const last = rewrite.lastConsolidated ?? parsed.lastConsolidated;
-      return { messages, lastConsolidated: clampLastConsolidated(last, messages.length) };
+    await this.#rewrite(sessionKey, {
+      ...options,
+      messages,
+      decide: (before, after) => {
+        checkRewriteCount(rewrite, { backend: 'jsonl', actual: before.messageCount });
+        const lastConsolidated = clampLastConsolidated(
+          rewrite.lastConsolidated ?? pointerOf(before),
+          after.messageCount,
+        );
+        return { header: this.#header(before, { key: sessionKey, lastConsolidated }), providerState: 'drop' };
+      },
     });
+  }
+
+  /**
+   * Moves a session's unreadable lines (torn, corrupt, too long) to `<file>.corrupt` with their
+   * original bytes, leaving every other line as it is; `ctxloom session repair KEY` runs it. Reads
+   * never repair; every other rewrite (metadata, archive pointer, `rewrite`) repairs too.
+   */
+  async repair(sessionKey: string, options: StoreCallOptions = {}): Promise<SessionRepair> {
+    const result = await this.#rewrite(sessionKey, {
+      ...options,
+      decide: () => ({ header: 'keep', providerState: 'keep' }),
+    });
+    return { movedLines: result.moved, corruptFile: `${this.filePath(sessionKey)}.corrupt` };
   }
 
   async delete(sessionKey: string, options: StoreCallOptions = {}): Promise<boolean> {
     throwIfAborted(options.signal);
-    return this.#locked(sessionKey, 'delete', async (file) => {
-      try {
+    checkSessionKey(sessionKey, { backend: 'jsonl', operation: 'delete' });
+    return this.#locked({ sessionKey, operation: 'delete' }, async () => {
+      let deleted = false;
+      for (
+        let file = await this.locate(sessionKey);
+        file !== undefined;
+        file = await this.locate(sessionKey)
+      ) {
         await unlink(file);
-        return true;
-      } catch (error) {
-        if (hasErrorCode(error, 'ENOENT')) return false;
-        throw error;
+        deleted = true;
       }
+      return deleted;
     });
   }
 
-  async list(options: StoreCallOptions = {}): Promise<readonly SessionSummary[]> {
+  async list(options: StoreCallOptions = {}): Promise<readonly JsonlSessionSummary[]> {
     throwIfAborted(options.signal);
-    let names: string[];
-    try {
-      names = await readdir(this.dir);
-    } catch (error) {
-      if (hasErrorCode(error, 'ENOENT')) return [];
-      throw this.#error('list', error);
-    }
-    const summaries: SessionSummary[] = [];
-    for (const name of names.filter((entry) => entry.endsWith('.jsonl'))) {
-      const parsed = parseSessionFile(await readTextOrEmpty(path.join(this.dir, name)));
-      const key = parsed.key ?? sessionKeyFromFileName(name);
-      if (key === undefined) continue;
-      const updatedAt = latest(parsed.updatedAt, lastTimestamp(parsed.messages));
-      summaries.push({
-        key,
-        messageCount: parsed.messages.length,
-        ...(parsed.createdAt === undefined ? {} : { createdAt: parsed.createdAt }),
-        ...(updatedAt === undefined ? {} : { updatedAt }),
-      });
-    }
-    return summaries.sort(compareKeys);
+    return this.#guard('list', () => listSessionFiles(this.#folders));
   }
 
   /** A cross-process lock file `<file>.session.lock`, held for as long as the task runs (broken only if its process died). */
   async withSessionLock<T>(sessionKey: string, task: () => Promise<T>): Promise<T> {
+    checkSessionKey(sessionKey, { backend: 'jsonl', operation: 'lock' });
     const lockPath = `${this.filePath(sessionKey)}.session.lock`;
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     return withFileLock(
@@ -221,91 +287,86 @@ export class JsonlSessionStore implements SessionStore {
     this.#listeners.clear();
   }
 
-  async #update(
+  async #rewrite(
     sessionKey: string,
-    options: StoreCallOptions,
-    change: (
-      parsed: ParsedSessionFile,
-    ) => Partial<Pick<ParsedSessionFile, 'metadata' | 'lastConsolidated' | 'messages'>>,
-  ): Promise<void> {
-    throwIfAborted(options.signal);
-    await this.#locked(sessionKey, 'update', async (file) => {
-      const { parsed } = await this.#read(sessionKey, file);
-      const time = this.#now().toISOString();
-      const next = { ...parsed, ...change(parsed) };
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      await atomicWriteFile(
-        file,
-        formatSessionFile({
-          key: sessionKey,
-          createdAt: parsed.createdAt ?? time,
-          updatedAt: time,
-          metadata: next.metadata,
-          lastConsolidated: clampLastConsolidated(next.lastConsolidated, next.messages.length),
-          ...(parsed.providerState === undefined ? {} : { providerState: parsed.providerState }),
-          messages: next.messages,
-        }),
-      );
+    rewrite: StoreCallOptions & SessionFileRewrite,
+  ): Promise<{ readonly moved: number }> {
+    throwIfAborted(rewrite.signal);
+    checkSessionKey(sessionKey, { backend: 'jsonl', operation: 'rewrite' });
+    return this.#locked({ sessionKey, operation: 'rewrite' }, async (file) => {
+      await removeStaleTempFiles(this.dir, { now: () => this.#now().getTime() });
+      const result = await rewriteSessionFile(file, {
+        rewrite,
+        corruptFile: `${file}.corrupt`,
+        maxLineBytes: this.#folders.maxLineBytes,
+      });
+      return { moved: result.moved.length };
     });
   }
 
-  /** Reads and parses a session file under the lock; moves corrupt lines aside and repairs the file. */
-  async #read(
-    sessionKey: string,
-    file: string,
-  ): Promise<{ parsed: ParsedSessionFile; warnings: string[]; exists: boolean }> {
-    const text = await readTextOrEmpty(file);
-    const parsed = parseSessionFile(text);
-    const exists = parsed.key !== undefined || parsed.messages.length > 0;
-    if (parsed.corrupt.length === 0)
-      return { parsed, warnings: [], exists: exists || (await fileExists(file)) };
-    const aside = `${file}.corrupt`;
-    await appendFile(aside, `${parsed.corrupt.map((line) => line.text).join('\n')}\n`, { mode: 0o600 });
-    const warnings = parsed.corrupt.map(
-      (line) =>
-        `Session ${JSON.stringify(sessionKey)}: line ${line.line} skipped (${line.reason}); kept in ${aside}.`,
-    );
-    if (!exists) await unlink(file);
-    else {
-      const time = this.#now().toISOString();
-      await atomicWriteFile(
-        file,
-        formatSessionFile({
-          key: sessionKey,
-          createdAt: parsed.createdAt ?? time,
-          updatedAt: latest(parsed.updatedAt, lastTimestamp(parsed.messages)) ?? time,
-          metadata: parsed.metadata,
-          lastConsolidated: parsed.lastConsolidated,
-          ...(parsed.providerState === undefined ? {} : { providerState: parsed.providerState }),
-          messages: parsed.messages,
-        }),
-      );
-    }
-    return { parsed, warnings, exists };
+  /** The new metadata record: `change` over the current one, `updated_at` now. */
+  #header(
+    before: SessionFileScan,
+    change: Pick<HeaderFields, 'key'> & Partial<Pick<HeaderFields, 'metadata' | 'lastConsolidated'>>,
+  ): HeaderFields {
+    const time = this.#now().toISOString();
+    return {
+      key: change.key,
+      createdAt: before.header?.createdAt ?? time,
+      updatedAt: time,
+      metadata: change.metadata ?? before.header?.metadata ?? {},
+      lastConsolidated: change.lastConsolidated ?? pointerOf(before),
+    };
   }
 
-  #locked<T>(sessionKey: string, operation: string, task: (file: string) => Promise<T>): Promise<T> {
+  /** Runs a write under the session's in-process queue and file lock, after moving a legacy file into place. */
+  #locked<T>(
+    { sessionKey, operation }: { readonly sessionKey: string; readonly operation: string },
+    task: (file: string) => Promise<T>,
+  ): Promise<T> {
     const file = this.filePath(sessionKey);
-    return this.#queue.run(sessionKey, async () => {
-      this.#dirReady ??= mkdir(this.dir, { recursive: true, mode: 0o700 }).then(() => undefined);
-      await this.#dirReady;
-      try {
-        return await withFileLock({ path: `${file}.lock`, timeoutMs: this.#lockTimeoutMs }, () => task(file));
-      } catch (error) {
-        throw this.#error(operation, error);
-      }
-    });
+    return this.#queue.run(sessionKey, () =>
+      this.#guard(operation, async () => {
+        this.#dirReady ??= mkdir(this.dir, { recursive: true, mode: 0o700 }).then(() => undefined);
+        await this.#dirReady;
+        return withFileLock({ path: `${file}.lock`, timeoutMs: this.#lockTimeoutMs }, async () => {
+          await adopt(await locateSessionFile(sessionKey, this.#folders), file);
+          return task(file);
+        });
+      }),
+    );
   }
 
-  #error(operation: string, error: unknown): ContextError {
-    if (ContextError.isInstance(error)) return error;
-    return new SessionStoreError({
-      code: 'STORE_UNAVAILABLE',
-      backend: 'jsonl',
-      operation,
-      message: `JSONL session store ${operation} failed in ${this.dir}: ${error instanceof Error ? error.message : String(error)}.`,
-      cause: error,
-    });
+  async #guard<T>(operation: string, task: () => Promise<T>): Promise<T> {
+    try {
+      return await task();
+    } catch (error) {
+      if (ContextError.isInstance(error)) throw error;
+      throw new SessionStoreError({
+        code: 'STORE_UNAVAILABLE',
+        backend: 'jsonl',
+        operation,
+        message: `JSONL session store ${operation} failed in ${this.dir}: ${error instanceof Error ? error.message : String(error)}.`,
+        cause: error,
+      });
+    }
+  }
+}
+
+/** The archive pointer a file holds (nanobot's validation: not an integer in `0..count` reads as 0). */
+function pointerOf(scan: SessionFileScan): number {
+  return validLastConsolidated(scan.header?.lastConsolidated, scan.messageCount);
+}
+
+/** Moves a session found under a legacy name or folder to its current name, as nanobot migrates it. */
+async function adopt(found: string | undefined, file: string): Promise<void> {
+  if (found === undefined || found === file) return;
+  try {
+    await rename(found, file);
+  } catch (error) {
+    if (!hasErrorCode(error, 'EXDEV')) throw error;
+    await copyFile(found, file);
+    await unlink(found);
   }
 }
 
@@ -316,19 +377,4 @@ async function syncFile(file: string): Promise<void> {
   } finally {
     await handle.close();
   }
-}
-
-function lastTimestamp(messages: readonly Message[]): string | undefined {
-  const value = messages.at(-1)?.metadata?.['timestamp'];
-  return typeof value === 'string' ? value : undefined;
-}
-
-function latest(left: string | undefined, right: string | undefined): string | undefined {
-  if (left === undefined) return right;
-  if (right === undefined) return left;
-  const leftTime = Date.parse(left);
-  const rightTime = Date.parse(right);
-  if (Number.isNaN(rightTime)) return left;
-  if (Number.isNaN(leftTime)) return right;
-  return rightTime > leftTime ? right : left;
 }

@@ -1,5 +1,6 @@
 import { throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
+import { checkSessionKey } from './check-session-key.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { ListenerSet } from './listener-set.js';
 import { compareKeys, mergeMetadata } from './merge-metadata.js';
@@ -48,6 +49,7 @@ export class MemorySessionStore implements SessionStore {
     options: StoreCallOptions = {},
   ): Promise<void> {
     throwIfAborted(options.signal);
+    checkSessionKey(sessionKey, { backend: 'memory', operation: 'append' });
     if (messages.length === 0) return;
     const time = this.#now().toISOString();
     const stamped = messages.map((message) => stampMessage(message, time));
@@ -58,6 +60,7 @@ export class MemorySessionStore implements SessionStore {
 
   async load(sessionKey: string, options: StoreCallOptions = {}): Promise<SessionRecord> {
     throwIfAborted(options.signal);
+    checkSessionKey(sessionKey, { backend: 'memory', operation: 'load' });
     const entry = this.#sessions.get(sessionKey);
     if (entry === undefined) {
       return emptySessionRecord(sessionKey);
@@ -67,6 +70,7 @@ export class MemorySessionStore implements SessionStore {
 
   async setMetadata(sessionKey: string, patch: Metadata, options: StoreCallOptions = {}): Promise<void> {
     throwIfAborted(options.signal);
+    checkSessionKey(sessionKey, { backend: 'memory', operation: 'setMetadata' });
     const time = this.#now().toISOString();
     const entry = this.#entry(sessionKey, time);
     this.#sessions.set(sessionKey, {
@@ -82,6 +86,7 @@ export class MemorySessionStore implements SessionStore {
     options: StoreCallOptions = {},
   ): Promise<void> {
     throwIfAborted(options.signal);
+    checkSessionKey(sessionKey, { backend: 'memory', operation: 'setLastConsolidated' });
     const time = this.#now().toISOString();
     const entry = this.#entry(sessionKey, time);
     const lastConsolidated = clampLastConsolidated(value, entry.messages.length);
@@ -90,6 +95,7 @@ export class MemorySessionStore implements SessionStore {
 
   async rewrite(sessionKey: string, rewrite: SessionRewrite, options: StoreCallOptions = {}): Promise<void> {
     throwIfAborted(options.signal);
+    checkSessionKey(sessionKey, { backend: 'memory', operation: 'rewrite' });
     const time = this.#now().toISOString();
     const entry = this.#entry(sessionKey, time);
     checkRewriteCount(rewrite, { backend: 'memory', actual: entry.messages.length });
@@ -103,6 +109,7 @@ export class MemorySessionStore implements SessionStore {
 
   async delete(sessionKey: string, options: StoreCallOptions = {}): Promise<boolean> {
     throwIfAborted(options.signal);
+    checkSessionKey(sessionKey, { backend: 'memory', operation: 'delete' });
     return this.#sessions.delete(sessionKey);
   }
 
@@ -119,7 +126,8 @@ export class MemorySessionStore implements SessionStore {
   }
 
   /** Serialises tasks per session (this store lives in one process, so that is exclusive). */
-  withSessionLock<T>(sessionKey: string, task: () => Promise<T>): Promise<T> {
+  async withSessionLock<T>(sessionKey: string, task: () => Promise<T>): Promise<T> {
+    checkSessionKey(sessionKey, { backend: 'memory', operation: 'lock' });
     return this.#locks.run(sessionKey, task);
   }
 

@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { assertNever } from '../core/assert-never.js';
 import { isRecord } from '../core/is-record.js';
 import type { ContentPart, Message, Role, ToolCall } from '../core/message.js';
+import { RUNTIME_CONTEXT_KEY } from '../core/runtime-context-marker.js';
 
 /** A message as nanobot stores it: an OpenAI-chat-shaped JSON object. */
 export type NanobotDict = { readonly [key: string]: unknown };
@@ -10,31 +11,43 @@ export type NanobotDict = { readonly [key: string]: unknown };
 /** Metadata keys the converter owns. */
 export const NANOBOT_EXTRA_KEY = 'nanobot';
 /** The runtime-context marker (`{ version: 1, sources, suffix | blocks }`), nanobot's `_runtime_context`. */
-export const RUNTIME_CONTEXT_KEY = 'runtimeContext';
+export { RUNTIME_CONTEXT_KEY } from '../core/runtime-context-marker.js';
+
+const TIMESTAMP = 'timestamp';
 
 const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
-const OWN_FIELDS = new Set([
-  'id',
-  'role',
-  'content',
-  'timestamp',
-  'tool_calls',
-  'tool_call_id',
-  'name',
-  'reasoning_content',
-  '_runtime_context',
-  '_ctxloom',
-]);
+
+/**
+ * The fields the converter maps onto {@link Message}, each with the test for a value it can hold as it
+ * is. A field whose value fails its test (a `tool_call_id` on a user message, a `null` name, …) is kept
+ * in `metadata.nanobot` instead, like every unknown field. `content` and `tool_calls` are converted
+ * and, when the conversion would lose something, also kept as they were (see {@link fromNanobotDict}).
+ */
+const MODELLED: Readonly<Record<string, (value: unknown, role: Role) => boolean>> = {
+  id: (value) => typeof value === 'string' && value !== '',
+  role: () => true,
+  content: () => true,
+  tool_calls: () => true,
+  timestamp: (value) => typeof value === 'string',
+  tool_call_id: (value, role) => role === 'tool' && typeof value === 'string',
+  name: (value) => typeof value === 'string',
+  reasoning_content: (value) => typeof value === 'string',
+  _runtime_context: (value) => isRecord(value),
+  _ctxloom: (value) => isRecord(value),
+};
 
 /**
  * Converts a nanobot message dict into a {@link Message}, or returns why it cannot (not an object,
  * unknown role). Field mapping: `tool_calls` `{id, type:'function', function:{name, arguments}}` →
  * `toolCalls` `{id, name, arguments}` (object arguments become JSON text); `tool_call_id` →
  * `toolCallId`; `reasoning_content` → `reasoning`; `timestamp` → `metadata.timestamp`;
- * `_runtime_context` → `metadata.runtimeContext`; `image_url` blocks → image parts (with `_meta.path`);
- * every other field (`media`, `_command`, `thinking_blocks`, `latency_ms`, …) is kept in
- * `metadata.nanobot` so writing the message back loses nothing. `fallbackId` names messages stored
- * without an `id`.
+ * `_runtime_context` → `metadata.runtimeContext`; `image_url` blocks → image parts (with `_meta.path`).
+ * Nothing is lost: every other field (`media`, `_command`, `thinking_blocks`, `latency_ms`, a
+ * `tool_call_id` on a user message, …) is kept in `metadata.nanobot`, and `content` or `tool_calls`
+ * that the mapping cannot hold exactly (`cache_control` on a block, `image_url.detail`, extra keys of
+ * a call such as `index` or `extra_content`, `content: null`) are kept there as they were, so
+ * {@link toNanobotDict} writes them back while the message still says the same. `fallbackId` names
+ * messages stored without an `id`.
  */
 export function fromNanobotDict(value: unknown, fallbackId: string): Message | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
@@ -43,35 +56,68 @@ export function fromNanobotDict(value: unknown, fallbackId: string): Message | s
   const role = dict['role'];
   if (typeof role !== 'string' || !ROLES.includes(role as Role))
     return `unknown role ${JSON.stringify(role)}`;
+  // Checked against ROLES above.
+  const known = role as Role;
   const content = contentFromNanobot(dict['content']);
-  const metadata = metadataFromNanobot(dict, content.raw);
-  const toolCalls = role === 'assistant' ? toolCallsFromNanobot(dict['tool_calls']) : [];
-  return {
-    id: typeof dict['id'] === 'string' && dict['id'] !== '' ? dict['id'] : fallbackId,
-    // Checked against ROLES above.
-    role: role as Role,
-    content: content.value,
-    ...(typeof dict['name'] === 'string' ? { name: dict['name'] } : {}),
-    ...(role === 'tool' && typeof dict['tool_call_id'] === 'string'
-      ? { toolCallId: dict['tool_call_id'] }
-      : {}),
-    ...(toolCalls.length > 0 ? { toolCalls } : {}),
-    ...(typeof dict['reasoning_content'] === 'string' ? { reasoning: dict['reasoning_content'] } : {}),
-    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
-  };
+  const toolCalls = toolCallsFromNanobot(dict['tool_calls'], known);
+  const metadata = metadataFromNanobot(dict, {
+    role: known,
+    lossy: {
+      content: isLossy(dict['content'], contentToNanobot(content)),
+      tool_calls: isLossy(
+        dict['tool_calls'],
+        toolCalls.length > 0 ? toolCalls.map(toolCallToNanobot) : undefined,
+      ),
+    },
+  });
+  // Built property by property rather than with conditional spreads: a session of a million messages
+  // keeps a million of these, and spread-built objects carry extra slack.
+  const id = typeof dict['id'] === 'string' && dict['id'] !== '' ? dict['id'] : fallbackId;
+  const message: Writable<Message> =
+    metadata === undefined ? { id, role: known, content } : { id, role: known, content, metadata };
+  if (typeof dict['name'] === 'string') message.name = dict['name'];
+  if (known === 'tool' && typeof dict['tool_call_id'] === 'string') message.toolCallId = dict['tool_call_id'];
+  if (toolCalls.length > 0) message.toolCalls = toolCalls;
+  if (typeof dict['reasoning_content'] === 'string') message.reasoning = dict['reasoning_content'];
+  return message;
 }
 
-function metadataFromNanobot(dict: NanobotDict, rawContent: unknown): Record<string, unknown> {
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** True when a stored field is present and converting it and back would not give it again. */
+function isLossy(stored: unknown, convertedBack: unknown): boolean {
+  return stored !== undefined && !isDeepStrictEqual(stored, convertedBack);
+}
+
+/** `metadata`: `_ctxloom`'s fields, the timestamp, the runtime-context marker, and the rest under `nanobot`. */
+function metadataFromNanobot(
+  dict: NanobotDict,
+  conversion: { readonly role: Role; readonly lossy: Readonly<Record<'content' | 'tool_calls', boolean>> },
+): Record<string, unknown> | undefined {
+  const extra = unmodelledFields(dict, conversion);
+  const { timestamp, _ctxloom: own, _runtime_context: marker } = dict;
+  // The common case (a timestamp and nothing else) gets a one-property object: a session keeps millions.
+  if (!isRecord(own) && !isRecord(marker) && extra === undefined)
+    return typeof timestamp === 'string' ? { timestamp } : undefined;
+  const metadata: Record<string, unknown> = isRecord(own) ? { ...own } : {};
+  if (typeof timestamp === 'string') metadata[TIMESTAMP] = timestamp;
+  if (isRecord(marker)) metadata[RUNTIME_CONTEXT_KEY] = marker;
+  if (extra !== undefined) metadata[NANOBOT_EXTRA_KEY] = extra;
+  return Object.keys(metadata).length > 0 ? metadata : undefined;
+}
+
+/** The fields a {@link Message} does not hold as they are, or undefined when there are none. */
+function unmodelledFields(
+  dict: NanobotDict,
+  conversion: { readonly role: Role; readonly lossy: Readonly<Record<'content' | 'tool_calls', boolean>> },
+): Record<string, unknown> | undefined {
   const extra: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(dict)) if (!OWN_FIELDS.has(key)) extra[key] = field;
-  if (rawContent !== undefined) extra['content'] = rawContent;
-  const own = isRecord(dict['_ctxloom']) ? dict['_ctxloom'] : {};
-  return {
-    ...own,
-    ...(typeof dict['timestamp'] === 'string' ? { timestamp: dict['timestamp'] } : {}),
-    ...(isRecord(dict['_runtime_context']) ? { [RUNTIME_CONTEXT_KEY]: dict['_runtime_context'] } : {}),
-    ...(Object.keys(extra).length > 0 ? { [NANOBOT_EXTRA_KEY]: extra } : {}),
-  };
+  for (const [key, field] of Object.entries(dict)) {
+    const modelled = MODELLED[key];
+    if (modelled === undefined || !modelled(field, conversion.role)) extra[key] = field;
+  }
+  for (const key of ['content', 'tool_calls'] as const) if (conversion.lossy[key]) extra[key] = dict[key];
+  return Object.keys(extra).length > 0 ? extra : undefined;
 }
 
 /** Converts a {@link Message} into nanobot's dict shape (the inverse of {@link fromNanobotDict}). */
@@ -82,19 +128,22 @@ export function toNanobotDict(message: Message): NanobotDict {
     [NANOBOT_EXTRA_KEY]: extraValue,
     ...own
   } = message.metadata ?? {};
-  const extra: Record<string, unknown> = isRecord(extraValue) ? { ...extraValue } : {};
-  const rawContent = extra['content'];
-  delete extra['content'];
-  const keepRaw =
-    rawContent !== undefined && isDeepStrictEqual(contentFromNanobot(rawContent).value, message.content);
+  const { content: rawContent, tool_calls: rawCalls, ...extra } = isRecord(extraValue) ? extraValue : {};
+  const calls = message.toolCalls ?? [];
+  const keepContent =
+    rawContent !== undefined && isDeepStrictEqual(contentFromNanobot(rawContent), message.content);
+  const keepCalls =
+    rawCalls !== undefined && isDeepStrictEqual(toolCallsFromNanobot(rawCalls, message.role), calls);
   return {
     ...extra,
     role: message.role,
-    content: keepRaw ? rawContent : contentToNanobot(message.content),
+    content: keepContent ? rawContent : contentToNanobot(message.content),
     ...(typeof timestamp === 'string' ? { timestamp } : {}),
-    ...(message.toolCalls === undefined || message.toolCalls.length === 0
-      ? {}
-      : { tool_calls: message.toolCalls.map(toolCallToNanobot) }),
+    ...(keepCalls
+      ? { tool_calls: rawCalls }
+      : calls.length === 0
+        ? {}
+        : { tool_calls: calls.map(toolCallToNanobot) }),
     ...(message.toolCallId === undefined ? {} : { tool_call_id: message.toolCallId }),
     ...(message.name === undefined ? {} : { name: message.name }),
     ...(message.reasoning === undefined ? {} : { reasoning_content: message.reasoning }),
@@ -104,9 +153,14 @@ export function toNanobotDict(message: Message): NanobotDict {
   };
 }
 
-/** A stable id for a stored message that has none: a hash of its position and its line. */
-export function derivedMessageId(ordinal: number, line: string): string {
-  return createHash('sha256').update(`${ordinal}\n${line}`).digest('hex').slice(0, 32);
+/**
+ * A stable id for a stored message that has none: a hash of its position and its line (the line's
+ * UTF-8 bytes, or the line as a string, which hashes the same when it is valid UTF-8).
+ */
+export function derivedMessageId(ordinal: number, line: string | Uint8Array): string {
+  // Hashed in parts and hex-encoded from the digest's first 16 bytes: the same id as hashing
+  // `${ordinal}\n${line}` and keeping 32 hex digits, without a concatenated copy or a sliced string.
+  return createHash('sha256').update(`${ordinal}\n`).update(line).digest().toString('hex', 0, 16);
 }
 
 /** Converts one {@link ToolCall} to OpenAI's `{ id, type: 'function', function: { name, arguments } }`. */
@@ -114,8 +168,8 @@ function toolCallToNanobot(call: ToolCall): NanobotDict {
   return { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } };
 }
 
-function toolCallsFromNanobot(value: unknown): ToolCall[] {
-  if (!Array.isArray(value)) return [];
+function toolCallsFromNanobot(value: unknown, role: Role): ToolCall[] {
+  if (role !== 'assistant' || !Array.isArray(value)) return [];
   return value.filter(isRecord).map((call) => {
     const fn = isRecord(call['function']) ? call['function'] : call;
     const args = fn['arguments'];
@@ -127,22 +181,15 @@ function toolCallsFromNanobot(value: unknown): ToolCall[] {
   });
 }
 
-type ConvertedContent = { readonly value: string | readonly ContentPart[]; readonly raw?: unknown };
-
-function contentFromNanobot(value: unknown): ConvertedContent {
-  if (typeof value === 'string') return { value };
-  if (value === null || value === undefined) return { value: '' };
-  if (!Array.isArray(value)) return { value: JSON.stringify(value), raw: value };
-  const parts: ContentPart[] = [];
-  let lossy = false;
-  for (const block of value) {
-    const part = blockFromNanobot(block);
-    if (part === undefined) {
-      lossy = true;
-      parts.push({ type: 'text', text: `[unsupported content block: ${blockType(block)}]` });
-    } else parts.push(part);
-  }
-  return lossy ? { value: parts, raw: value } : { value: parts };
+/** Message content from nanobot's `content`: a string, a list of blocks, or anything else as JSON text. */
+function contentFromNanobot(value: unknown): string | readonly ContentPart[] {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return '';
+  if (!Array.isArray(value)) return JSON.stringify(value);
+  return value.map(
+    (block) =>
+      blockFromNanobot(block) ?? { type: 'text', text: `[unsupported content block: ${blockType(block)}]` },
+  );
 }
 
 function blockFromNanobot(block: unknown): ContentPart | undefined {

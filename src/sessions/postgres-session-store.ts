@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { ContextError, SessionStoreError, throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
+import { checkSessionKey } from './check-session-key.js';
 import { ListenerSet } from './listener-set.js';
 import { loadOptional } from './load-optional.js';
 import { mergeMetadata } from './merge-metadata.js';
@@ -82,7 +83,7 @@ export class PostgresSessionStore implements SessionStore {
     options: StoreCallOptions = {},
   ): Promise<void> {
     throwIfAborted(options.signal);
-    checkKey(sessionKey);
+    checkSessionKey(sessionKey, { backend: 'postgres', operation: 'append' });
     if (messages.length === 0) return;
     const time = this.#now().toISOString();
     const stamped = messages.map((message) => stampMessage(message, time));
@@ -106,7 +107,7 @@ export class PostgresSessionStore implements SessionStore {
 
   async load(sessionKey: string, options: StoreCallOptions = {}): Promise<SessionRecord> {
     throwIfAborted(options.signal);
-    checkKey(sessionKey);
+    checkSessionKey(sessionKey, { backend: 'postgres', operation: 'load' });
     return this.#transaction('load', async (client) => {
       await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
       const found = await client.query<SessionRow>(
@@ -166,7 +167,7 @@ export class PostgresSessionStore implements SessionStore {
 
   async delete(sessionKey: string, options: StoreCallOptions = {}): Promise<boolean> {
     throwIfAborted(options.signal);
-    checkKey(sessionKey);
+    checkSessionKey(sessionKey, { backend: 'postgres', operation: 'delete' });
     return this.#transaction('delete', async (client) => {
       await client.query(`DELETE FROM ${this.#table('messages')} WHERE session_key = $1`, [sessionKey]);
       const result = await client.query(`DELETE FROM ${this.#table('sessions')} WHERE key = $1`, [
@@ -191,7 +192,7 @@ export class PostgresSessionStore implements SessionStore {
    * connection while the task runs: exclusive across every process and server using this database.
    */
   async withSessionLock<T>(sessionKey: string, task: () => Promise<T>): Promise<T> {
-    checkKey(sessionKey);
+    checkSessionKey(sessionKey, { backend: 'postgres', operation: 'lock' });
     const keys = [this.#schema, sessionKey];
     let client: pg.PoolClient;
     try {
@@ -277,7 +278,7 @@ export class PostgresSessionStore implements SessionStore {
     change: (client: pg.PoolClient, row: SessionRow) => Promise<void>,
   ): Promise<void> {
     throwIfAborted(options.signal);
-    checkKey(sessionKey);
+    checkSessionKey(sessionKey, { backend: 'postgres', operation: 'update' });
     const time = this.#now().toISOString();
     await this.#transaction('update', async (client) =>
       change(client, await this.#touch(client, sessionKey, time)),
@@ -349,13 +350,4 @@ export class PostgresSessionStore implements SessionStore {
       cause: error,
     });
   }
-}
-
-/** PostgreSQL text cannot hold NUL; every other key is stored as is. */
-function checkKey(sessionKey: string): void {
-  if (!sessionKey.includes('\0')) return;
-  throw new ContextError({
-    code: 'INVALID_INPUT',
-    message: `Session key ${JSON.stringify(sessionKey)} contains a NUL character, which PostgreSQL text cannot store; remove it.`,
-  });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assistant, user } from '../core/factories.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
-import { archivedSummaryOf, replayBudget, replaySession } from './replay-session.js';
+import { archivedSummaryOf, replayBudget, replayMaxMessages, replaySession } from './replay-session.js';
 import type { SessionRecord } from './session-store.js';
 
 const record = (metadata: SessionRecord['metadata']): SessionRecord => ({
@@ -20,6 +20,15 @@ describe('replayBudget', () => {
     expect(replayBudget({ contextWindowTokens: 65_536, maxOutputTokens: 0 })).toBe(64_511);
     expect(replayBudget({ contextWindowTokens: 2_000, maxOutputTokens: 4_096 })).toBe(1_000);
     expect(replayBudget({ contextWindowTokens: 100, maxOutputTokens: 4_096 })).toBe(128);
+  });
+});
+
+describe('replayMaxMessages', () => {
+  it('is one message per 100 window tokens, between 120 and 2000 (nanobot)', () => {
+    expect(replayMaxMessages(8_000)).toBe(120);
+    expect(replayMaxMessages(32_768)).toBe(327);
+    expect(replayMaxMessages(200_000)).toBe(2_000);
+    expect(replayMaxMessages(0)).toBe(2_000);
   });
 });
 
@@ -56,5 +65,18 @@ describe('replaySession', () => {
     );
     expect(replayed.history.map((message) => message.content)).toEqual(['hi', 'hello']);
     expect(replayed.summary?.text).toBe('S');
+  });
+
+  it('caps the replay at the message count of the window, as the model loop does', () => {
+    const messages = Array.from({ length: 300 }, (_, index) =>
+      index % 2 === 0 ? user(`u${index}`, { id: `m${index}` }) : assistant(`a${index}`, { id: `m${index}` }),
+    );
+    const replayed = replaySession(
+      { ...record({}), messages },
+      { tokenCounter: new SimpleTokenCounter(), contextWindowTokens: 8_000, maxOutputTokens: 100 },
+    );
+    expect(replayed.history.map((message) => message.id)).toEqual(
+      messages.slice(180).map((message) => message.id),
+    );
   });
 });

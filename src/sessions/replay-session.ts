@@ -1,7 +1,7 @@
 import type { Message } from '../core/message.js';
 import type { ArchivedSummary } from '../pipeline/build-input.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { getHistory } from './get-history.js';
+import { DEFAULT_REPLAY_MAX_MESSAGES, getHistory } from './get-history.js';
 import type { SessionRecord } from './session-store.js';
 
 /** nanobot's session metadata key for the persisted archived summary `{ text, last_active }`. */
@@ -9,6 +9,15 @@ export const LAST_SUMMARY_KEY = '_last_summary';
 
 /** Tokens the model loop keeps free besides the answer when replaying (nanobot §3.4). */
 export const REPLAY_MARGIN_TOKENS = 1_024;
+
+/**
+ * nanobot's replay count cap for a context window: one message per 100 tokens of the window, at least
+ * 120 and at most 2000 (2000 when the window is unknown or not positive).
+ */
+export function replayMaxMessages(contextWindowTokens: number): number {
+  if (!(contextWindowTokens > 0)) return DEFAULT_REPLAY_MAX_MESSAGES;
+  return Math.min(DEFAULT_REPLAY_MAX_MESSAGES, Math.max(120, Math.floor(contextWindowTokens / 100)));
+}
 
 /** The model limits a replay is budgeted against. */
 export type ReplayBudgetOptions = {
@@ -49,18 +58,22 @@ export type ReplayedHistory = {
 };
 
 /**
- * Replays a stored session the way the model loop does before a turn: `getHistory` within
- * {@link replayBudget}, plus the persisted archived summary. Feed both to `builder.build`.
+ * Replays a stored session the way nanobot's model loop does before a turn: `getHistory` capped at
+ * {@link replayMaxMessages} messages and {@link replayBudget} tokens (extended back to the user turn
+ * with `extendToUser`, as nanobot does for subagent follow-ups), plus the persisted archived summary.
+ * Feed both to `builder.build`.
  * @example
  * const { history, summary } = replaySession(await store.load(key), { tokenCounter, contextWindowTokens, maxOutputTokens });
  */
 export function replaySession(
   record: SessionRecord,
-  options: ReplayBudgetOptions & { readonly tokenCounter: TokenCounter },
+  options: ReplayBudgetOptions & { readonly tokenCounter: TokenCounter; readonly extendToUser?: boolean },
 ): ReplayedHistory {
   const history = getHistory(record, {
+    maxMessages: replayMaxMessages(options.contextWindowTokens),
     maxTokens: replayBudget(options),
     tokenCounter: options.tokenCounter,
+    ...(options.extendToUser === undefined ? {} : { extendToUser: options.extendToUser }),
   });
   const summary = archivedSummaryOf(record);
   return { history, ...(summary === undefined ? {} : { summary }) };

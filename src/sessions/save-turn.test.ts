@@ -1,6 +1,14 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assistant, tool, user } from '../core/factories.js';
 import type { Message } from '../core/message.js';
+import { CurrentMessageProvider } from '../providers/current-message-provider.js';
+import { stripRuntimeContext } from '../providers/strip-runtime-context.js';
+import { testBuildContext } from '../providers/test-context.js';
+import { getHistory } from './get-history.js';
+import { JsonlSessionStore } from './jsonl-session-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { saveTurn } from './save-turn.js';
 
@@ -66,5 +74,37 @@ describe('saveTurn', () => {
     const run = [user([], { id: 'empty' }), user('hi', { id: 'u' })];
     const result = await saveTurn(store, 's', run, { initialLength: 0 });
     expect(result.saved.map((message) => message.id)).toEqual(['u']);
+  });
+
+  it("stores a built turn with an image and runtime context in nanobot's marker format", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ctxloom-save-turn-'));
+    writeFileSync(path.join(dir, 'a.png'), Buffer.from(PNG.split(',')[1] ?? '', 'base64'));
+    const provider = new CurrentMessageProvider({ cwd: dir });
+    const [turn] = await provider.getMessages(
+      { current: 'What colour?', media: ['a.png'], runtimeContext: [{ source: 'goal', content: ' G ' }] },
+      testBuildContext(),
+    );
+    if (turn === undefined) throw new Error('no current message');
+    const store = new JsonlSessionStore({ dir: path.join(dir, 'sessions') });
+    await saveTurn(store, 'webui:abc', [turn, assistant('Red.', { id: 'a' })], { initialLength: 0 });
+    const line = readFileSync(store.filePath('webui:abc'), 'utf8')
+      .split('\n')
+      .find((row) => row.includes('"user"'));
+    const row = JSON.parse(line ?? '{}') as Record<string, unknown>;
+    const block = { type: 'text', text: 'G' };
+    expect(row['content']).toEqual([
+      { type: 'text', text: `[image: ${path.join(dir, 'a.png')}]` },
+      { type: 'text', text: 'What colour?' },
+      block,
+    ]);
+    // nanobot's public view strips the trailing blocks equal to the recorded ones
+    expect(row['_runtime_context']).toEqual({ version: 1, sources: ['goal'], blocks: [block] });
+    const loaded = await store.load('webui:abc');
+    const [publicView] = getHistory(loaded, { includeRuntimeContext: false });
+    expect(publicView?.content).toEqual([
+      { type: 'text', text: `[image: ${path.join(dir, 'a.png')}]` },
+      { type: 'text', text: 'What colour?' },
+    ]);
+    expect(stripRuntimeContext(loaded.messages[0] as Message).content).toEqual(publicView?.content);
   });
 });

@@ -26,9 +26,16 @@ export type SessionRecord = {
 /** One line of {@link SessionStore.list}. */
 export type SessionSummary = {
   readonly key: string;
-  readonly messageCount: number;
+  /**
+   * How many messages are stored, when the backend knows without reading them: the SQL and memory
+   * stores do; `JsonlSessionStore` leaves it out, since its `list()` reads only the first and last
+   * line of each file (load the session to count).
+   */
+  readonly messageCount?: number;
   readonly createdAt?: string;
   readonly updatedAt?: string;
+  /** Problems found while listing this session (an unreadable file or metadata record), when any. */
+  readonly warnings?: readonly string[];
 };
 
 /** Broadcast once per appended message to {@link SessionStore.subscribe} listeners. */

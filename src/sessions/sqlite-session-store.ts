@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import type BetterSqlite3 from 'better-sqlite3';
 import { ContextError, SessionStoreError, throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
+import { checkSessionKey } from './check-session-key.js';
 import { withFileLock } from './file-lock.js';
 import { ListenerSet } from './listener-set.js';
-import { loadOptional } from './load-optional.js';
 import { mergeMetadata } from './merge-metadata.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
 import {
@@ -23,6 +22,13 @@ import type {
   StoreCallOptions,
 } from './session-store.js';
 import { emptySessionRecord } from './session-store.js';
+import {
+  inTransaction,
+  openSqliteDatabase,
+  type SqliteDatabase,
+  type SqliteDriverChoice,
+  type SqliteDriverName,
+} from './sqlite-driver.js';
 import { clampLastConsolidated, stampMessage } from './stamp-message.js';
 
 /** Options for {@link SqliteSessionStore}. */
@@ -33,7 +39,15 @@ export type SqliteSessionStoreOptions = {
   readonly busyTimeoutMs?: number;
   /** The clock for timestamps. @default the system clock */
   readonly now?: () => Date;
+  /**
+   * The SQLite binding: `node:sqlite` (built into Node ≥ 22.13, no native build), `better-sqlite3`
+   * (an optional dependency), or `auto` (`node:sqlite` when this Node has it, else better-sqlite3).
+   * Both read and write the same database file. @default 'auto'
+   */
+  readonly driver?: SqliteDriverChoice;
 };
+
+type Open = { readonly db: SqliteDatabase; readonly driver: SqliteDriverName };
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS ctxloom_sessions (
@@ -45,10 +59,11 @@ CREATE TABLE IF NOT EXISTS ctxloom_messages (
   PRIMARY KEY (session_key, seq)) WITHOUT ROWID;`;
 
 /**
- * A {@link SessionStore} in one SQLite database on better-sqlite3 12 (loaded on first use), in WAL
- * mode with a busy timeout, so several processes on one machine can share it. Each append is one
- * `BEGIN IMMEDIATE` transaction that numbers the messages after the session's current count, so
- * concurrent writers never lose or interleave a batch. Events reach this object's subscribers only.
+ * A {@link SessionStore} in one SQLite database, on `node:sqlite` where Node has it and else on
+ * better-sqlite3 12 (see `driver`; both are loaded on first use), in WAL mode with a busy timeout, so
+ * several processes on one machine can share it. Each append is one `BEGIN IMMEDIATE` transaction that
+ * numbers the messages after the session's current count, so concurrent writers never lose or
+ * interleave a batch. Events reach this object's subscribers only.
  */
 export class SqliteSessionStore implements SessionStore {
   readonly specificationVersion = 'v1';
@@ -58,12 +73,19 @@ export class SqliteSessionStore implements SessionStore {
   readonly #listeners = new ListenerSet();
   readonly #now: () => Date;
   readonly #busyTimeoutMs: number;
-  #db: Promise<BetterSqlite3.Database> | undefined;
+  readonly #driver: SqliteDriverChoice;
+  #db: Promise<Open> | undefined;
 
   constructor(options: SqliteSessionStoreOptions) {
     this.path = options.path;
     this.#now = options.now ?? (() => new Date());
     this.#busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
+    this.#driver = options.driver ?? 'auto';
+  }
+
+  /** Opens the database (if not yet open) and tells which binding serves it. */
+  async driver(): Promise<SqliteDriverName> {
+    return (await this.#open()).driver;
   }
 
   async append(
@@ -71,38 +93,39 @@ export class SqliteSessionStore implements SessionStore {
     messages: readonly Message[],
     options: StoreCallOptions = {},
   ): Promise<void> {
-    throwIfAborted(options.signal);
+    this.#check(sessionKey, { ...options, operation: 'append' });
     if (messages.length === 0) return;
     const time = this.#now().toISOString();
     const stamped = messages.map((message) => stampMessage(message, time));
-    const db = await this.#open();
+    const { db } = await this.#open();
     this.#run('append', () =>
-      db
-        .transaction(() => {
-          const count = this.#touch(db, { sessionKey, time }).message_count;
+      inTransaction(db, {
+        mode: 'IMMEDIATE',
+        task: () => {
+          const count = touch(db, { sessionKey, time }).message_count;
           insertMessages(db, { sessionKey, start: count, messages: stamped });
           db.prepare('UPDATE ctxloom_sessions SET message_count = ? WHERE key = ?').run(
             count + stamped.length,
             sessionKey,
           );
-        })
-        .immediate(),
+        },
+      }),
     );
     for (const message of stamped) this.#listeners.emit({ type: 'message-appended', sessionKey, message });
   }
 
   async load(sessionKey: string, options: StoreCallOptions = {}): Promise<SessionRecord> {
-    throwIfAborted(options.signal);
-    const db = await this.#open();
+    this.#check(sessionKey, { ...options, operation: 'load' });
+    const { db } = await this.#open();
     return this.#run('load', () =>
-      db
-        .transaction(() => {
+      inTransaction(db, {
+        mode: 'DEFERRED',
+        task: () => {
+          // Rows are written only by this store, in this schema.
           const row = db.prepare('SELECT * FROM ctxloom_sessions WHERE key = ?').get(sessionKey) as
             | SessionRow
             | undefined;
-          if (row === undefined) {
-            return emptySessionRecord(sessionKey);
-          }
+          if (row === undefined) return emptySessionRecord(sessionKey);
           const rows = db
             .prepare('SELECT data FROM ctxloom_messages WHERE session_key = ? ORDER BY seq')
             .all(sessionKey) as { data: string }[];
@@ -110,8 +133,8 @@ export class SqliteSessionStore implements SessionStore {
             row,
             rows.map((entry) => parseMessageRow(entry.data, { backend: 'sqlite', key: sessionKey })),
           );
-        })
-        .deferred(),
+        },
+      }),
     );
   }
 
@@ -150,30 +173,34 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async delete(sessionKey: string, options: StoreCallOptions = {}): Promise<boolean> {
-    throwIfAborted(options.signal);
-    const db = await this.#open();
+    this.#check(sessionKey, { ...options, operation: 'delete' });
+    const { db } = await this.#open();
     return this.#run('delete', () =>
-      db
-        .transaction(() => {
+      inTransaction(db, {
+        mode: 'IMMEDIATE',
+        task: () => {
           db.prepare('DELETE FROM ctxloom_messages WHERE session_key = ?').run(sessionKey);
-          return db.prepare('DELETE FROM ctxloom_sessions WHERE key = ?').run(sessionKey).changes > 0;
-        })
-        .immediate(),
+          db.prepare('DELETE FROM ctxloom_sessions WHERE key = ?').run(sessionKey);
+          return changes(db) > 0;
+        },
+      }),
     );
   }
 
   async list(options: StoreCallOptions = {}): Promise<readonly SessionSummary[]> {
     throwIfAborted(options.signal);
-    const db = await this.#open();
+    const { db } = await this.#open();
     const rows = this.#run(
       'list',
+      // Rows are written only by this store, in this schema.
       () => db.prepare('SELECT * FROM ctxloom_sessions ORDER BY key').all() as SessionRow[],
     );
     return rows.map(sessionSummaryFromRow);
   }
 
   /** A cross-process lock file next to the database, one per session, held while the task runs. */
-  withSessionLock<T>(sessionKey: string, task: () => Promise<T>): Promise<T> {
+  async withSessionLock<T>(sessionKey: string, task: () => Promise<T>): Promise<T> {
+    this.#check(sessionKey, { operation: 'lock' });
     const hash = createHash('sha256').update(sessionKey).digest('hex').slice(0, 24);
     return withFileLock(
       { path: `${this.path}.${hash}.session.lock`, timeoutMs: 3_600_000, staleMs: 3_600_000 },
@@ -189,49 +216,37 @@ export class SqliteSessionStore implements SessionStore {
     this.#listeners.clear();
     const db = this.#db;
     this.#db = undefined;
-    if (db !== undefined) (await db).close();
+    if (db !== undefined) (await db.catch(() => undefined))?.db.close();
   }
 
   async #update(
     sessionKey: string,
     options: StoreCallOptions,
-    change: (db: BetterSqlite3.Database, row: SessionRow) => void,
+    change: (db: SqliteDatabase, row: SessionRow) => void,
   ): Promise<void> {
-    throwIfAborted(options.signal);
+    this.#check(sessionKey, { ...options, operation: 'update' });
     const time = this.#now().toISOString();
-    const db = await this.#open();
+    const { db } = await this.#open();
     this.#run('update', () =>
-      db.transaction(() => change(db, this.#touch(db, { sessionKey, time }))).immediate(),
+      inTransaction(db, { mode: 'IMMEDIATE', task: () => change(db, touch(db, { sessionKey, time })) }),
     );
   }
 
-  /** Creates the session row if needed, sets `updated_at`, and returns the row (inside a transaction). */
-  #touch(
-    db: BetterSqlite3.Database,
-    { sessionKey, time }: { readonly sessionKey: string; readonly time: string },
-  ): SessionRow {
-    return db
-      .prepare(
-        `INSERT INTO ctxloom_sessions (key, created_at, updated_at) VALUES (?, ?, ?)
-         ON CONFLICT (key) DO UPDATE SET updated_at = excluded.updated_at RETURNING *`,
-      )
-      .get(sessionKey, time, time) as SessionRow;
+  #check(sessionKey: string, call: { readonly operation: string; readonly signal?: AbortSignal }): void {
+    throwIfAborted(call.signal);
+    checkSessionKey(sessionKey, { backend: 'sqlite', operation: call.operation });
   }
 
-  #open(): Promise<BetterSqlite3.Database> {
+  #open(): Promise<Open> {
     this.#db ??= (async () => {
-      const module = await loadOptional(
-        'better-sqlite3',
-        () => import('better-sqlite3'),
-        'SqliteSessionStore',
-      );
+      const opened = await openSqliteDatabase({ path: this.path, driver: this.#driver });
       return this.#run('open', () => {
-        const db = new module.default(this.path);
-        db.pragma('journal_mode = WAL');
-        db.pragma(`busy_timeout = ${Math.max(0, Math.floor(this.#busyTimeoutMs))}`);
-        db.pragma('synchronous = NORMAL');
+        const { db } = opened;
+        db.exec('PRAGMA journal_mode = WAL');
+        db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(this.#busyTimeoutMs))}`);
+        db.exec('PRAGMA synchronous = NORMAL');
         db.exec(SCHEMA);
-        return db;
+        return opened;
       });
     })();
     return this.#db;
@@ -253,8 +268,28 @@ export class SqliteSessionStore implements SessionStore {
   }
 }
 
+/** Creates the session row if needed, sets `updated_at`, and returns the row (inside a transaction). */
+function touch(
+  db: SqliteDatabase,
+  { sessionKey, time }: { readonly sessionKey: string; readonly time: string },
+): SessionRow {
+  // RETURNING * yields the sessions row just written.
+  return db
+    .prepare(
+      `INSERT INTO ctxloom_sessions (key, created_at, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET updated_at = excluded.updated_at RETURNING *`,
+    )
+    .get(sessionKey, time, time) as SessionRow;
+}
+
+/** Rows changed by the last statement (both bindings expose SQLite's `changes()`). */
+function changes(db: SqliteDatabase): number {
+  const row = db.prepare('SELECT changes() AS n').get();
+  return typeof row === 'object' && row !== null && 'n' in row && typeof row.n === 'number' ? row.n : 0;
+}
+
 function insertMessages(
-  db: BetterSqlite3.Database,
+  db: SqliteDatabase,
   batch: { readonly sessionKey: string; readonly start: number; readonly messages: readonly Message[] },
 ): void {
   const insert = db.prepare('INSERT INTO ctxloom_messages (session_key, seq, data) VALUES (?, ?, ?)');

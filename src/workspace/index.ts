@@ -11,6 +11,7 @@ export {
   WorkspaceFileCache,
   type WorkspaceFileCacheOptions,
 } from './file-cache.js';
+export { NANOBOT_TEMPLATE_DIGESTS, type TemplateDigest } from './nanobot-template-digests.js';
 export { resolveRealInside } from './resolve-real-inside.js';
 export { leavesFolder, resolveInside, safeFileName } from './safe-path.js';
 export {
@@ -28,6 +29,7 @@ export {
 } from './tool-result-offload.js';
 export {
   matchesWorkspaceTemplate,
+  type TemplateCheck,
   WORKSPACE_TEMPLATES,
   type WorkspaceTemplateFile,
 } from './workspace-templates.js';

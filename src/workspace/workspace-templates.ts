@@ -1,10 +1,15 @@
+import { createHash } from 'node:crypto';
+import { pythonStrip } from '../core/python-strip.js';
+import { toUniversalNewlines } from '../core/universal-newlines.js';
+import { NANOBOT_TEMPLATE_DIGESTS, type TemplateDigest } from './nanobot-template-digests.js';
+
 /**
  * The files `ctxloom init` writes into a new agent workspace, keyed by their path relative to the
  * workspace. The texts are ctxloom's own. Template detection (see `matchesWorkspaceTemplate`)
  * compares workspace files against THESE texts: an AGENTS.md, USER.md or MEMORY.md still equal to
- * its template carries no information, so the agent preset leaves it out of the prompt. (nanobot
- * compares against nanobot's bundled templates, which ctxloom does not ship; a workspace created by
- * nanobot keeps its own texts, which are then treated as user content.)
+ * its template carries no information, so the agent preset leaves it out of the prompt. nanobot's
+ * own templates are not shipped: they are recognised by their fingerprints
+ * (`NANOBOT_TEMPLATE_DIGESTS`).
  */
 export const WORKSPACE_TEMPLATES: Readonly<Record<WorkspaceTemplateFile, string>> = Object.freeze({
   'AGENTS.md': `# Agent instructions
@@ -66,17 +71,37 @@ export type TemplateCheck = {
   readonly content: string;
   /** More texts that count as the template (e.g. another tool's bundled file). @default [] */
   readonly extraTemplates?: readonly string[];
+  /** Fingerprints of templates recognised without their text. @default NANOBOT_TEMPLATE_DIGESTS[file] */
+  readonly digests?: readonly TemplateDigest[];
 };
 
 /**
- * True when `content` is an untouched template: equal (both trimmed) to ctxloom's template for
- * `file`, or to one of `extraTemplates`. Files without a template match only `extraTemplates`.
+ * True when `content` is an untouched template: equal to ctxloom's template for `file`, to nanobot's
+ * (recognised by {@link NANOBOT_TEMPLATE_DIGESTS}), or to one of `extraTemplates`, compared as nanobot
+ * compares them (line ends as Python text mode reads them, both sides stripped as Python's `strip()`
+ * does). Files without a template match only `extraTemplates`.
  */
 export function matchesWorkspaceTemplate(check: TemplateCheck): boolean {
-  const trimmed = check.content.trim();
+  const normalised = comparable(check.content);
   const own: unknown = Object.hasOwn(WORKSPACE_TEMPLATES, check.file)
     ? Reflect.get(WORKSPACE_TEMPLATES, check.file)
     : undefined;
-  if (typeof own === 'string' && own.trim() === trimmed) return true;
-  return (check.extraTemplates ?? []).some((template) => template.trim() === trimmed);
+  if (typeof own === 'string' && comparable(own) === normalised) return true;
+  const digests =
+    check.digests ??
+    (Object.hasOwn(NANOBOT_TEMPLATE_DIGESTS, check.file) ? NANOBOT_TEMPLATE_DIGESTS[check.file] : undefined);
+  if (matchesDigest(normalised, digests ?? [])) return true;
+  return (check.extraTemplates ?? []).some((template) => comparable(template) === normalised);
+}
+
+function matchesDigest(normalised: string, digests: readonly TemplateDigest[]): boolean {
+  return digests.some(
+    (digest) =>
+      digest.chars === normalised.length &&
+      createHash('sha256').update(normalised).digest('hex') === digest.sha256,
+  );
+}
+
+function comparable(text: string): string {
+  return pythonStrip(toUniversalNewlines(text));
 }

@@ -1,8 +1,12 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import {
   type AgentSettings,
   agentOptionsFromSettings,
   type ConsolidationResult,
+  type ConsolidationRound,
   ContextBuilder,
+  ContextError,
   DEFAULT_AGENT_PRESET,
   HistoryLog,
   LegacyHistoryFile,
@@ -35,23 +39,39 @@ const FLAGS = {
   ...MODEL_FLAGS,
   'context-window': { type: 'string' },
   'max-output': { type: 'string' },
+  'max-rounds': { type: 'string' },
   'idle-minutes': { type: 'string' },
   'legacy-history': { type: 'boolean' },
   'plain-prompt': { type: 'boolean' },
+  'raw-archive-unusable': { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  'min-retained': { type: 'string' },
 } as const;
 
 const USAGE = `Usage:
   ctxloom memory status
-  ctxloom memory consolidate [KEY...] [--context-window N] [--max-output N] [--idle-minutes N] [--legacy-history] [--plain-prompt]
-  ctxloom memory write
+  ctxloom memory consolidate [KEY...] [--context-window N] [--max-output N] [--max-rounds N] [--idle-minutes N]
+                             [--legacy-history] [--plain-prompt] [--raw-archive-unusable]
+  ctxloom memory write [--dry-run] [--min-retained PERCENT] [--max-output N]
 
 consolidate: archives old turns of the given sessions (default: all) into memory/history.jsonl once a
 session's prompt reaches the budget (context window − max output − 1024; defaults: the agent section of
-ctxloom.yaml, else 65536 and 8192).
-With --idle-minutes N it instead archives the whole unarchived tail of sessions quiet for N minutes.
+ctxloom.yaml, else 65536 and 8192), one model request per chunk of turns, until the prompt is back under
+half the budget (--max-rounds N caps the requests per session).
+With --idle-minutes N it instead archives the whole unarchived tail of sessions quiet for N minutes
+(0 = off).
 Archive requests reuse the agent's system prompt (the agent preset) unless --plain-prompt.
-A legacy memory/HISTORY.md is moved into history.jsonl first (unless --legacy-history).
-write: updates memory/MEMORY.md from unprocessed history entries (20 per request).
+A reply that is cut, filtered, empty or only reasoning stops the run and changes nothing, unless
+--raw-archive-unusable (then those turns are archived raw, as nanobot does).
+A legacy memory/HISTORY.md is moved into history.jsonl first (unless --legacy-history), when
+history.jsonl is still empty.
+write: updates memory/MEMORY.md from unprocessed history entries (20 per request), keeping the previous
+version in memory/.backups/. --dry-run prints the diff and writes nothing. A new MEMORY.md that keeps
+less than half of the old one's words is refused; --min-retained PERCENT sets that threshold (0 = off).
+
+Exit codes: 0 done, 2 invalid options, 6 the model endpoint is misconfigured or unreachable (nothing
+changed), 7 the model's reply was not usable (nothing changed), 8 the model failed transiently
+(consolidate archived the turns raw instead; write wrote nothing).
 
 ${STORE_USAGE}
 
@@ -68,19 +88,7 @@ type Request = {
 const ACTIONS: Readonly<Record<string, (request: Request) => Promise<number>>> = {
   status: (request) => withStore(request, (store) => status(request, store)),
   consolidate: (request) => withStore(request, (store) => consolidate(request, store)),
-  write: async ({ values, io, workspace }) => {
-    const writer = new MemoryWriter({
-      workspace,
-      model: openModel(values, io),
-      onProgress: (line) => io.stderr.write(`${line}\n`),
-    });
-    const result = await writer.run();
-    io.stdout.write(
-      `Memory writer: ${result.status}, ${result.processed} entries processed, Dream cursor ${result.cursor}.\n`,
-    );
-    if (result.reason !== undefined) io.stdout.write(`Not written: ${result.reason}\n`);
-    return result.status === 'failed' ? EXIT_CODES.unexpected : EXIT_CODES.ok;
-  },
+  write: (request) => write(request),
 };
 
 /** `ctxloom memory`: memory status, consolidation and the memory writer against a model endpoint. */
@@ -111,16 +119,26 @@ async function withStore(request: Request, task: (store: SessionStore) => Promis
 
 async function status(request: Request, store: SessionStore): Promise<number> {
   const { io, workspace } = request;
-  const memory = await new MemoryFile({ workspace }).read();
+  const memoryFile = new MemoryFile({ workspace });
+  const memory = await memoryFile.read();
+  const backups = (await memoryFile.backups()).length;
   const log = new HistoryLog({ workspace });
   const { entries, warnings } = await log.readWithWarnings();
   const dream = await log.readDreamCursor();
   const unprocessed = entries.filter((entry) => entry.cursor > dream).length;
   io.stdout.write(`Workspace: ${workspace}\n`);
-  io.stdout.write(`MEMORY.md: ${memory === '' ? 'missing or empty' : `${memory.length} characters`}\n`);
+  io.stdout.write(
+    `MEMORY.md: ${memory === '' ? 'missing or empty' : `${memory.length} characters`}${backups > 0 ? `, ${backups} previous versions in memory/.backups` : ''}\n`,
+  );
   io.stdout.write(
     `history.jsonl: ${entries.length} entries, latest cursor ${await log.latestCursor()}, Dream cursor ${dream}, ${unprocessed} unprocessed${warnings.length > 0 ? `, ${warnings.length} unreadable lines` : ''}\n`,
   );
+  const setAside = (await readFile(log.corruptPath, 'utf8').catch(emptyIfMissing))
+    .split('\n')
+    .filter((line) => line !== '').length;
+  if (setAside > 0) {
+    io.stdout.write(`memory/history.jsonl.corrupt: ${setAside} unreadable lines set aside by compaction\n`);
+  }
   const legacy = await new LegacyHistoryFile({ workspace }).read();
   if (legacy !== '') {
     io.stdout.write(
@@ -145,10 +163,13 @@ async function consolidate(request: Request, store: SessionStore): Promise<numbe
   };
   const { config } = await loadConfig({ dir: workspace, optional: true });
   const agent = resolveAgentSettings(config, workspace);
+  const maxRounds = numberFlag(values, 'max-rounds');
   const consolidator = new MemoryConsolidator({
     workspace,
     store,
     model: openModel(values, io),
+    maxRounds: maxRounds === undefined || maxRounds === 0 ? Number.POSITIVE_INFINITY : maxRounds,
+    ...(values['raw-archive-unusable'] === true ? { unusableReply: 'raw-archive' as const } : {}),
     contextWindowTokens:
       numberFlag(values, 'context-window') ??
       agent.contextWindowTokens ??
@@ -159,33 +180,131 @@ async function consolidate(request: Request, store: SessionStore): Promise<numbe
     onProgress: progress,
     ...(values['plain-prompt'] === true ? {} : { systemPrompt: agentSystemPrompt(workspace, agent) }),
   });
-  if (values['legacy-history'] !== true) {
-    const migrated = await migrateLegacyHistory({ workspace });
-    if (migrated > 0)
-      progress(
-        `moved ${migrated} entries from memory/HISTORY.md into memory/history.jsonl (kept HISTORY.md.bak)`,
-      );
-  }
+  if (values['legacy-history'] !== true) await migrate(workspace, progress);
   const idleMinutes = numberFlag(values, 'idle-minutes');
-  if (idleMinutes !== undefined) {
-    const results = await consolidator.consolidateIdle({ idleAfterMs: idleMinutes * 60_000 });
-    for (const result of results) io.stdout.write(`${result.sessionKey}: ${result.outcome.kind}\n`);
-    io.stdout.write(`Archived ${results.length} idle session${results.length === 1 ? '' : 's'}.\n`);
-    return EXIT_CODES.ok;
-  }
+  if (idleMinutes !== undefined) return consolidateIdle({ io, consolidator, idleMinutes });
   const keys = request.keys.length > 0 ? request.keys : (await store.list()).map((entry) => entry.key);
   for (const [index, key] of keys.entries()) {
     progress(`[${index + 1}/${keys.length}] ${key}`);
-    io.stdout.write(`${key}: ${describe(await consolidator.maybeConsolidate(key))}\n`);
+    const result = await consolidator.maybeConsolidate(key);
+    io.stdout.write(`${key}: ${describe(result)}\n`);
+    if (result.status === 'degraded')
+      return degraded(io, { key, rounds: result.rounds, left: keys.length - index - 1 });
   }
   return EXIT_CODES.ok;
 }
 
+async function consolidateIdle(run: {
+  readonly io: CliIo;
+  readonly consolidator: MemoryConsolidator;
+  readonly idleMinutes: number;
+}): Promise<number> {
+  const { io, idleMinutes } = run;
+  if (idleMinutes === 0) {
+    io.stdout.write('Idle compaction is off (--idle-minutes 0); nothing archived.\n');
+    return EXIT_CODES.ok;
+  }
+  const results = await run.consolidator.consolidateIdle({ idleAfterMs: idleMinutes * 60_000 });
+  for (const result of results)
+    io.stdout.write(`${result.sessionKey}: ${describeRounds(result.status, result.rounds)}\n`);
+  io.stdout.write(`Archived ${results.length} idle session${results.length === 1 ? '' : 's'}.\n`);
+  const last = results.at(-1);
+  return last?.status === 'degraded'
+    ? degraded(io, { key: last.sessionKey, rounds: last.rounds, left: undefined })
+    : EXIT_CODES.ok;
+}
+
+/** Reports nanobot's raw-archive fallback after a transient model failure; exit code 8. */
+function degraded(
+  io: CliIo,
+  report: {
+    readonly key: string;
+    readonly rounds: readonly ConsolidationRound[];
+    readonly left: number | undefined;
+  },
+): number {
+  const round = report.rounds.at(-1);
+  const outcome = round?.outcome;
+  if (round === undefined || outcome?.kind !== 'raw' || outcome.failure === undefined) return EXIT_CODES.ok;
+  const failure = outcome.failure;
+  const rest =
+    report.left === undefined
+      ? ' The remaining sessions were not processed.'
+      : report.left === 0
+        ? ''
+        : ` ${report.left} more session${report.left === 1 ? ' was' : 's were'} not processed.`;
+  io.stderr.write(
+    `${failure.code} (${failure.kind}): ${failure.message}\nDegraded: archived messages ${round.start}–${round.end} of ${report.key} raw (${outcome.entries} [RAW] entr${outcome.entries === 1 ? 'y' : 'ies'} in memory/history.jsonl, nanobot's fallback) instead of summarising them.${rest} Run again when the model is back.\n`,
+  );
+  return EXIT_CODES.modelTransient;
+}
+
+async function migrate(workspace: string, progress: (line: string) => void): Promise<void> {
+  const migration = await migrateLegacyHistory({ workspace });
+  if (migration.status === 'migrated') {
+    progress(
+      `moved ${migration.entries} entries from memory/HISTORY.md into memory/history.jsonl (marked processed; the file is kept as ${path.basename(migration.backupPath)})`,
+    );
+  } else if (migration.status === 'skipped') {
+    progress(
+      'memory/HISTORY.md was not migrated: memory/history.jsonl already has entries (nanobot refuses too)',
+    );
+  }
+}
+
+async function write(request: Request): Promise<number> {
+  const { values, io, workspace } = request;
+  const percent = numberFlag(values, 'min-retained');
+  if (percent !== undefined && percent > 100) {
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: `--min-retained is a percentage 0–100, got ${percent}.`,
+    });
+  }
+  const maxOutput = numberFlag(values, 'max-output');
+  const writer = new MemoryWriter({
+    workspace,
+    model: openModel(values, io),
+    ...(maxOutput === undefined ? {} : { maxOutputTokens: maxOutput }),
+    onProgress: (line) => io.stderr.write(`${line}\n`),
+    ...(percent === undefined ? {} : { minRetainedRatio: percent / 100 }),
+  });
+  const dryRun = values['dry-run'] === true;
+  const result = await writer.run({ dryRun });
+  if (dryRun) {
+    io.stdout.write(result.diff === '' ? 'No change to memory/MEMORY.md.\n' : result.diff);
+    io.stdout.write(
+      `Dry run: ${result.processed} entries processed; nothing written, Dream cursor stays ${result.cursor}.\n`,
+    );
+    return EXIT_CODES.ok;
+  }
+  io.stdout.write(
+    `Memory writer: ${result.status}, ${result.processed} entries processed, Dream cursor ${result.cursor}.\n`,
+  );
+  const compaction = result.compaction;
+  if (compaction !== undefined && compaction.setAside > 0) {
+    io.stderr.write(
+      `history.jsonl: ${compaction.setAside} unreadable lines moved to memory/history.jsonl.corrupt\n`,
+    );
+  }
+  return EXIT_CODES.ok;
+}
+
+function emptyIfMissing(error: unknown): string {
+  if (typeof error === 'object' && error !== null && Reflect.get(error, 'code') === 'ENOENT') return '';
+  throw error;
+}
+
 function describe(result: ConsolidationResult): string {
   const estimate = `estimate ${result.estimateBefore} → ${result.estimateAfter} tokens (budget ${result.budget}, target ${result.target})`;
-  if (result.rounds.length === 0) return `${result.status}, ${estimate}`;
-  const kinds = result.rounds.map((round) => `${round.outcome.kind}@${round.boundary}`).join(', ');
-  return `${result.status} in ${result.rounds.length} round${result.rounds.length === 1 ? '' : 's'} (${kinds}), ${estimate}`;
+  return `${describeRounds(result.status, result.rounds)}, ${estimate}`;
+}
+
+function describeRounds(status: string, rounds: readonly ConsolidationRound[]): string {
+  if (rounds.length === 0) return status;
+  const kinds = rounds.map((round) => `${round.outcome.kind}@${round.start}–${round.end}`);
+  const shown = kinds.length > 6 ? [...kinds.slice(0, 3), '…', ...kinds.slice(-2)] : kinds;
+  return `${status} in ${rounds.length} round${rounds.length === 1 ? '' : 's'} (${shown.join(', ')})`;
 }
 
 /** The agent preset's system prompt for a session, so archive requests share the ordinary prefix. */

@@ -27,6 +27,8 @@ export const MODEL_FLAGS = {
   model: { type: 'string' },
   'api-key': { type: 'string' },
   'timeout-ms': { type: 'string' },
+  'max-retries': { type: 'string' },
+  'retry-delay-ms': { type: 'string' },
 } as const;
 
 /** Usage lines for {@link STORE_FLAGS}. */
@@ -41,7 +43,9 @@ export const MODEL_USAGE = `Model endpoint (OpenAI-compatible; flags override th
   --model-url URL    base URL, e.g. http://127.0.0.1:11434/v1   (env CTXLOOM_MODEL_URL)
   --model NAME       model name                                  (env CTXLOOM_MODEL)
   --api-key KEY      API key, if the endpoint needs one          (env CTXLOOM_API_KEY)
-  --timeout-ms N     per-request timeout (default 60000)`;
+  --timeout-ms N     per-request timeout (default 60000)
+  --max-retries N    retries after a transient failure: 5xx, 429, timeout, reset (default 2)
+  --retry-delay-ms N first retry delay, doubled per retry unless Retry-After (default 500)`;
 
 type Values = Readonly<Record<string, string | boolean | undefined>>;
 
@@ -103,11 +107,15 @@ export function openModel(values: Values, io: CliIo): OpenAICompatibleChatModel 
     });
   }
   const timeout = numberFlag(values, 'timeout-ms');
+  const retries = numberFlag(values, 'max-retries');
+  const delay = numberFlag(values, 'retry-delay-ms');
   return new OpenAICompatibleChatModel({
     baseURL,
     model,
     ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }),
     ...(timeout === undefined ? {} : { timeoutMs: timeout }),
+    ...(retries === undefined ? {} : { maxRetries: retries }),
+    ...(delay === undefined ? {} : { retryBaseDelayMs: delay }),
   });
 }
 

@@ -1,3 +1,4 @@
+// Over 300 lines: one file per CLI command until the CLI is restructured (#14); most of it is the import.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -6,7 +7,10 @@ import {
   JsonlSessionStore,
   LenientMessageCoercer,
   MessageStore,
+  readSessionFile,
+  resolveNanobotSessionsDir,
   type SessionStore,
+  type SessionSummary,
   StrictMessageCoercer,
   textOf,
 } from '../../index.js';
@@ -19,6 +23,7 @@ import {
   STORE_FLAGS,
   STORE_USAGE,
   stringFlag,
+  workspaceOf,
 } from './session-store-flags.js';
 
 const FLAGS = {
@@ -31,6 +36,8 @@ const FLAGS = {
   file: { type: 'string' },
   strict: { type: 'boolean' },
   replace: { type: 'boolean' },
+  'skip-unreadable': { type: 'boolean' },
+  'nanobot-config': { type: 'string' },
 } as const;
 
 const USAGE = `Usage:
@@ -38,9 +45,15 @@ const USAGE = `Usage:
   ctxloom session show KEY [--json] [--replay [--public] [--max-tokens N]]
   ctxloom session append KEY [--role user|assistant|system] TEXT
   ctxloom session append KEY --file MESSAGES.json|.jsonl|- [--strict]   (- reads standard input)
-  ctxloom session import SOURCE [--replace]     SOURCE: a nanobot sessions folder or one .jsonl file
+  ctxloom session repair KEY      move a JSONL session's unreadable lines to <file>.corrupt (bytes kept)
+  ctxloom session import [SOURCE] [--replace] [--skip-unreadable]
+      SOURCE: a nanobot sessions folder or one .jsonl file (default with --nanobot-config: nanobot's
+      sessions of --workspace). A session with unreadable lines is not imported (exit 4) unless
+      --skip-unreadable; 'session repair' moves them aside first.
 
-${STORE_USAGE}`;
+${STORE_USAGE}
+  --nanobot-config DIR  nanobot's config folder (e.g. ~/.nanobot): the sessions nanobot keeps for
+                        --workspace, in <DIR>/sessions/<workspace id>/ and its older layouts`;
 
 type Values = ReturnType<typeof parseFlags>['values'];
 type Action = (request: {
@@ -56,8 +69,10 @@ const ACTIONS: Readonly<Record<string, Action>> = {
     if (values['json'] === true) io.stdout.write(`${JSON.stringify(sessions, null, 2)}\n`);
     else if (sessions.length === 0) io.stdout.write('No sessions.\n');
     else
-      for (const entry of sessions)
-        io.stdout.write(`${entry.key}\t${entry.messageCount} messages\tupdated ${entry.updatedAt ?? '?'}\n`);
+      for (const entry of sessions) {
+        io.stdout.write(`${entry.key}\t${sizeOf(entry)}\tupdated ${entry.updatedAt ?? '?'}\n`);
+        for (const warning of entry.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
+      }
     return EXIT_CODES.ok;
   },
   show: async ({ store, values, args, io }) => {
@@ -104,24 +119,56 @@ const ACTIONS: Readonly<Record<string, Action>> = {
     io.stdout.write(`Appended ${appended.length} message${appended.length === 1 ? '' : 's'} to ${key}.\n`);
     return EXIT_CODES.ok;
   },
+  repair: async ({ store, args, io }) => {
+    const key = requireKey(args, 'repair');
+    if (!(store instanceof JsonlSessionStore))
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: `session repair works on JSONL session folders (--workspace, --sessions, --nanobot-config); ${store.id} rows have no lines to repair.`,
+      });
+    if ((await store.locate(key)) === undefined)
+      throw new ContextError({
+        code: 'NOT_FOUND',
+        message: `No session ${JSON.stringify(key)} in ${store.dir}.`,
+      });
+    const { movedLines, corruptFile } = await store.repair(key);
+    io.stdout.write(
+      movedLines === 0
+        ? `Nothing to repair in ${key}.\n`
+        : `Moved ${movedLines} unreadable line${movedLines === 1 ? '' : 's'} of ${key} to ${corruptFile}.\n`,
+    );
+    return EXIT_CODES.ok;
+  },
   import: async ({ store, values, args, io }) =>
-    importSessions({ store, source: requireKey(args, 'import'), replace: values['replace'] === true, io }),
+    importSessions({
+      store,
+      source: await importSource(values, args, io),
+      replace: values['replace'] === true,
+      skipUnreadable: values['skip-unreadable'] === true,
+      io,
+    }),
 };
 
-/** `ctxloom session`: list, show, append to and import sessions in any store. */
+/** `ctxloom session`: list, show, append to, repair and import sessions in any store. */
 export const sessionCommand: CliCommand = {
   name: 'session',
-  summary: 'List, show, append to and import sessions (JSONL, SQLite, PostgreSQL)',
+  summary: 'List, show, append to, repair and import sessions (JSONL, SQLite, PostgreSQL)',
   usage: USAGE,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, FLAGS);
     const [action, ...rest] = positionals;
     const run = action === undefined ? undefined : ACTIONS[action];
     if (run === undefined) {
-      io.stderr.write(`INVALID_OPTIONS: expected list, show, append or import.\n${USAGE}\n`);
+      io.stderr.write(`INVALID_OPTIONS: expected list, show, append, repair or import.\n${USAGE}\n`);
       return EXIT_CODES.invalid;
     }
-    const store = await openStore(values, io);
+    const nanobot = action !== 'import' && typeof values['nanobot-config'] === 'string';
+    if (nanobot && ['sessions', 'sqlite', 'pg'].some((name) => typeof values[name] === 'string'))
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: `--nanobot-config names the sessions already; drop --sessions, --sqlite and --pg for session ${action}.`,
+      });
+    const store = nanobot ? await openNanobotStore(values, io) : await openStore(values, io);
     try {
       return await run({ store, values, args: rest, io });
     } finally {
@@ -129,6 +176,18 @@ export const sessionCommand: CliCommand = {
     }
   },
 };
+
+/** `N messages` where the store counts them, else the file size (JSONL lists read no messages). */
+function sizeOf(entry: SessionSummary): string {
+  if (entry.messageCount !== undefined) return `${entry.messageCount} messages`;
+  const bytes = 'sizeBytes' in entry && typeof entry.sizeBytes === 'number' ? entry.sizeBytes : undefined;
+  if (bytes === undefined) return '? messages';
+  return bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 ** 2
+      ? `${(bytes / 1024).toFixed(1)} KiB`
+      : `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+}
 
 function requireKey(args: readonly string[], action: string): string {
   const [key] = args;
@@ -179,35 +238,111 @@ async function readStdin(io: CliIo): Promise<string> {
   return text;
 }
 
+/** A source to import from: one session file, or a store whose `list()` names its files. */
+type ImportSource = { readonly file: string } | { readonly store: JsonlSessionStore };
+
+async function importSource(values: Values, args: readonly string[], io: CliIo): Promise<ImportSource> {
+  const [given] = args;
+  if (given === undefined) {
+    if (typeof values['nanobot-config'] !== 'string')
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: 'session import needs a SOURCE folder or file, or --nanobot-config DIR with --workspace.',
+      });
+    return { store: await openNanobotStore(values, io) };
+  }
+  const source = path.resolve(io.cwd, given);
+  return (await stat(source)).isFile() ? { file: source } : { store: new JsonlSessionStore({ dir: source }) };
+}
+
+/** The JSONL store on nanobot's own session folder for `--workspace` (found by nanobot's rules). */
+async function openNanobotStore(values: Values, io: CliIo): Promise<JsonlSessionStore> {
+  const configDir = path.resolve(io.cwd, stringFlag(values, 'nanobot-config') ?? '.');
+  const found = await resolveNanobotSessionsDir({ workspace: workspaceOf(values, io), configDir });
+  if (!found.found) {
+    const older =
+      found.legacyDirs.length === 0
+        ? ''
+        : ` Older sessions are in ${found.legacyDirs.join(', ')} (use --sessions).`;
+    throw new ContextError({ code: 'NOT_FOUND', message: `${found.reason}${older}` });
+  }
+  return new JsonlSessionStore({ dir: found.dir, legacyDirs: found.legacyDirs });
+}
+
+/**
+ * Copies every session of the source into the store, whole or not at all: a session with unreadable
+ * lines is refused (unless `skipUnreadable`), and each copy is checked by loading it back.
+ * @throws ContextError `STORE_CORRUPT` naming every session that was not imported, after the others are.
+ */
 async function importSessions(request: {
   readonly store: SessionStore;
-  readonly source: string;
+  readonly source: ImportSource;
   readonly replace: boolean;
+  readonly skipUnreadable: boolean;
   readonly io: CliIo;
 }): Promise<number> {
-  const { store, io } = request;
-  const source = path.resolve(io.cwd, request.source);
-  const isFile = (await stat(source)).isFile();
-  const from = new JsonlSessionStore({ dir: isFile ? path.dirname(source) : source });
-  const keys = (await from.list())
-    .map((entry) => entry.key)
-    .filter((key) => !isFile || from.filePath(key) === source);
+  const { source, io } = request;
+  const files = 'file' in source ? [source.file] : (await source.store.list()).map((entry) => entry.file);
+  if (files.length === 0)
+    throw new ContextError({
+      code: 'NOT_FOUND',
+      message: `No session files (*.jsonl) in ${'store' in source ? source.store.dir : source.file}.`,
+    });
+  const failures: string[] = [];
   let imported = 0;
-  for (const [index, key] of keys.entries()) {
-    const existing = await store.load(key);
-    if (existing.exists && existing.messages.length > 0 && !request.replace) {
-      io.stderr.write(
-        `[${index + 1}/${keys.length}] skipped ${key}: already in the target (use --replace)\n`,
-      );
-      continue;
+  for (const [index, file] of files.entries()) {
+    const progress = `[${index + 1}/${files.length}]`;
+    const outcome = await importOne({ ...request, file }).catch((error: unknown) => ({
+      failure: `${file}: ${error instanceof Error ? error.message : String(error)}`,
+    }));
+    if ('failure' in outcome) {
+      failures.push(outcome.failure);
+      io.stderr.write(`${progress} not imported: ${outcome.failure}\n`);
+    } else if ('skipped' in outcome)
+      io.stderr.write(`${progress} skipped ${outcome.skipped}: already in the target (use --replace)\n`);
+    else {
+      imported += 1;
+      io.stderr.write(`${progress} imported ${outcome.key} (${outcome.messages} messages)\n`);
     }
-    const record = await from.load(key);
-    for (const warning of record.warnings) io.stderr.write(`warning: ${warning}\n`);
-    await store.rewrite(key, { messages: record.messages, lastConsolidated: record.lastConsolidated });
-    await store.setMetadata(key, record.metadata);
-    imported += 1;
-    io.stderr.write(`[${index + 1}/${keys.length}] imported ${key} (${record.messages.length} messages)\n`);
   }
-  io.stdout.write(`Imported ${imported} of ${keys.length} session${keys.length === 1 ? '' : 's'}.\n`);
-  return EXIT_CODES.ok;
+  io.stdout.write(`Imported ${imported} of ${files.length} session${files.length === 1 ? '' : 's'}.\n`);
+  if (failures.length === 0) return EXIT_CODES.ok;
+  throw new ContextError({
+    code: 'STORE_CORRUPT',
+    message: `${failures.length} session${failures.length === 1 ? ' was' : 's were'} not imported: ${failures.join('; ')}. Nothing of ${failures.length === 1 ? 'it' : 'them'} was written: fix the file, move its unreadable lines aside with 'ctxloom session repair KEY --sessions DIR', or pass --skip-unreadable, and run the import again.`,
+  });
+}
+
+type ImportOutcome =
+  | { readonly key: string; readonly messages: number }
+  | { readonly skipped: string }
+  | { readonly failure: string };
+
+async function importOne(request: {
+  readonly store: SessionStore;
+  readonly file: string;
+  readonly replace: boolean;
+  readonly skipUnreadable: boolean;
+  readonly io: CliIo;
+}): Promise<ImportOutcome> {
+  const { store, file, io } = request;
+  const record = await readSessionFile(file);
+  const { key, unreadableLines } = record;
+  if (unreadableLines.length > 0 && !request.skipUnreadable) {
+    const lines = unreadableLines.map((line) => `line ${line.line}: ${line.reason}`).join(', ');
+    return {
+      failure: `${key} (${file}) has ${unreadableLines.length} unreadable line${unreadableLines.length === 1 ? '' : 's'} (${lines})`,
+    };
+  }
+  for (const warning of record.warnings) io.stderr.write(`warning: ${warning}\n`);
+  const existing = await store.load(key);
+  if (existing.exists && existing.messages.length > 0 && !request.replace) return { skipped: key };
+  await store.rewrite(key, { messages: record.messages, lastConsolidated: record.lastConsolidated });
+  await store.setMetadata(key, record.metadata);
+  const copied = (await store.load(key)).messages.length;
+  if (copied !== record.messages.length)
+    return {
+      failure: `${key}: the target holds ${copied} messages after the import, not ${record.messages.length}`,
+    };
+  return { key, messages: copied };
 }

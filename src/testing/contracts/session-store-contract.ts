@@ -16,6 +16,23 @@ export type SessionStoreContractOptions = {
 };
 
 const HOSTILE_KEYS = ['../escape', '../../etc/passwd', 'a/b\\c', '', ' ', 'ü:✓', 'x'.repeat(300), '.', 'CON'];
+/** Keys that UTF-8 replacement, Unicode normalisation, case folding or nanobot's legacy file names could merge. */
+const LOOKALIKE_KEYS = [
+  'cli:direct',
+  'cli_direct',
+  'a:b:c',
+  'a_b:c',
+  '\u00e9',
+  'e\u0301',
+  '\ufffd',
+  'k\ud83d\ude00',
+  'K',
+  'k',
+  'x',
+  'x ',
+];
+/** Keys no backend can store exactly (UTF-8 cannot hold a lone surrogate; PostgreSQL text cannot hold NUL). */
+const UNSTORABLE_KEYS = ['k\ud800', 'k\udbff', '\udc00k', 'a\u0000b'];
 
 /**
  * The shared conformance suite every {@link SessionStore} must pass: ordering, round trips of every
@@ -144,14 +161,16 @@ function defineTests(options: SessionStoreContractOptions): void {
     expect((await store.load('c')).messages).toHaveLength(0);
   });
 
-  it('lists sessions sorted by key with message counts, and deletes them', async () => {
+  it('lists sessions sorted by key (with message counts where the backend keeps them), and deletes them', async () => {
     await store.append('b', [user('x', { id: '1' })]);
     await store.append('a', [user('x', { id: '2' }), user('y', { id: '3' })]);
     const listed = await store.list();
-    expect(listed.map((entry) => [entry.key, entry.messageCount])).toEqual([
-      ['a', 2],
-      ['b', 1],
-    ]);
+    expect(listed.map((entry) => entry.key)).toEqual(['a', 'b']);
+    for (const [index, count] of [2, 1].entries()) {
+      const entry = listed[index];
+      if (entry?.messageCount !== undefined) expect(entry.messageCount).toBe(count);
+      expect(typeof entry?.updatedAt).toBe('string');
+    }
     expect(await store.delete('a')).toBe(true);
     expect(await store.delete('a')).toBe(false);
     expect((await store.load('a')).exists).toBe(false);
@@ -167,6 +186,26 @@ function defineTests(options: SessionStoreContractOptions): void {
       expect(record.messages.map((message) => message.id)).toEqual([`h${index}`]);
     }
     expect((await store.list()).map((entry) => entry.key).sort()).toEqual([...HOSTILE_KEYS].sort());
+  });
+
+  it('keeps keys apart that encodings, normalisation or case could merge', async () => {
+    for (const [index, key] of LOOKALIKE_KEYS.entries()) {
+      await store.append(key, [user(`for ${index}`, { id: `l${index}` })]);
+    }
+    for (const [index, key] of LOOKALIKE_KEYS.entries()) {
+      expect((await store.load(key)).messages.map((message) => message.id)).toEqual([`l${index}`]);
+    }
+    expect((await store.list()).map((entry) => entry.key).sort()).toEqual([...LOOKALIKE_KEYS].sort());
+  });
+
+  it('rejects keys it cannot store exactly with INVALID_INPUT, storing nothing', async () => {
+    for (const key of UNSTORABLE_KEYS) {
+      const problem = { code: 'INVALID_INPUT', message: expect.stringMatching(/lone UTF-16 surrogate|NUL/) };
+      await expect(store.append(key, [user('x', { id: 'x' })])).rejects.toMatchObject(problem);
+      await expect(store.setMetadata(key, { a: 1 })).rejects.toMatchObject(problem);
+      await expect(store.load(key)).rejects.toMatchObject(problem);
+    }
+    expect(await store.list()).toEqual([]);
   });
 
   it('emits one event per appended message until unsubscribed', async () => {
