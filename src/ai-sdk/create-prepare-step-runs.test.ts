@@ -2,7 +2,8 @@
  * createPrepareStep keeps no run state in its closure: interleaved runs sharing one prepareStep each
  * compact only their own in-flight results (AI SDK 6 and 7 argument shapes, and real concurrent
  * runs); the system prompt and the AI SDK `tools` object are counted; it works with `streamText`
- * and `ToolLoopAgent` too.
+ * and `ToolLoopAgent` too. Over 300 lines: the interleaving scenarios (AI SDK 6 and 7 argument
+ * shapes, real concurrent runs) share their helpers here.
  */
 
 import { createAnthropic } from '@ai-sdk/anthropic';

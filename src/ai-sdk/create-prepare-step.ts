@@ -23,6 +23,8 @@ export type CreatePrepareStepOptions = {
   readonly onStep?: (step: AiSdkStepTrace<ModelMessage>) => void;
   /** Makes run ids and ids for messages that carry none. @default `run-<n>` and `ai-sdk-<index>` */
   readonly generateId?: IdGenerator;
+  /** Cancels governing (pass the `abortSignal` given to `generateText`); throws `ABORTED`. */
+  readonly signal?: AbortSignal;
 };
 
 /** One step of an AI SDK run, as the AI SDK reports it to `prepareStep`. */
@@ -38,7 +40,6 @@ export type PrepareStepArguments = {
   readonly initialMessages?: readonly ModelMessage[];
   /** AI SDK 7: the instructions (system prompt) in effect for this step. */
   readonly instructions?: AiSdkSystem | undefined;
-  readonly abortSignal?: AbortSignal;
 };
 
 /** What the `prepareStep` made by {@link createPrepareStep} is. */
@@ -94,7 +95,7 @@ export function createPrepareStep(
       tools: await tools,
       compactedToolCallIds: run.compactedToolCallIds,
       input: options.input,
-      signal: step.abortSignal,
+      signal: options.signal,
       generateId: options.generateId,
     });
     result.messages.forEach((message, index) => {

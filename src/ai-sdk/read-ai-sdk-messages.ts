@@ -1,11 +1,11 @@
 import type { AdapterWarning } from '../adapters/adapter-warning.js';
-import { invalidInput } from '../adapters/invalid-input.js';
 import { TOOL_ERROR_KEY } from '../adapters/tool-error.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { ContentPart, Message, Metadata, ToolCall } from '../core/message.js';
 import { mediaPart, mediaUrl } from './ai-sdk-media.js';
 import { type AiSdkMessageLike, type AiSdkPartLike, fieldOf, stringOf } from './ai-sdk-message-like.js';
 import type { AiSdkOrigin, AiSdkOrigins } from './ai-sdk-origins.js';
+import { checkAiSdkMessage } from './check-ai-sdk-message.js';
 import { readToolOutput } from './read-tool-output.js';
 
 /** The `providerOptions` key under which ctxloom carries what an AI SDK message has no field for. */
@@ -17,8 +17,6 @@ export type ReadAiSdkMessagesResult = {
   readonly warnings: readonly AdapterWarning[];
   readonly origins: AiSdkOrigins;
 };
-
-const ROLES = ['system', 'user', 'assistant', 'tool'] as const;
 
 /**
  * Reads AI SDK messages (`ModelMessage` of AI SDK 6 or 7, or a provider-level prompt) into ctxloom
@@ -33,52 +31,9 @@ export function readAiSdkMessages(
 ): ReadAiSdkMessagesResult {
   const reader = new Reader(options);
   input.forEach((raw, index) => {
-    reader.read(checkMessage(raw, { index, format: options.format }), index);
+    reader.read(checkAiSdkMessage(raw, { index, format: options.format }), index);
   });
   return { messages: reader.messages, warnings: reader.warnings, origins: reader.origins() };
-}
-
-function checkMessage(
-  raw: unknown,
-  at: { readonly index: number; readonly format: string },
-): AiSdkMessageLike {
-  const path = `messages[${at.index}]`;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw invalidInput({ format: at.format, path, expected: 'a message object', received: raw });
-  }
-  const role = fieldOf(raw, 'role');
-  if (!ROLES.some((known) => known === role)) {
-    throw invalidInput({
-      format: at.format,
-      path: `${path}.role`,
-      expected: 'one of system, user, assistant, tool',
-      received: role,
-    });
-  }
-  const content = fieldOf(raw, 'content');
-  const isParts = Array.isArray(content);
-  if (!(isParts || (typeof content === 'string' && role !== 'tool'))) {
-    throw invalidInput({
-      format: at.format,
-      path: `${path}.content`,
-      expected: role === 'tool' ? 'an array of tool-result parts' : 'a string or an array of parts',
-      received: content,
-    });
-  }
-  if (isParts) {
-    content.forEach((part: unknown, position) => {
-      if (typeof part !== 'object' || part === null || typeof fieldOf(part, 'type') !== 'string') {
-        throw invalidInput({
-          format: at.format,
-          path: `${path}.content[${position}]`,
-          expected: 'a part object with a string type',
-          received: part,
-        });
-      }
-    });
-  }
-  // Checked above: a known role, and string or part-array content.
-  return raw as AiSdkMessageLike;
 }
 
 type Carried = { readonly [key: string]: unknown };
