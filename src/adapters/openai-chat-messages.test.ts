@@ -6,7 +6,9 @@ import type { Message, ToolCall } from '../core/message.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import { ContextGovernor } from '../filters/context-governor.js';
 import { fromOpenAIChatMessages } from './from-openai-chat-messages.js';
+import { toAnthropicMessages } from './to-anthropic-messages.js';
 import { toOpenAIChatMessages } from './to-openai-chat-messages.js';
+import { toOpenAIResponsesInput } from './to-openai-responses-input.js';
 
 const image = { type: 'image' as const, url: 'data:image/png;base64,iVBORw0KGgo=', mediaType: 'image/png' };
 
@@ -200,5 +202,21 @@ describe('OpenAI chat adapters are lossless', () => {
       'tool result answers no call (gone); dropped',
       'tool call "k" has no tool name; dropped with its result',
     ]);
+  });
+});
+
+describe('to* adapters check what they are given', () => {
+  it('name the path of what is not a ctxloom message, in every format', () => {
+    // Plain JavaScript input that is not a message.
+    const bad = [user('ok'), { id: 'x', role: 'usr', content: 'hi' }] as unknown as Message[];
+    const expected =
+      'at messages[1].role: expected one of system, user, assistant, tool, received "usr" (string).';
+    expect(() => toOpenAIChatMessages(bad)).toThrow(expected);
+    expect(() => toAnthropicMessages(bad)).toThrow(expected);
+    expect(() => toOpenAIResponsesInput(bad)).toThrow(expected);
+    const noContent = [{ id: 'y', role: 'user', content: 42 }] as unknown as Message[];
+    expect(() => toOpenAIChatMessages(noContent)).toThrow(
+      'at messages[0].content: expected a string or an array of parts, received 42 (number).',
+    );
   });
 });

@@ -17,6 +17,7 @@ import type {
   AnthropicTextBlock,
   AnthropicTool,
 } from './anthropic-types.js';
+import { checkMessages } from './check-messages.js';
 import { repairToolPairing, type ToolPairingOptions } from './repair-tool-pairing.js';
 import { scrubWithWarning } from './scrub-lone-surrogates.js';
 
@@ -68,6 +69,7 @@ export function toAnthropicMessages(
   messages: readonly Message[],
   options: ToAnthropicMessagesOptions = {},
 ): ToAnthropicMessagesResult {
+  checkMessages(messages, 'ctxloom messages (to Anthropic)');
   const repaired = repairToolPairing(messages, { policy: options.toolPairing ?? 'repair' });
   const warnings: AdapterWarning[] = [...repaired.warnings];
   const systems: { readonly message: Message; readonly index: number }[] = [];

@@ -1,5 +1,6 @@
 import type { ContentPart, Message, ToolCall } from '../core/message.js';
 import { type AdapterWarning, parseDataUrl } from './adapter-warning.js';
+import { checkMessages } from './check-messages.js';
 import { foreignOriginOf } from './foreign-origins.js';
 import type { OpenAIChatOrigins } from './from-openai-chat-messages.js';
 import { legalOpenAIName } from './legal-openai-name.js';
@@ -52,6 +53,7 @@ export function toOpenAIChatMessages(
   messages: readonly Message[],
   options: ToOpenAIChatMessagesOptions = {},
 ): ToOpenAIChatMessagesResult {
+  checkMessages(messages, 'ctxloom messages (to OpenAI chat)');
   const repaired = repairToolPairing(messages, { policy: options.toolPairing ?? 'repair' });
   const warnings: AdapterWarning[] = [...repaired.warnings];
   const callNames = new Map<string, string>();

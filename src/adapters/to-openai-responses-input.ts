@@ -1,5 +1,6 @@
 import type { ContentPart, Message, ToolCall } from '../core/message.js';
 import { type AdapterWarning, parseDataUrl } from './adapter-warning.js';
+import { checkMessages } from './check-messages.js';
 import { foreignOriginOf } from './foreign-origins.js';
 import type { OpenAIResponsesOrigins } from './from-openai-responses-input.js';
 import type {
@@ -43,6 +44,7 @@ export function toOpenAIResponsesInput(
   messages: readonly Message[],
   options: ToOpenAIResponsesInputOptions = {},
 ): ToOpenAIResponsesInputResult {
+  checkMessages(messages, 'ctxloom messages (to OpenAI Responses)');
   const repaired = repairToolPairing(messages, { policy: options.toolPairing ?? 'repair' });
   const warnings: AdapterWarning[] = [...repaired.warnings];
   const items = repaired.messages.flatMap((message, position) => {

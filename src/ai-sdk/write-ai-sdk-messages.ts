@@ -1,4 +1,5 @@
 import type { AdapterWarning } from '../adapters/adapter-warning.js';
+import { checkMessages } from '../adapters/check-messages.js';
 import { repairToolPairing, type ToolPairingPolicy } from '../adapters/repair-tool-pairing.js';
 import { scrubWithWarning } from '../adapters/scrub-lone-surrogates.js';
 import type { Message } from '../core/message.js';
@@ -36,6 +37,7 @@ export function writeAiSdkMessages(
   messages: readonly Message[],
   options: WriteAiSdkMessagesOptions,
 ): WriteAiSdkMessagesResult {
+  checkMessages(messages, 'ctxloom messages (to the AI SDK)');
   const repaired = repairToolPairing(messages, { policy: options.toolPairing });
   const writer = new Writer(options);
   writer.warnings.push(...repaired.warnings);
