@@ -11,13 +11,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type ModelMessage, pruneMessages } from 'ai';
-import {
-  ContextGovernor,
-  type Message,
-  SimpleTokenCounter,
-  toAiSdkMessages,
-  withTokenCache,
-} from '../src/index.js';
+import { toAiSdkMessages } from '../src/ai-sdk/index.js';
+import { ContextGovernor, type Message, SimpleTokenCounter, withTokenCache } from '../src/index.js';
 import { BENCH_TOOLS, generateHistory } from './generate-history.js';
 
 const MESSAGES = 10_000;

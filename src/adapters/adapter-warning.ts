@@ -3,10 +3,13 @@
  * - `unsupported-part`: a content part the target format cannot hold was left out;
  * - `dropped-field`: a message field the target format has no place for was left out;
  * - `converted`: a value was changed to fit the format (named in `message`);
- * - `inserted`: the adapter added content the format requires.
+ * - `inserted`: the adapter added content the format requires;
+ * - `repaired`: the adapter fixed what the provider would reject (an orphan tool result dropped, an
+ *   unanswered call answered, a call without a name dropped, an illegal name or lone surrogates
+ *   replaced).
  */
 export type AdapterWarning = {
-  readonly type: 'unsupported-part' | 'dropped-field' | 'converted' | 'inserted';
+  readonly type: 'unsupported-part' | 'dropped-field' | 'converted' | 'inserted' | 'repaired';
   /** Index of the source message. */
   readonly index: number;
   /** A sentence a person can read. */

@@ -1,7 +1,9 @@
-import { ContextError } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
+import { isRecord } from '../core/is-record.js';
 import type { ContentPart, Message, ToolCall } from '../core/message.js';
 import { type AdapterResult, type AdapterWarning, parseDataUrl } from './adapter-warning.js';
+import type { ForeignOrigin, ForeignOrigins } from './foreign-origins.js';
+import { invalidInput } from './invalid-input.js';
 
 /** Options for {@link fromOpenAIChatMessages}. */
 export type FromOpenAIChatMessagesOptions = {
@@ -9,66 +11,82 @@ export type FromOpenAIChatMessagesOptions = {
   readonly generateId?: IdGenerator;
 };
 
+/** Where each message read by {@link fromOpenAIChatMessages} came from. */
+export type OpenAIChatOrigins = ForeignOrigins<Readonly<Record<string, unknown>>>;
+
+/** What {@link fromOpenAIChatMessages} returns. */
+export type FromOpenAIChatMessagesResult = AdapterResult<Message> & {
+  /** Pass to `toOpenAIChatMessages({ origins })` to get the original objects back. */
+  readonly origins: OpenAIChatOrigins;
+};
+
 type Json = Readonly<Record<string, unknown>>;
+type Run = {
+  readonly index: number;
+  readonly warnings: AdapterWarning[];
+  readonly parts: Map<object, object>;
+};
+
+const FORMAT = 'OpenAI chat';
 
 /**
  * Converts OpenAI chat completions `messages` (as sent or stored, possibly from a relay) into
- * ctxloom messages. Lenient where real data is broken, so the governor can repair it: a tool call
- * with `name: null` becomes `name: ''`, a missing id `''`, non-string arguments are serialised to
- * JSON. `developer` becomes `system`; `reasoning_content` (or `reasoning`) becomes `reasoning`; a tool
- * message gets the name of the call it answers. Anything dropped or changed is named in the warnings.
- * @throws ContextError `INVALID_INPUT` when an entry is not an object or has an unknown role.
+ * ctxloom messages, remembering where each came from: `toOpenAIChatMessages(messages, { origins })`
+ * gives back the same object for every message ctxloom did not change, and keeps every field it does
+ * not own (unknown keys, `cache_control`, `image_url.detail`, `extra_content` on tool calls, audio
+ * parts) on the ones it changed. Lenient where real data is broken, so the governor can repair it: a
+ * tool call with `name: null` becomes `name: ''`, a missing id `''`, non-string arguments are
+ * serialised to JSON. `developer` becomes `system`; `reasoning_content` (or `reasoning`) becomes
+ * `reasoning`; a refusal is read as text; a tool message gets the name of the call it answers.
+ * @throws ContextError `INVALID_INPUT` naming the path of a field that cannot be read (not an object,
+ * an unknown role, content that is not a string, a part list or null).
  */
 export function fromOpenAIChatMessages(
   input: readonly unknown[],
   options: FromOpenAIChatMessagesOptions = {},
-): AdapterResult<Message> {
+): FromOpenAIChatMessagesResult {
   const warnings: AdapterWarning[] = [];
   const callNames = new Map<string, string>();
   const messages: Message[] = [];
+  const byId = new Map<string, ForeignOrigin<Json>>();
+  const parts = new Map<object, object>();
   input.forEach((raw, index) => {
-    if (typeof raw !== 'object' || raw === null) {
-      throw new ContextError({
-        code: 'INVALID_INPUT',
-        message: `OpenAI message ${index} is not an object; pass the request's messages array.`,
+    if (!isRecord(raw)) {
+      throw invalidInput({
+        format: FORMAT,
+        path: `messages[${index}]`,
+        expected: 'a message object',
+        received: raw,
       });
     }
-    const id = options.generateId?.() ?? `openai-${index}`;
-    messages.push(readMessage(raw as Json, { id, index, warnings, callNames })); // checked: a non-null object
+    const wanted = options.generateId?.() ?? `openai-${index}`;
+    const id = byId.has(wanted) ? `${wanted}#${index}` : wanted;
+    const message = readMessage(raw, { id, callNames, index, warnings, parts });
+    messages.push(message);
+    byId.set(id, { source: raw, message });
   });
-  return { messages, warnings };
+  return { messages, warnings, origins: { messages: byId, parts } };
 }
 
 function readMessage(
   entry: Json,
-  context: {
-    readonly id: string;
-    readonly index: number;
-    readonly warnings: AdapterWarning[];
-    readonly callNames: Map<string, string>;
-  },
+  run: Run & { readonly id: string; readonly callNames: Map<string, string> },
 ): Message {
   const name = typeof entry['name'] === 'string' ? { name: entry['name'] } : {};
-  const run = { index: context.index, warnings: context.warnings };
+  const id = run.id;
   switch (entry['role']) {
     case 'system':
     case 'developer':
-      if (entry['role'] === 'developer')
-        context.warnings.push({
-          type: 'converted',
-          index: context.index,
-          message: 'developer message read as system',
-        });
-      return { id: context.id, role: 'system', content: readContent(entry['content'], run), ...name };
+      return { id, role: 'system', content: readContent(entry['content'], run), ...name };
     case 'user':
-      return { id: context.id, role: 'user', content: readContent(entry['content'], run), ...name };
+      return { id, role: 'user', content: readContent(entry['content'], run), ...name };
     case 'assistant':
-      return readAssistant(entry, { id: context.id, name, callNames: context.callNames, ...run });
+      return readAssistant(entry, { ...run, name });
     case 'tool': {
       const toolCallId = typeof entry['tool_call_id'] === 'string' ? entry['tool_call_id'] : '';
-      const toolName = context.callNames.get(toolCallId);
+      const toolName = run.callNames.get(toolCallId);
       return {
-        id: context.id,
+        id,
         role: 'tool',
         content: readContent(entry['content'], run),
         toolCallId,
@@ -76,28 +94,48 @@ function readMessage(
       };
     }
     default:
-      throw new ContextError({
-        code: 'INVALID_INPUT',
-        message: `OpenAI message ${context.index} has role ${JSON.stringify(entry['role'])}; expected system, developer, user, assistant or tool.`,
+      throw invalidInput({
+        format: FORMAT,
+        path: `messages[${run.index}].role`,
+        expected: 'one of system, developer, user, assistant, tool',
+        received: entry['role'],
       });
   }
 }
 
 function readAssistant(
   entry: Json,
-  run: {
+  run: Run & {
     readonly id: string;
     readonly name: { readonly name?: string };
     readonly callNames: Map<string, string>;
-    readonly index: number;
-    readonly warnings: AdapterWarning[];
   },
 ): Message {
-  const rawCalls = Array.isArray(entry['tool_calls']) ? (entry['tool_calls'] as readonly unknown[]) : [];
-  const toolCalls = rawCalls.map(readToolCall);
-  for (const call of toolCalls) run.callNames.set(call.id, call.name);
+  const rawCalls = entry['tool_calls'];
+  if (rawCalls !== undefined && rawCalls !== null && !Array.isArray(rawCalls)) {
+    throw invalidInput({
+      format: FORMAT,
+      path: `messages[${run.index}].tool_calls`,
+      expected: 'an array of tool calls',
+      received: rawCalls,
+    });
+  }
+  const toolCalls = (Array.isArray(rawCalls) ? rawCalls : []).map((raw: unknown, position) => {
+    if (!isRecord(raw)) {
+      throw invalidInput({
+        format: FORMAT,
+        path: `messages[${run.index}].tool_calls[${position}]`,
+        expected: 'a tool call object',
+        received: raw,
+      });
+    }
+    const call = readToolCall(raw);
+    run.parts.set(call, raw);
+    run.callNames.set(call.id, call.name);
+    return call;
+  });
   if (entry['function_call'] !== undefined && entry['function_call'] !== null) {
-    run.warnings.push({ type: 'dropped-field', index: run.index, message: 'legacy function_call left out' });
+    run.warnings.push({ type: 'dropped-field', index: run.index, message: 'legacy function_call not read' });
   }
   const reasoning = [entry['reasoning_content'], entry['reasoning']].find(
     (value) => typeof value === 'string',
@@ -108,15 +146,13 @@ function readAssistant(
     content:
       entry['content'] === null || entry['content'] === undefined ? '' : readContent(entry['content'], run),
     ...run.name,
-    ...(toolCalls.length === 0 && !Array.isArray(entry['tool_calls']) ? {} : { toolCalls }),
+    ...(toolCalls.length === 0 && !Array.isArray(rawCalls) ? {} : { toolCalls }),
     ...(typeof reasoning === 'string' ? { reasoning } : {}),
   };
 }
 
-function readToolCall(raw: unknown): ToolCall {
-  const call = typeof raw === 'object' && raw !== null ? (raw as Json) : {}; // checked: an object or nothing
-  const fn =
-    typeof call['function'] === 'object' && call['function'] !== null ? (call['function'] as Json) : call; // checked
+function readToolCall(call: Json): ToolCall {
+  const fn = isRecord(call['function']) ? call['function'] : call;
   const args = fn['arguments'];
   return {
     id: typeof call['id'] === 'string' ? call['id'] : '',
@@ -126,67 +162,65 @@ function readToolCall(raw: unknown): ToolCall {
   };
 }
 
-function readContent(
-  raw: unknown,
-  run: { readonly index: number; readonly warnings: AdapterWarning[] },
-): Message['content'] {
+function readContent(raw: unknown, run: Run): Message['content'] {
   if (typeof raw === 'string') return raw;
+  if (raw === undefined || raw === null) return '';
   if (!Array.isArray(raw)) {
-    if (raw !== undefined && raw !== null)
-      run.warnings.push({
-        type: 'converted',
-        index: run.index,
-        message: 'non-text content serialised to JSON',
-      });
-    return raw === undefined || raw === null ? '' : JSON.stringify(raw);
+    throw invalidInput({
+      format: FORMAT,
+      path: `messages[${run.index}].content`,
+      expected: 'a string, an array of content parts or null',
+      received: raw,
+    });
   }
   const parts: ContentPart[] = [];
-  for (const item of raw as readonly unknown[]) {
+  raw.forEach((item: unknown, position) => {
+    if (!isRecord(item) || typeof item['type'] !== 'string') {
+      throw invalidInput({
+        format: FORMAT,
+        path: `messages[${run.index}].content[${position}]`,
+        expected: 'a content part with a string type',
+        received: item,
+      });
+    }
     const part = readPart(item);
     if (part === undefined) {
       run.warnings.push({
         type: 'unsupported-part',
         index: run.index,
-        message: `part ${JSON.stringify((item as Json | null)?.['type'] ?? null)} left out`,
+        message: `${item['type']} part not read (given back with its message)`,
       });
-    } else {
-      if (part.converted)
-        run.warnings.push({ type: 'converted', index: run.index, message: 'refusal read as text' });
-      parts.push(part.part);
+      return;
     }
-  }
+    if (item['type'] === 'refusal')
+      run.warnings.push({ type: 'converted', index: run.index, message: 'refusal read as text' });
+    run.parts.set(part, item);
+    parts.push(part);
+  });
   return parts;
 }
 
-function readPart(item: unknown): { readonly part: ContentPart; readonly converted: boolean } | undefined {
-  if (typeof item !== 'object' || item === null) return undefined;
-  const part = item as Json; // checked: a non-null object
+function readPart(part: Json): ContentPart | undefined {
   if (part['type'] === 'text' && typeof part['text'] === 'string')
-    return { part: { type: 'text', text: part['text'] }, converted: false };
+    return { type: 'text', text: part['text'] };
   if (part['type'] === 'refusal' && typeof part['refusal'] === 'string')
-    return { part: { type: 'text', text: part['refusal'] }, converted: true };
-  if (part['type'] === 'image_url') {
-    const image = part['image_url'];
-    const url =
-      typeof image === 'string'
-        ? image
-        : typeof image === 'object' && image !== null
-          ? (image as Json)['url']
-          : undefined;
-    if (typeof url !== 'string' || url === '') return undefined;
-    const mediaType = parseDataUrl(url)?.mediaType;
-    return {
-      part: { type: 'image', url, ...(mediaType === undefined ? {} : { mediaType }) },
-      converted: false,
-    };
-  }
-  if (part['type'] === 'file' && typeof part['file'] === 'object' && part['file'] !== null) {
-    const file = part['file'] as Json; // checked: a non-null object
-    const data = file['file_data'];
-    const parsed = typeof data === 'string' ? parseDataUrl(data) : undefined;
-    if (typeof data !== 'string' || parsed === undefined) return undefined;
-    const filename = typeof file['filename'] === 'string' ? { filename: file['filename'] } : {};
-    return { part: { type: 'file', url: data, mediaType: parsed.mediaType, ...filename }, converted: false };
-  }
+    return { type: 'text', text: part['refusal'] };
+  if (part['type'] === 'image_url') return imagePart(part['image_url']);
+  if (part['type'] === 'file' && isRecord(part['file'])) return filePart(part['file']);
   return undefined;
+}
+
+function imagePart(image: unknown): ContentPart | undefined {
+  const url = typeof image === 'string' ? image : isRecord(image) ? image['url'] : undefined;
+  if (typeof url !== 'string' || url === '') return undefined;
+  const mediaType = parseDataUrl(url)?.mediaType;
+  return { type: 'image', url, ...(mediaType === undefined ? {} : { mediaType }) };
+}
+
+function filePart(file: Json): ContentPart | undefined {
+  const data = file['file_data'];
+  const parsed = typeof data === 'string' ? parseDataUrl(data) : undefined;
+  if (typeof data !== 'string' || parsed === undefined) return undefined;
+  const filename = typeof file['filename'] === 'string' ? { filename: file['filename'] } : {};
+  return { type: 'file', url: data, mediaType: parsed.mediaType, ...filename };
 }

@@ -1,3 +1,6 @@
+// Arrays are mutable (`T[]`, not `readonly T[]`) so that the output is assignable to the `openai`
+// SDK's `ChatCompletionMessageParam[]` without a cast (a readonly array is not assignable to a mutable one).
+
 /** A text part of an OpenAI chat message. */
 export type OpenAIChatTextPart = { readonly type: 'text'; readonly text: string };
 
@@ -6,7 +9,11 @@ export type OpenAIChatUserPart =
   | OpenAIChatTextPart
   | {
       readonly type: 'image_url';
-      readonly image_url: { readonly url: string; readonly detail?: 'auto' | 'low' | 'high' };
+      readonly image_url: { readonly url: string; readonly detail?: 'auto' | 'low' | 'high' | 'original' };
+    }
+  | {
+      readonly type: 'input_audio';
+      readonly input_audio: { readonly data: string; readonly format: 'wav' | 'mp3' };
     }
   | {
       readonly type: 'file';
@@ -23,27 +30,20 @@ export type OpenAIChatToolCall = {
 /**
  * One message of an OpenAI chat completions request (`messages[]`). `reasoning_content` is the field
  * OpenAI-compatible servers (DeepSeek, Qwen, vLLM) use for reasoning; OpenAI itself does not take it.
+ * A message given back unchanged from `fromOpenAIChatMessages` keeps every field it had.
  */
 export type OpenAIChatMessage =
   | {
       readonly role: 'system' | 'developer';
-      readonly content: string | readonly OpenAIChatTextPart[];
+      readonly content: string | OpenAIChatTextPart[];
       readonly name?: string;
     }
-  | {
-      readonly role: 'user';
-      readonly content: string | readonly OpenAIChatUserPart[];
-      readonly name?: string;
-    }
+  | { readonly role: 'user'; readonly content: string | OpenAIChatUserPart[]; readonly name?: string }
   | {
       readonly role: 'assistant';
-      readonly content: string | readonly OpenAIChatTextPart[] | null;
+      readonly content: string | OpenAIChatTextPart[] | null;
       readonly name?: string;
-      readonly tool_calls?: readonly OpenAIChatToolCall[];
+      readonly tool_calls?: OpenAIChatToolCall[];
       readonly reasoning_content?: string;
     }
-  | {
-      readonly role: 'tool';
-      readonly content: string | readonly OpenAIChatTextPart[];
-      readonly tool_call_id: string;
-    };
+  | { readonly role: 'tool'; readonly content: string | OpenAIChatTextPart[]; readonly tool_call_id: string };

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { richAnthropicRequest } from '../../test/fixtures/anthropic/rich-request.js';
 import { anthropicRequestSchema } from '../../test/fixtures/schemas/anthropic-messages-request.js';
 import { assistant, system, tool, user } from '../core/factories.js';
+import type { Message, ToolCall } from '../core/message.js';
+import { ContextGovernor } from '../filters/context-governor.js';
+import { fromAnthropicMessages } from './from-anthropic-messages.js';
 import { toAnthropicMessages } from './to-anthropic-messages.js';
 
 describe('toAnthropicMessages', () => {
@@ -88,5 +92,183 @@ describe('toAnthropicMessages', () => {
       { role: 'user', content: [{ type: 'text', text: '(empty)' }] },
     ]);
     expect(anthropicRequestSchema.safeParse({ messages: result.messages }).success).toBe(true);
+  });
+});
+
+describe('Anthropic adapters are lossless', () => {
+  it('give back every message and the system as the same objects when nothing changed', async () => {
+    const request = richAnthropicRequest();
+    const read = fromAnthropicMessages(request);
+    const governed = await new ContextGovernor({ contextWindowTokens: 100_000 }).prepareForModel(
+      read.messages,
+    );
+    const back = toAnthropicMessages(governed.messages, { origins: read.origins });
+    expect(back.system).toBe(request.system);
+    expect(back.messages).toHaveLength(request.messages.length);
+    back.messages.forEach((message, index) => {
+      expect(message).toBe(request.messages[index]);
+    });
+  });
+
+  it('read thinking, failed results and media', () => {
+    const { messages, warnings } = fromAnthropicMessages(richAnthropicRequest());
+    expect(messages.map((message) => [message.id, message.role])).toEqual([
+      ['anthropic-system-0', 'system'],
+      ['anthropic-system-1', 'system'],
+      ['anthropic-0', 'user'],
+      ['anthropic-1', 'assistant'],
+      ['anthropic-2', 'tool'],
+      ['anthropic-2-2', 'tool'],
+      ['anthropic-3', 'assistant'],
+      ['anthropic-4', 'user'],
+    ]);
+    expect(messages[3]).toMatchObject({
+      reasoning: 'I should search first.',
+      content: 'Running both.',
+      toolCalls: [
+        { id: 'toolu_1', name: 'exec', arguments: '{"cmd":"npm test"}' },
+        { id: 'toolu_2', name: 'read_file', arguments: '{"path":"a.ts"}' },
+      ],
+    });
+    expect(messages[4]).toMatchObject({ content: 'exit 1', name: 'exec', metadata: { isError: true } });
+    expect(messages[2]?.content).toEqual([
+      { type: 'text', text: 'Check the screenshot and the spec, then run the tests.' },
+      { type: 'image', url: 'data:image/png;base64,iVBORw0KGgo=', mediaType: 'image/png' },
+      {
+        type: 'file',
+        url: 'data:application/pdf;base64,JVBERi0=',
+        mediaType: 'application/pdf',
+        filename: 'spec.pdf',
+      },
+    ]);
+    expect(warnings.map((warning) => warning.message)).toEqual([
+      'server_tool_use block not read (given back with its message)',
+      'web_search_tool_result block not read (given back with its message)',
+    ]);
+  });
+
+  it('re-emit a changed message with only what changed: signatures, server blocks and markers stay', () => {
+    const request = richAnthropicRequest();
+    const read = fromAnthropicMessages(request);
+    const edited = read.messages.map((message): Message => {
+      if (message.id === 'anthropic-2-2') return { ...message, content: 'compacted' };
+      if (message.id === 'anthropic-1')
+        return {
+          ...message,
+          toolCalls: [
+            { ...(message.toolCalls?.[0] as ToolCall), arguments: '{"cmd":"npm t"}' },
+            message.toolCalls?.[1] as ToolCall,
+          ],
+        };
+      return message;
+    });
+    const back = toAnthropicMessages(edited, { origins: read.origins });
+    expect(back.system).toBe(request.system);
+    for (const index of [0, 3, 4]) expect(back.messages[index]).toBe(request.messages[index]);
+    const assistantBlocks = (request.messages[1] as { content: Record<string, unknown>[] }).content;
+    expect(back.messages[1]).toEqual({
+      role: 'assistant',
+      content: [
+        ...assistantBlocks.slice(0, 5),
+        { ...assistantBlocks[5], input: { cmd: 'npm t' } },
+        assistantBlocks[6],
+      ],
+    });
+    const results = (request.messages[2] as { content: Record<string, unknown>[] }).content;
+    expect(back.messages[2]).toEqual({
+      role: 'user',
+      content: [results[0], { ...results[1], content: 'compacted' }],
+    });
+  });
+
+  it('set cache breakpoints on the last tool, the system blocks and named messages, at most four', () => {
+    const result = toAnthropicMessages(
+      [
+        system('persona', { id: 's1' }),
+        system('tools doc', { id: 's2' }),
+        user('hi', { id: 'u1' }),
+        assistant('yo', { id: 'a1' }),
+        user('more', { id: 'u2' }),
+      ],
+      {
+        tools: [
+          { name: 'exec', parameters: { type: 'object', properties: { cmd: { type: 'string' } } } },
+          { name: 'grep' },
+        ],
+        cacheBreakpoints: {
+          tools: { type: 'ephemeral', ttl: '1h' },
+          system: { type: 'ephemeral' },
+          messages: { u1: { type: 'ephemeral' }, a1: { type: 'ephemeral' }, u2: { type: 'ephemeral' } },
+        },
+      },
+    );
+    expect(result.tools).toEqual([
+      { name: 'exec', input_schema: { type: 'object', properties: { cmd: { type: 'string' } } } },
+      { name: 'grep', input_schema: { type: 'object', properties: {} } },
+    ]);
+    expect(result.system).toEqual([
+      { type: 'text', text: 'persona' },
+      { type: 'text', text: 'tools doc', cache_control: { type: 'ephemeral' } },
+    ]);
+    expect(result.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'yo', cache_control: { type: 'ephemeral' } }] },
+      { role: 'user', content: [{ type: 'text', text: 'more', cache_control: { type: 'ephemeral' } }] },
+    ]);
+    expect(result.warnings).toEqual([
+      {
+        type: 'repaired',
+        index: 0,
+        message: '1 cache_control breakpoint(s) removed from the start: the API takes at most 4',
+      },
+    ]);
+    expect(
+      anthropicRequestSchema.safeParse({ system: result.system, messages: result.messages }).error?.issues ??
+        [],
+    ).toEqual([]);
+  });
+
+  it('mark failed results, and leave out reasoning it cannot sign', () => {
+    const result = toAnthropicMessages([
+      user('go'),
+      assistant('', { reasoning: 'hmm', toolCalls: [{ id: 'c', name: 'exec', arguments: '{}' }] }),
+      tool('boom', { toolCallId: 'c', metadata: { isError: true } }),
+    ]);
+    expect(result.messages[2]).toEqual({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'c', content: 'boom', is_error: true }],
+    });
+    expect(result.warnings.map((warning) => warning.message)).toEqual([
+      'reasoning left out (Anthropic takes thinking only with the signature the model returned)',
+    ]);
+  });
+
+  it('never put a stray tool_result first', () => {
+    const result = toAnthropicMessages([
+      system('s'),
+      user('a'),
+      tool('stray', { toolCallId: 'x' }),
+      assistant('b'),
+      user('c'),
+    ]);
+    expect(result.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    expect(result.warnings.map((warning) => warning.message)).toEqual([
+      'tool result answers no call (x); dropped',
+    ]);
+    expect(
+      anthropicRequestSchema.safeParse({ system: result.system, messages: result.messages }).success,
+    ).toBe(true);
+  });
+
+  it('name the path of what is not an Anthropic request', () => {
+    expect(() => fromAnthropicMessages({ messages: [{ role: 'system', content: 'x' }] })).toThrow(
+      'Invalid Anthropic input at messages[0].role: expected user or assistant, received "system" (string).',
+    );
+    expect(() => fromAnthropicMessages({ messages: [{ role: 'user', content: [{ text: 'x' }] }] })).toThrow(
+      'at messages[0].content[0]: expected a content block with a string type, received an object with keys text.',
+    );
+    expect(() => fromAnthropicMessages({ system: 5, messages: [] })).toThrow(
+      'at system: expected a string or an array of text blocks',
+    );
   });
 });

@@ -1,258 +1,240 @@
-import type { ContentPart, Message } from '../core/message.js';
+import { textOf } from '../core/content.js';
+import type { Message } from '../core/message.js';
+import type { ToolDefinition } from '../core/tool-definition.js';
 import type { AdapterWarning } from './adapter-warning.js';
-import { parseDataUrl } from './adapter-warning.js';
+import { CallIdMap } from './anthropic-blocks.js';
+import {
+  type AnthropicCacheBreakpoints,
+  capCacheBreakpoints,
+  markLastBlock,
+} from './anthropic-cache-breakpoints.js';
+import { anthropicMessageBlocks, anthropicOriginOf } from './anthropic-message-blocks.js';
+import type { AnthropicOrigins } from './anthropic-origins.js';
 import type {
   AnthropicContentBlock,
-  AnthropicImageBlock,
   AnthropicMessage,
+  AnthropicSystem,
   AnthropicTextBlock,
-  AnthropicToolResultBlock,
+  AnthropicTool,
 } from './anthropic-types.js';
+import { checkMessages } from './check-messages.js';
+import { repairToolPairing, type ToolPairingOptions } from './repair-tool-pairing.js';
+import { scrubWithWarning } from './scrub-lone-surrogates.js';
 
 /** Options for {@link toAnthropicMessages}. */
-export type ToAnthropicMessagesOptions = {
-  /** Separator between hoisted system messages. @default '\n\n' */
+export type ToAnthropicMessagesOptions = ToolPairingOptions & {
+  /** Separator between system messages joined into one `system` string. @default '\n\n' */
   readonly systemSeparator?: string;
   /** The user text inserted when the conversation would start with an assistant. @default '(conversation continued)' */
   readonly continuationText?: string;
-  /** Text sent for a message whose content is empty (Anthropic rejects empty text). @default '(empty)' */
+  /** Text sent for a turn whose content is empty (Anthropic rejects empty text). @default '(empty)' */
   readonly emptyText?: string;
+  /** The `origins` of a `fromAnthropicMessages` result: messages read there come back as they were. */
+  readonly origins?: AnthropicOrigins;
+  /** The tool definitions to send: returned as `tools` (where a breakpoint can mark the last one). */
+  readonly tools?: readonly ToolDefinition[];
+  /** Prompt-cache breakpoints to set on the last tool, the last system block and message blocks. */
+  readonly cacheBreakpoints?: AnthropicCacheBreakpoints;
 };
 
-/** What {@link toAnthropicMessages} returns. */
+/** What {@link toAnthropicMessages} returns: the parts of a `MessageCreateParams`. */
 export type ToAnthropicMessagesResult = {
-  /** The hoisted system prompt (`undefined` when there is none). */
-  readonly system: string | undefined;
-  readonly messages: readonly AnthropicMessage[];
+  /** The system prompt: text blocks when a block carries a breakpoint, else a string (`undefined` when none). */
+  readonly system: AnthropicSystem | undefined;
+  readonly messages: AnthropicMessage[];
+  /** The tools, when `options.tools` was given. */
+  readonly tools: AnthropicTool[] | undefined;
   readonly warnings: readonly AdapterWarning[];
 };
 
-const ANTHROPIC_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+type Turn = {
+  readonly role: 'user' | 'assistant';
+  readonly content: AnthropicContentBlock[];
+  readonly sources: Set<object>;
+};
 
 /**
- * Converts messages to an Anthropic Messages API request: system messages are hoisted into `system`;
- * tool calls become `tool_use` blocks (arguments parsed to an object) and tool results `tool_result`
- * blocks placed first in the next user message; consecutive same-role messages are merged so roles
- * strictly alternate, starting with a user message; images become `base64` (data URLs) or `url`
- * sources, PDFs `document` blocks. Call ids outside `[A-Za-z0-9_-]` are rewritten consistently.
- * Reasoning (which Anthropic only accepts with a signature), empty texts and other losses are named in
- * the warnings. Run the governor first: the adapter does not repair tool-call integrity.
+ * Converts messages to an Anthropic Messages API request (assignable to `@anthropic-ai/sdk`'s
+ * `MessageCreateParams`): system messages are hoisted into `system`; tool calls become `tool_use`
+ * blocks and tool results `tool_result` blocks (`is_error` for `metadata.isError`) placed first in
+ * the next user message; consecutive same-role messages are merged so roles strictly alternate,
+ * starting with a user message; images become `base64` or `url` sources, PDFs and text files
+ * `document` blocks. A message read by `fromAnthropicMessages` (pass its `origins`) comes back as the
+ * same object when unchanged, or with only what ctxloom changed (thinking blocks keep their
+ * signatures). Provider rules are enforced: pairing made legal, call ids made legal, at most four
+ * cache breakpoints, lone surrogates replaced. Everything changed or left out is named in the warnings.
+ * @throws ContextError `TOOL_CALL_INTEGRITY` with `toolPairing: 'throw'` and a broken pairing.
  */
 export function toAnthropicMessages(
   messages: readonly Message[],
   options: ToAnthropicMessagesOptions = {},
 ): ToAnthropicMessagesResult {
-  const warnings: AdapterWarning[] = [];
-  const systemParts: string[] = [];
-  const out: { role: 'user' | 'assistant'; content: AnthropicContentBlock[] }[] = [];
+  checkMessages(messages, 'ctxloom messages (to Anthropic)');
+  const repaired = repairToolPairing(messages, { policy: options.toolPairing ?? 'repair' });
+  const warnings: AdapterWarning[] = [...repaired.warnings];
+  const systems: { readonly message: Message; readonly index: number }[] = [];
+  const turns: Turn[] = [];
   const ids = new CallIdMap();
-  const emptyText = options.emptyText ?? '(empty)';
-  let seenNonSystem = false;
-  messages.forEach((message, index) => {
-    const run = { index, warnings };
+  repaired.messages.forEach((message, position) => {
+    const index = repaired.sourceIndexes[position] ?? position;
     if (message.role === 'system') {
-      if (seenNonSystem)
+      if (turns.length > 0) {
         warnings.push({
           type: 'converted',
           index,
           message: 'system message after the conversation start hoisted into system',
         });
-      systemParts.push(textOnly(message.content, run));
+      }
+      systems.push({ message, index });
       return;
     }
-    seenNonSystem = true;
-    const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const blocks =
-      message.role === 'tool'
-        ? [toolResult(message, { ...run, ids })]
-        : contentBlocks(message, { ...run, ids });
-    const last = out.at(-1);
-    if (last !== undefined && last.role === role) {
-      // Tool results must come first in a user message.
-      if (message.role === 'tool') last.content.splice(firstNonResult(last.content), 0, ...blocks);
-      else last.content.push(...blocks);
-    } else {
-      out.push({ role, content: [...blocks] });
-    }
+    let blocks = anthropicMessageBlocks(message, { index, warnings, ids, origins: options.origins });
+    const control = options.cacheBreakpoints?.messages?.[message.id];
+    if (control !== undefined) blocks = markLastBlock(blocks, control);
+    addTurn(turns, { message, blocks, origins: options.origins });
   });
-  for (const [index, message] of out.entries()) {
-    if (message.content.length === 0) {
-      message.content.push({ type: 'text', text: emptyText });
-      warnings.push({
+  const request = capCacheBreakpoints(
+    {
+      tools: toolsOf(options),
+      system: systemOf(systems, { options, warnings }),
+      messages: finishTurns(turns, { options, warnings }),
+    },
+    warnings,
+  );
+  return {
+    tools: request.tools === undefined ? undefined : scrubWithWarning(request.tools, { index: 0, warnings }),
+    system:
+      request.system === undefined ? undefined : scrubWithWarning(request.system, { index: 0, warnings }),
+    messages: request.messages.map((message, index) => scrubWithWarning(message, { index, warnings })),
+    warnings,
+  };
+}
+
+function addTurn(
+  turns: Turn[],
+  run: {
+    readonly message: Message;
+    readonly blocks: AnthropicContentBlock[];
+    readonly origins: AnthropicOrigins | undefined;
+  },
+): void {
+  const role = run.message.role === 'assistant' ? 'assistant' : 'user';
+  const source = anthropicOriginOf(run.message, run.origins)?.source;
+  const last = turns.at(-1);
+  if (last === undefined || last.role !== role) {
+    turns.push({ role, content: [...run.blocks], sources: new Set(source === undefined ? [] : [source]) });
+    return;
+  }
+  if (source !== undefined) last.sources.add(source);
+  if (run.message.role !== 'tool') last.content.push(...run.blocks);
+  else {
+    // Tool results must come first in a user message.
+    const firstOther = last.content.findIndex((block) => block.type !== 'tool_result');
+    last.content.splice(firstOther === -1 ? last.content.length : firstOther, 0, ...run.blocks);
+  }
+}
+
+function finishTurns(
+  turns: readonly Turn[],
+  run: { readonly options: ToAnthropicMessagesOptions; readonly warnings: AdapterWarning[] },
+): AnthropicMessage[] {
+  const emptyText = run.options.emptyText ?? '(empty)';
+  const out = turns.map((turn, index): AnthropicMessage => {
+    const original = originalMessage(turn, run.options.origins);
+    if (original !== undefined) return original;
+    if (turn.content.length === 0) {
+      run.warnings.push({
         type: 'inserted',
         index,
-        message: `empty ${message.role} turn sent as ${JSON.stringify(emptyText)}`,
+        message: `empty ${turn.role} turn sent as ${JSON.stringify(emptyText)}`,
       });
+      return { role: turn.role, content: [{ type: 'text', text: emptyText }] };
     }
-  }
+    return { role: turn.role, content: turn.content };
+  });
   if (out[0]?.role === 'assistant') {
     out.unshift({
       role: 'user',
-      content: [{ type: 'text', text: options.continuationText ?? '(conversation continued)' }],
+      content: [{ type: 'text', text: run.options.continuationText ?? '(conversation continued)' }],
     });
-    warnings.push({
+    run.warnings.push({
       type: 'inserted',
       index: 0,
       message: 'user turn inserted: the conversation must start with a user message',
     });
   }
-  const system = systemParts.filter((text) => text !== '').join(options.systemSeparator ?? '\n\n');
-  return { system: system === '' ? undefined : system, messages: out, warnings };
+  return out;
 }
 
-type Run = { readonly index: number; readonly warnings: AdapterWarning[]; readonly ids: CallIdMap };
-
-class CallIdMap {
-  readonly #map = new Map<string, string>();
-  readonly #used = new Set<string>();
-
-  get(id: string, run: Pick<Run, 'index' | 'warnings'>): string {
-    const known = this.#map.get(id);
-    if (known !== undefined) return known;
-    let safe = id.replace(/[^A-Za-z0-9_-]/g, '_');
-    if (safe === '') safe = 'call';
-    let candidate = safe;
-    for (let suffix = 2; this.#used.has(candidate); suffix += 1) candidate = `${safe}_${suffix}`;
-    if (candidate !== id)
-      run.warnings.push({
-        type: 'converted',
-        index: run.index,
-        message: `tool call id ${JSON.stringify(id)} sent as ${candidate}`,
-      });
-    this.#map.set(id, candidate);
-    this.#used.add(candidate);
-    return candidate;
-  }
+/** The caller's own Anthropic message when a turn is made of exactly its blocks, in order. */
+function originalMessage(turn: Turn, origins: AnthropicOrigins | undefined): AnthropicMessage | undefined {
+  if (turn.sources.size !== 1) return undefined;
+  const [source] = turn.sources;
+  const blocks = source === undefined ? undefined : origins?.blocks.get(source);
+  if (blocks === undefined || blocks.length !== turn.content.length) return undefined;
+  // A message read by fromAnthropicMessages whose blocks are all given back unchanged.
+  return blocks.every((block, index) => block === turn.content[index])
+    ? (source as AnthropicMessage)
+    : undefined;
 }
 
-function firstNonResult(blocks: readonly AnthropicContentBlock[]): number {
-  const index = blocks.findIndex((block) => block.type !== 'tool_result');
-  return index === -1 ? blocks.length : index;
+function systemOf(
+  systems: readonly { readonly message: Message; readonly index: number }[],
+  run: { readonly options: ToAnthropicMessagesOptions; readonly warnings: AdapterWarning[] },
+): AnthropicSystem | undefined {
+  const { origins, cacheBreakpoints } = run.options;
+  const blocks = systems.flatMap(({ message, index }): AnthropicTextBlock[] =>
+    systemBlocks(message, { index, ...run }),
+  );
+  const given = origins?.system;
+  const isGiven =
+    given !== undefined &&
+    cacheBreakpoints?.system === undefined &&
+    systems.length === (typeof given === 'string' ? 1 : given.length) &&
+    systems.every(({ message }) => anthropicOriginOf(message, origins)?.message === message);
+  if (isGiven) return given;
+  if (blocks.length === 0) return undefined;
+  if (cacheBreakpoints?.system !== undefined) return markLastBlock(blocks, cacheBreakpoints.system);
+  if (Array.isArray(given) || blocks.some((block) => block.cache_control !== undefined)) return blocks;
+  return blocks.map((block) => block.text).join(run.options.systemSeparator ?? '\n\n');
 }
 
-function textOnly(content: Message['content'], run: Pick<Run, 'index' | 'warnings'>): string {
-  if (typeof content === 'string') return content;
-  const texts: string[] = [];
-  for (const part of content) {
-    if (part.type === 'text') texts.push(part.text);
-    else
+function systemBlocks(
+  message: Message,
+  run: {
+    readonly index: number;
+    readonly options: ToAnthropicMessagesOptions;
+    readonly warnings: AdapterWarning[];
+  },
+): AnthropicTextBlock[] {
+  const origin = anthropicOriginOf(message, run.options.origins);
+  // A system block read by fromAnthropicMessages is a text block.
+  const source = origin?.blocks[0] as AnthropicTextBlock | undefined;
+  if (origin?.message === message && source !== undefined) return [source];
+  if (typeof message.content !== 'string') {
+    for (const part of message.content) {
+      if (part.type === 'text') continue;
       run.warnings.push({
         type: 'unsupported-part',
         index: run.index,
         message: `${part.type} part of a system message left out`,
       });
+    }
   }
-  return texts.join('\n');
+  const text = textOf(message.content);
+  if (text === '') return [];
+  return [source === undefined ? { type: 'text', text } : { ...source, text }];
 }
 
-function contentBlocks(message: Message, run: Run): AnthropicContentBlock[] {
-  const blocks: AnthropicContentBlock[] = [];
-  if (message.reasoning !== undefined) {
-    run.warnings.push({
-      type: 'dropped-field',
-      index: run.index,
-      message: 'reasoning left out (Anthropic needs a thinking signature)',
-    });
-  }
-  for (const part of typeof message.content === 'string'
-    ? [{ type: 'text' as const, text: message.content }]
-    : message.content) {
-    const block = partBlock(part, run);
-    if (block !== undefined) blocks.push(block);
-  }
-  for (const call of message.toolCalls ?? []) {
-    blocks.push({
-      type: 'tool_use',
-      id: run.ids.get(call.id, run),
-      name: call.name,
-      input: parseInput(call.arguments, run),
-    });
-  }
-  return blocks;
-}
-
-function partBlock(
-  part: ContentPart,
-  run: Pick<Run, 'index' | 'warnings'>,
-): AnthropicContentBlock | undefined {
-  if (part.type === 'text') {
-    if (part.text.trim() !== '') return { type: 'text', text: part.text };
-    if (part.text !== '')
-      run.warnings.push({
-        type: 'dropped-field',
-        index: run.index,
-        message: 'whitespace-only text left out',
-      });
-    return undefined;
-  }
-  const data = parseDataUrl(part.url);
-  if (part.type === 'image') return imageBlock(part.url, run);
-  if (part.mediaType === 'application/pdf') {
-    return {
-      type: 'document',
-      source:
-        data === undefined
-          ? { type: 'url', url: part.url }
-          : { type: 'base64', media_type: 'application/pdf', data: data.data },
-    };
-  }
-  run.warnings.push({
-    type: 'unsupported-part',
-    index: run.index,
-    message: `file of type ${part.mediaType} left out`,
-  });
-  return undefined;
-}
-
-function imageBlock(url: string, run: Pick<Run, 'index' | 'warnings'>): AnthropicImageBlock | undefined {
-  const data = parseDataUrl(url);
-  if (data === undefined) return { type: 'image', source: { type: 'url', url } };
-  if (!ANTHROPIC_IMAGE_TYPES.has(data.mediaType)) {
-    run.warnings.push({
-      type: 'unsupported-part',
-      index: run.index,
-      message: `image of type ${data.mediaType} left out`,
-    });
-    return undefined;
-  }
-  return { type: 'image', source: { type: 'base64', media_type: data.mediaType, data: data.data } };
-}
-
-function toolResult(message: Message, run: Run): AnthropicToolResultBlock {
-  const id = run.ids.get(message.toolCallId ?? '', run);
-  if (typeof message.content === 'string')
-    return { type: 'tool_result', tool_use_id: id, content: message.content };
-  const content: (AnthropicTextBlock | AnthropicImageBlock)[] = [];
-  for (const part of message.content) {
-    const block = part.type === 'image' ? imageBlock(part.url, run) : partBlock(part, run);
-    if (block?.type === 'text' || block?.type === 'image') content.push(block);
-    else if (block !== undefined)
-      run.warnings.push({
-        type: 'unsupported-part',
-        index: run.index,
-        message: 'document in a tool result left out',
-      });
-  }
-  return { type: 'tool_result', tool_use_id: id, content };
-}
-
-function parseInput(raw: string, run: Pick<Run, 'index' | 'warnings'>): Readonly<Record<string, unknown>> {
-  try {
-    const value: unknown = JSON.parse(raw === '' ? '{}' : raw);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value))
-      return value as Readonly<Record<string, unknown>>; // checked: a plain object
-    run.warnings.push({
-      type: 'converted',
-      index: run.index,
-      message: 'tool arguments are not a JSON object; sent as { value }',
-    });
-    return { value };
-  } catch {
-    run.warnings.push({
-      type: 'converted',
-      index: run.index,
-      message: 'tool arguments are not valid JSON; sent as { raw }',
-    });
-    return { raw };
-  }
+function toolsOf(options: ToAnthropicMessagesOptions): AnthropicTool[] | undefined {
+  if (options.tools === undefined) return undefined;
+  const tools = options.tools.map(
+    (tool): AnthropicTool => ({
+      name: tool.name,
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      input_schema: { properties: {}, ...tool.parameters, type: 'object' },
+    }),
+  );
+  const control = options.cacheBreakpoints?.tools;
+  return control === undefined ? tools : markLastBlock(tools, control);
 }

@@ -1,9 +1,9 @@
 /**
  * @module ctxloom/llm
  * The ChatModel contract for the model calls ctxloom itself makes (consolidation, the memory writer),
- * its typed failures, an OpenAI-compatible HTTP client and a bridge to AI SDK language models.
+ * its typed failures and an OpenAI-compatible HTTP client (the bridge to AI SDK language models,
+ * `AiSdkChatModel`, is in `ctxloom/ai-sdk`).
  */
-export { AiSdkChatModel, type AiSdkChatModelOptions } from './ai-sdk-chat-model.js';
 export type { ChatModel, ChatRequest, ChatResult, ChatUsage, FinishReason } from './chat-model.js';
 export {
   ChatModelError,

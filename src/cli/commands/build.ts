@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { toAiSdkMessages } from '../../ai-sdk/index.js';
 import {
   type AgentPresetOptions,
   type AgentSettings,
@@ -25,7 +26,6 @@ import {
   type TokenCounter,
   type TokenCounterConfig,
   textOf,
-  toAiSdkMessages,
   toAnthropicMessages,
   tokenCounterConfigSchema,
   toOpenAIChatMessages,

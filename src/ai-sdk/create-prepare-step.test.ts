@@ -1,73 +1,48 @@
-import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { generateText, stepCountIs, tool } from 'ai';
+import { generateText, type ModelMessage, stepCountIs, tool } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openAIChatRequestMessagesSchema } from '../../test/fixtures/schemas/openai-chat-request.js';
+import {
+  type ScriptedOpenAIServer,
+  startScriptedOpenAIServer,
+} from '../../test/helpers/scripted-openai-server.js';
+import { fromOpenAIChatMessages } from '../adapters/from-openai-chat-messages.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import { ContextGovernor } from '../filters/context-governor.js';
 import { traceDecisions } from '../pipeline/build-trace.js';
 import { ContextBuilder } from '../presets/context-builder.js';
-import { createPrepareStep, type PrepareStepTrace } from './create-prepare-step.js';
-import { fromOpenAIChatMessages } from './from-openai-chat-messages.js';
+import type { AiSdkStepTrace } from './ai-sdk-step-trace.js';
+import { createPrepareStep } from './create-prepare-step.js';
 
 type Scripted = { readonly name: string; readonly arguments: string } | { readonly text: string };
 
-/** A local OpenAI-compatible chat completions server that answers with scripted tool calls. */
-async function startScriptedServer(
-  script: readonly Scripted[],
-): Promise<{ server: Server; url: string; requests: unknown[] }> {
-  const requests: unknown[] = [];
-  const server = createServer(async (request: IncomingMessage, response) => {
-    let body = '';
-    for await (const chunk of request) body += String(chunk);
-    const parsed: unknown = JSON.parse(body);
-    requests.push(parsed);
-    const step = script[requests.length - 1] ?? { text: 'out of script' };
-    const message =
+/** The scripted OpenAI server, answering with these tool calls (ids call_1, call_2 …) or texts. */
+function startScriptedServer(script: readonly Scripted[]) {
+  return startScriptedOpenAIServer(
+    script.map((step, index) =>
       'text' in step
-        ? { role: 'assistant', content: step.text }
+        ? { kind: 'reply' as const, content: step.text }
         : {
-            role: 'assistant',
+            kind: 'reply' as const,
             content: null,
-            tool_calls: [
-              {
-                id: `call_${requests.length}`,
-                type: 'function',
-                function: { name: step.name, arguments: step.arguments },
-              },
-            ],
-          };
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(
-      JSON.stringify({
-        id: `chatcmpl-${requests.length}`,
-        object: 'chat.completion',
-        created: 0,
-        model: 'scripted',
-        choices: [{ index: 0, message, finish_reason: 'text' in step ? 'stop' : 'tool_calls' }],
-        usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-      }),
-    );
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo; // listening on TCP, so an AddressInfo
-  return { server, url: `http://127.0.0.1:${port}/v1`, requests };
+            finishReason: 'tool_calls',
+            toolCalls: [{ id: `call_${index + 1}`, name: step.name, arguments: step.arguments }],
+          },
+    ),
+  );
 }
 
 let workspace = '';
-let server: Server | undefined;
+let server: ScriptedOpenAIServer | undefined;
 beforeEach(async () => {
   workspace = await mkdtemp(path.join(tmpdir(), 'ctxloom-loop-'));
 });
 afterEach(async () => {
-  server?.close();
+  await server?.close();
   await rm(workspace, { recursive: true, force: true });
 });
 
@@ -84,18 +59,6 @@ const tools = {
     execute: async ({ pattern }) => `${pattern}:${'G'.repeat(3000)}`,
   }),
 };
-const toolDefinitions = [
-  {
-    name: 'exec',
-    description: 'Run a command',
-    parameters: { type: 'object', properties: { cmd: { type: 'string' } } },
-  },
-  {
-    name: 'grep',
-    description: 'Search',
-    parameters: { type: 'object', properties: { pattern: { type: 'string' } } },
-  },
-];
 const script: readonly Scripted[] = [
   { name: 'exec', arguments: '{"cmd":"cat big.log"}' },
   { name: 'grep', arguments: '{"pattern":"one"}' },
@@ -106,25 +69,24 @@ const script: readonly Scripted[] = [
 describe('createPrepareStep in a real AI SDK tool loop', () => {
   it('governs every step: offload and compaction appear in the traces, every request is legal', async () => {
     const started = await startScriptedServer(script);
-    server = started.server;
-    const model = createOpenAICompatible({ name: 'scripted', baseURL: started.url }).chatModel('scripted');
+    server = started;
+    const model = createOpenAICompatible({ name: 'scripted', baseURL: started.baseURL }).chatModel(
+      'scripted',
+    );
     const governor = new ContextGovernor({
       contextWindowTokens: 100_000,
       blockLimit: 1_500,
       workspace,
       sessionKey: 'loop:test',
     });
-    const traces: PrepareStepTrace[] = [];
+    const traces: AiSdkStepTrace<ModelMessage>[] = [];
     const result = await generateText({
       model,
       tools,
       system: 'You are terse.',
       messages: [{ role: 'user', content: 'Find the errors in big.log.' }],
       stopWhen: stepCountIs(6),
-      prepareStep: createPrepareStep(
-        { governor },
-        { tools: toolDefinitions, onTrace: (step) => traces.push(step) },
-      ),
+      prepareStep: createPrepareStep({ governor }, { tools, onStep: (step) => traces.push(step) }),
     });
 
     expect(result.text).toBe('All done.');
@@ -151,18 +113,20 @@ describe('createPrepareStep in a real AI SDK tool loop', () => {
     expect(sent(1)).not.toContain('E'.repeat(16_001));
     expect(sent(3)).toContain('was compacted to fit context');
     // The AI SDK's own history keeps the full results: only the model copy is governed.
-    expect(JSON.stringify(result.response.messages)).toContain(bigExecOutput);
+    expect(JSON.stringify(result.steps.map((step) => step.response.messages))).toContain(bigExecOutput);
   });
 
   it('works with a builder too, and returns undefined when nothing changes', async () => {
     const started = await startScriptedServer([{ text: 'hi' }]);
-    server = started.server;
-    const model = createOpenAICompatible({ name: 'scripted', baseURL: started.url }).chatModel('scripted');
+    server = started;
+    const model = createOpenAICompatible({ name: 'scripted', baseURL: started.baseURL }).chatModel(
+      'scripted',
+    );
     const builder = new ContextBuilder({
       filters: new ContextGovernor({ contextWindowTokens: 100_000 }).filters,
     });
-    const traces: PrepareStepTrace[] = [];
-    const prepareStep = createPrepareStep({ builder }, { onTrace: (step) => traces.push(step) });
+    const traces: AiSdkStepTrace<ModelMessage>[] = [];
+    const prepareStep = createPrepareStep({ builder }, { onStep: (step) => traces.push(step) });
     await generateText({ model, messages: [{ role: 'user', content: 'hello' }], prepareStep });
     expect(traces).toHaveLength(1);
     expect(traces[0]?.changed).toBe(false);

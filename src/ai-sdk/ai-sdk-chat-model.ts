@@ -1,9 +1,9 @@
 import type { LanguageModel, ToolSet } from 'ai';
-import { toAiSdkMessages } from '../adapters/to-ai-sdk-messages.js';
 import { ContextError } from '../core/errors.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
+import type { ChatModel, ChatRequest, ChatResult, FinishReason } from '../llm/chat-model.js';
 import { loadOptional } from '../sessions/load-optional.js';
-import type { ChatModel, ChatRequest, ChatResult, FinishReason } from './chat-model.js';
+import { toAiSdkMessages } from './to-ai-sdk-messages.js';
 
 /** Options for {@link AiSdkChatModel}. */
 export type AiSdkChatModelOptions = {
@@ -16,9 +16,9 @@ export type AiSdkChatModelOptions = {
 const REASONS: readonly FinishReason[] = ['stop', 'length', 'tool-calls', 'content-filter', 'error', 'other'];
 
 /**
- * A {@link ChatModel} that calls an AI SDK `LanguageModel` through `generateText` (the `ai` package is
- * imported on first use). Tools are sent as schemas without `execute`, so the SDK never runs them;
- * tool calls come back in the result.
+ * A {@link ChatModel} that calls an AI SDK `LanguageModel` (AI SDK 6 or 7) through `generateText`
+ * (the `ai` package is imported on first use). System messages go in `system`; tools are sent as
+ * schemas without `execute`, so the SDK never runs them; tool calls come back in the result.
  */
 export class AiSdkChatModel implements ChatModel {
   readonly specificationVersion = 'v1';
@@ -37,32 +37,50 @@ export class AiSdkChatModel implements ChatModel {
     const ai = await loadOptional('ai', () => import('ai'), 'AiSdkChatModel');
     const tools = toToolSet(ai.jsonSchema, request.tools ?? []);
     try {
+      const converted = toAiSdkMessages(request.messages, { carryMetadata: false }).messages;
+      // AI SDK 7 takes system messages only as `system`/`instructions`: hoist them (AI SDK 6 agrees).
+      const system = converted.filter((message) => message.role === 'system');
       const result = await ai.generateText({
         model: this.#options.model,
-        messages: [...toAiSdkMessages(request.messages, { carryMetadata: false }).messages],
+        ...(system.length === 0 ? {} : { system }),
+        messages: converted.filter((message) => message.role !== 'system'),
         maxRetries: this.#options.maxRetries ?? 2,
         ...(tools === undefined ? {} : { tools }),
         ...(tools === undefined || request.toolChoice === undefined
           ? {}
           : { toolChoice: request.toolChoice }),
-        ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
-        ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-        ...(request.signal === undefined ? {} : { abortSignal: request.signal }),
+        ...callSettings(request),
       });
       return toChatResult(result);
     } catch (error) {
-      if (request.signal?.aborted === true) {
-        throw new ContextError({ code: 'ABORTED', message: 'The model request was aborted.', cause: error });
-      }
-      if (ContextError.isInstance(error)) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      throw new ContextError({
-        code: 'MODEL_REQUEST_FAILED',
-        message: `AI SDK model call failed: ${message}`,
-        cause: error,
-      });
+      throw modelError(error, request.signal);
     }
   }
+}
+
+function callSettings(request: ChatRequest): {
+  maxOutputTokens?: number;
+  temperature?: number;
+  abortSignal?: AbortSignal;
+} {
+  return {
+    ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(request.signal === undefined ? {} : { abortSignal: request.signal }),
+  };
+}
+
+function modelError(error: unknown, signal: AbortSignal | undefined): ContextError {
+  if (signal?.aborted === true) {
+    return new ContextError({ code: 'ABORTED', message: 'The model request was aborted.', cause: error });
+  }
+  if (ContextError.isInstance(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ContextError({
+    code: 'MODEL_REQUEST_FAILED',
+    message: `AI SDK model call failed: ${message}`,
+    cause: error,
+  });
 }
 
 type GenerateTextResult = Awaited<ReturnType<typeof import('ai')['generateText']>>;

@@ -1,0 +1,133 @@
+import type { ModelMessage } from 'ai';
+import type { IdGenerator } from '../core/ids.js';
+import type { ToolDefinition } from '../core/tool-definition.js';
+import type { BuildInput } from '../pipeline/build-input.js';
+import type { AiSdkStepTrace } from './ai-sdk-step-trace.js';
+import { type AiSdkSystem, aiSdkSystemMessages } from './ai-sdk-system.js';
+import { type AiSdkToolSet, aiSdkToolDefinitions } from './ai-sdk-tool-definitions.js';
+import { type AiSdkGovernorSource, governAiSdkMessages } from './govern-ai-sdk-messages.js';
+
+/** Options for {@link createPrepareStep}. */
+export type CreatePrepareStepOptions = {
+  /** The same `tools` object passed to `generateText`/`streamText`/`ToolLoopAgent` (counted against the budget). */
+  readonly tools?: AiSdkToolSet;
+  /**
+   * The same `system` passed to `generateText` (the AI SDK does not give it to `prepareStep`), counted
+   * against the budget and never cut. AI SDK 7 passes its `instructions` to `prepareStep`: those are
+   * counted instead. @default none
+   */
+  readonly system?: AiSdkSystem;
+  /** Extra build input for a builder source (session key, state, …). @default {} */
+  readonly input?: BuildInput;
+  /** Called after every governed step (for a request recorder or tracing). */
+  readonly onStep?: (step: AiSdkStepTrace<ModelMessage>) => void;
+  /** Makes run ids and ids for messages that carry none. @default `run-<n>` and `ai-sdk-<index>` */
+  readonly generateId?: IdGenerator;
+  /** Cancels governing (pass the `abortSignal` given to `generateText`); throws `ABORTED`. */
+  readonly signal?: AbortSignal;
+};
+
+/** One step of an AI SDK run, as the AI SDK reports it to `prepareStep`. */
+export type AiSdkStepLike = { readonly response: { readonly messages: readonly unknown[] } };
+
+/** The arguments of the AI SDK's `prepareStep` that ctxloom reads (AI SDK 6 and 7). */
+export type PrepareStepArguments = {
+  readonly stepNumber: number;
+  readonly messages: ModelMessage[];
+  /** The run's steps so far: the same array at every step of one run. */
+  readonly steps?: readonly AiSdkStepLike[];
+  /** AI SDK 7: the run's initial messages. */
+  readonly initialMessages?: readonly ModelMessage[];
+  /** AI SDK 7: the instructions (system prompt) in effect for this step. */
+  readonly instructions?: AiSdkSystem | undefined;
+};
+
+/** What the `prepareStep` made by {@link createPrepareStep} is. */
+export type CtxloomPrepareStep = (
+  step: PrepareStepArguments,
+) => Promise<{ messages: ModelMessage[] } | undefined>;
+
+type RunState = { readonly runId: string; readonly compactedToolCallIds: Set<string> };
+
+/**
+ * Makes a `prepareStep` for `generateText`, `streamText` or `ToolLoopAgent` (AI SDK 6 and 7) that
+ * governs every step of the tool loop: the step's messages go through the governor (or the builder's
+ * filters) with the system prompt and the tools counted, and come back losslessly (unchanged messages
+ * are the AI SDK's own objects; changed ones keep every field ctxloom does not own). It keeps no run
+ * state of its own: the in-flight results are told apart from the history by the step's arguments
+ * (AI SDK 6: the run's response messages; AI SDK 7: `initialMessages`), and the compacted call ids
+ * are kept per run (keyed by the run's `steps` array), so one `prepareStep` serves interleaved runs.
+ * When nothing changes it returns `undefined` and the AI SDK sends its own messages.
+ *
+ * @example
+ * const result = await generateText({ model, tools, system, messages, stopWhen: stepCountIs(20),
+ *   prepareStep: createPrepareStep({ governor }, { tools, system }) });
+ */
+export function createPrepareStep(
+  source: AiSdkGovernorSource,
+  options: CreatePrepareStepOptions = {},
+): CtxloomPrepareStep {
+  const runs = new WeakMap<object, RunState>();
+  const produced = new WeakMap<object, object>();
+  let runCount = 0;
+  let tools: Promise<readonly ToolDefinition[]> | undefined;
+  const runOf = (step: PrepareStepArguments): RunState => {
+    const key = step.steps;
+    const known = key === undefined ? undefined : runs.get(key);
+    if (known !== undefined) return known;
+    runCount += 1;
+    const state = {
+      runId: options.generateId?.() ?? `run-${runCount}`,
+      compactedToolCallIds: new Set<string>(),
+    };
+    if (key !== undefined) runs.set(key, state);
+    return state;
+  };
+  return async (step) => {
+    tools ??= aiSdkToolDefinitions(options.tools ?? {});
+    const run = runOf(step);
+    const result = await governAiSdkMessages({
+      source,
+      messages: step.messages,
+      dialect: 'model-message',
+      inflight: inflightOf(step, produced),
+      system: aiSdkSystemMessages(step.instructions ?? options.system),
+      tools: await tools,
+      compactedToolCallIds: run.compactedToolCallIds,
+      input: options.input,
+      signal: options.signal,
+      generateId: options.generateId,
+    });
+    result.messages.forEach((message, index) => {
+      const from = result.sources[index];
+      if (from !== undefined && from !== message) produced.set(message, produced.get(from) ?? from);
+    });
+    // The writer gives back the AI SDK's own ModelMessages or writes shapes valid in AI SDK 6 and 7.
+    const sent = (result.changed ? result.messages : step.messages) as readonly ModelMessage[];
+    options.onStep?.({
+      via: 'prepare-step',
+      runId: run.runId,
+      stepNumber: step.stepNumber,
+      sent,
+      messages: result.governed,
+      trace: result.trace,
+      warnings: result.warnings,
+      changed: result.changed,
+    });
+    return result.changed ? { messages: [...sent] } : undefined;
+  };
+}
+
+/**
+ * The messages of this step produced during the run. AI SDK 7 passes `initialMessages` (and carries
+ * what `prepareStep` returned into the next step): everything not read from them is in flight. AI SDK
+ * 6 sends the initial messages plus the run's response messages, which the last step lists.
+ */
+function inflightOf(step: PrepareStepArguments, produced: WeakMap<object, object>): ReadonlySet<unknown> {
+  if (step.initialMessages !== undefined) {
+    const initial = new Set<object>(step.initialMessages);
+    return new Set(step.messages.filter((message) => !initial.has(produced.get(message) ?? message)));
+  }
+  const count = step.steps?.at(-1)?.response.messages.length ?? 0;
+  return new Set(step.messages.slice(step.messages.length - count));
+}

@@ -1,0 +1,81 @@
+import type { LanguageModelMiddleware } from 'ai';
+import type { IdGenerator } from '../core/ids.js';
+import type { BuildInput } from '../pipeline/build-input.js';
+import { type AiSdkMessageLike, fieldOf } from './ai-sdk-message-like.js';
+import type { AiSdkStepTrace } from './ai-sdk-step-trace.js';
+import { promptToolDefinitions } from './ai-sdk-tool-definitions.js';
+import { type AiSdkGovernorSource, governAiSdkMessages } from './govern-ai-sdk-messages.js';
+import { AI_SDK_PROVIDER_KEY } from './read-ai-sdk-messages.js';
+
+/** Options for {@link ctxloomMiddleware}. */
+export type CtxloomMiddlewareOptions = {
+  /** Extra build input for a builder source (session key, state, …). @default {} */
+  readonly input?: BuildInput;
+  /** Called after every governed model call with the provider prompt sent. */
+  readonly onStep?: (step: AiSdkStepTrace<AiSdkMessageLike>) => void;
+  /**
+   * Makes a run id for calls that name none (name one with
+   * `providerOptions: { ctxloom: { runId } }` on the `generateText` call). @default `call-<n>`
+   */
+  readonly generateId?: IdGenerator;
+};
+
+/**
+ * An AI SDK language model middleware (`wrapLanguageModel({ model, middleware })`, AI SDK 6 and 7)
+ * that governs every call to the model, inside a tool loop or not: the provider-level prompt (system
+ * messages included) and the function tools are counted, the governor (or the builder's filters) runs,
+ * and the prompt is written back losslessly (unchanged messages are the AI SDK's own objects; changed
+ * ones keep their `providerOptions`, signatures and output types). It keeps no state: the in-flight
+ * messages of a call are those after its last user message, and the step number is the count of
+ * assistant messages among them.
+ *
+ * @example
+ * const model = wrapLanguageModel({ model: anthropic('claude-sonnet-4-5'), middleware: ctxloomMiddleware({ governor }) });
+ */
+export function ctxloomMiddleware(
+  source: AiSdkGovernorSource,
+  options: CtxloomMiddlewareOptions = {},
+): LanguageModelMiddleware {
+  let callCount = 0;
+  return {
+    specificationVersion: 'v3',
+    transformParams: async ({ params, model }) => {
+      const prompt: readonly object[] = params.prompt;
+      const lastUser = prompt.findLastIndex((message) => fieldOf(message, 'role') === 'user');
+      const inflight = prompt.slice(lastUser + 1);
+      callCount += 1;
+      const result = await governAiSdkMessages({
+        source,
+        messages: prompt,
+        dialect: fieldOf(model, 'specificationVersion') === 'v4' ? 'prompt-v4' : 'prompt-v3',
+        inflight: new Set(inflight),
+        system: [],
+        tools: promptToolDefinitions(params.tools),
+        compactedToolCallIds: new Set(),
+        input: options.input,
+        signal: params.abortSignal,
+      });
+      options.onStep?.({
+        via: 'middleware',
+        runId: runIdOf(params.providerOptions) ?? options.generateId?.() ?? `call-${callCount}`,
+        stepNumber: inflight.filter((message) => fieldOf(message, 'role') === 'assistant').length,
+        // Read and checked as AI SDK messages by governAiSdkMessages.
+        sent: result.changed ? result.messages : (prompt as readonly AiSdkMessageLike[]),
+        messages: result.governed,
+        trace: result.trace,
+        warnings: result.warnings,
+        changed: result.changed,
+      });
+      // The writer gives back the provider's own prompt messages or writes parts of the model's
+      // prompt version (v3 or v4), so the result has the type of the prompt it was given.
+      return result.changed ? { ...params, prompt: result.messages as typeof params.prompt } : params;
+    },
+  };
+}
+
+function runIdOf(providerOptions: unknown): string | undefined {
+  if (typeof providerOptions !== 'object' || providerOptions === null) return undefined;
+  const ours = fieldOf(providerOptions, AI_SDK_PROVIDER_KEY);
+  const runId = typeof ours === 'object' && ours !== null ? fieldOf(ours, 'runId') : undefined;
+  return typeof runId === 'string' ? runId : undefined;
+}
