@@ -46,8 +46,13 @@ function stored(name: string, calls: number): ModelMessage[] {
   return messages;
 }
 
+/** chars/4 counting, so that the 4,000-char results are over the 3,500-token block limit per step. */
 function governor(): ContextGovernor {
-  return new ContextGovernor({ contextWindowTokens: 100_000, blockLimit: 3_500 });
+  return new ContextGovernor({
+    contextWindowTokens: 100_000,
+    blockLimit: 3_500,
+    tokenCounter: new SimpleTokenCounter(),
+  });
 }
 
 /** The call ids compacted in a step, from its trace. */
