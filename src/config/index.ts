@@ -19,8 +19,8 @@ export {
   type LoadConfigOptions,
   type LoadedConfig,
   loadConfig,
-  parseConfig,
 } from './load-config.js';
+export { parseConfig } from './parse-config.js';
 export { DEFAULT_PROMPTS, type PromptDefaults } from './prompt-defaults.js';
 export { type AgentSettings, resolveAgentSettings } from './resolve-agent-settings.js';
 export { resolvePrompts } from './resolve-prompts.js';

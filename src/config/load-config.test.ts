@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ContextError } from '../core/errors.js';
-import { loadConfig, parseConfig } from './load-config.js';
+import { loadConfig } from './load-config.js';
+import { parseConfig } from './parse-config.js';
 
 let dir: string;
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from './load-config.js';
+import { parseConfig } from './parse-config.js';
 import { resolveAgentSettings } from './resolve-agent-settings.js';
 
 const workspace = path.resolve('/srv/agent');
