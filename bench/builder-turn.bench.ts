@@ -4,7 +4,9 @@
  * per stage and section), so the FIRST build of a builder encodes the whole history; later turns reuse
  * its content-keyed cache and only encode what is new.
  */
-import { assistant, ContextBuilder, type Message, TiktokenTokenCounter, user } from '../src/index.js';
+
+import { assistant, user } from '../src/core/index.js';
+import { ContextBuilder, type Message, TiktokenTokenCounter } from '../src/index.js';
 import { BENCH_TOOLS, generateHistory } from './generate-history.js';
 
 const MESSAGES = 10_000;

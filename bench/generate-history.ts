@@ -3,15 +3,9 @@
  * assistant answers and tool transactions (parallel calls, long tool outputs), seeded so every run
  * and every compared library sees the same data.
  */
-import {
-  assistant,
-  createSequentialIdGenerator,
-  type Message,
-  system,
-  type ToolDefinition,
-  tool,
-  user,
-} from '../src/index.js';
+
+import { assistant, createSequentialIdGenerator, system, tool, user } from '../src/core/index.js';
+import type { Message, ToolDefinition } from '../src/index.js';
 
 const WORDS = (
   'the a to of and in is it you that for on with as are this be at or have from by not but what all ' +

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type ModelMessage, pruneMessages } from 'ai';
 import { toAiSdkMessages } from '../src/ai-sdk/index.js';
-import { ContextGovernor, type Message, SimpleTokenCounter, withTokenCache } from '../src/index.js';
+import { ContextGovernor, type Message, SimpleTokenCounter } from '../src/index.js';
+import { withTokenCache } from '../src/tokens/index.js';
 import { BENCH_TOOLS, generateHistory } from './generate-history.js';
 
 const MESSAGES = 10_000;

@@ -16,7 +16,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { JsonlSessionStore, sessionFileName } from '../src/index.js';
+import { JsonlSessionStore } from '../src/index.js';
+import { sessionFileName } from '../src/sessions/index.js';
 
 const KEY = 'cli:huge';
 const { values } = parseArgs({

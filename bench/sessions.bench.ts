@@ -7,15 +7,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { assistant, user } from '../src/core/index.js';
 import {
-  assistant,
   JsonlSessionStore,
   MemorySessionStore,
   type Message,
   PostgresSessionStore,
   type SessionStore,
   SqliteSessionStore,
-  user,
 } from '../src/index.js';
 
 const PG_URL = process.env['CTXLOOM_TEST_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';

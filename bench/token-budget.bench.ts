@@ -12,15 +12,13 @@ import {
   ToolMessage,
   trimMessages,
 } from '@langchain/core/messages';
+import { assistant, textOf, user } from '../src/core/index.js';
 import {
-  assistant,
   CachedTokenCounter,
   type Message,
   TiktokenTokenCounter,
   TokenBudgetFilter,
   type TokenCounter,
-  textOf,
-  user,
 } from '../src/index.js';
 import { createTestBuildContext as testContext } from '../src/testing/test-build-context.js';
 import { BENCH_TOOLS, generateHistory } from './generate-history.js';

@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ContextBuilder, assistant, tool, user } from 'ctxloom';
+import { ContextBuilder, msg } from 'ctxloom';
 
 // A workspace of its own, so the example runs from any folder.
 const workspace = await mkdtemp(join(tmpdir(), 'ctxloom-quickstart-'));
@@ -16,10 +16,10 @@ const builder = ContextBuilder.forChat({
 });
 
 const history = [
-  user('Why is the footnote test failing?'),
-  assistant('', { toolCalls: [{ id: 'call_1', name: 'run_tests', arguments: '{"pattern":"footnote"}' }] }),
-  tool('1 failed: ids now start with user-content-', { toolCallId: 'call_1', name: 'run_tests' }),
-  assistant('remark-rehype 11 prefixes footnote ids; pass clobberPrefix to keep them.'),
+  msg.user('Why is the footnote test failing?'),
+  msg.assistant('', { toolCalls: [{ id: 'call_1', name: 'run_tests', arguments: '{"pattern":"footnote"}' }] }),
+  msg.tool('1 failed: ids now start with user-content-', { toolCallId: 'call_1', name: 'run_tests' }),
+  msg.assistant('remark-rehype 11 prefixes footnote ids; pass clobberPrefix to keep them.'),
 ];
 
 const { messages, trace } = await builder.build({ history, current: 'Apply the fix.' });

@@ -1,18 +1,114 @@
 /**
  * @module ctxloom
- * Builds, governs and explains the context an LLM agent sends to its model. Every public name of
- * every layer is exported here.
+ * Builds, governs and explains the context an LLM agent sends to its model. The root holds what an
+ * application needs; each layer's subpath (`ctxloom/filters`, `ctxloom/sessions`, ...) holds its building
+ * blocks for extension authors, and `ctxloom/ai-sdk` the AI SDK integration.
  */
-export * from './adapters/index.js';
-export * from './config/index.js';
-export * from './core/index.js';
-export * from './filters/index.js';
-export * from './llm/index.js';
-export * from './memory/index.js';
-export * from './pipeline/index.js';
-export * from './presets/index.js';
-export * from './providers/index.js';
-export * from './sessions/index.js';
-export * from './skills/index.js';
-export * from './tokens/index.js';
-export * from './workspace/index.js';
+
+export type { AdapterWarning } from './adapters/adapter-warning.js';
+export type { AnthropicMessage } from './adapters/anthropic-types.js';
+export { fromAnthropicMessages } from './adapters/from-anthropic-messages.js';
+export { fromOpenAIChatMessages } from './adapters/from-openai-chat-messages.js';
+export { fromOpenAIResponsesInput } from './adapters/from-openai-responses-input.js';
+export type { OpenAIChatMessage } from './adapters/openai-chat-types.js';
+export type { OpenAIResponsesInputItem } from './adapters/openai-responses-types.js';
+export { type RepairToolPairingResult, repairToolPairing } from './adapters/repair-tool-pairing.js';
+export { type ToAnthropicMessagesOptions, toAnthropicMessages } from './adapters/to-anthropic-messages.js';
+// Provider formats: OpenAI chat and Responses, Anthropic Messages
+export {
+  type ToOpenAIChatMessagesOptions,
+  toOpenAIChatMessages,
+} from './adapters/to-openai-chat-messages.js';
+export {
+  type ToOpenAIResponsesInputOptions,
+  toOpenAIResponsesInput,
+} from './adapters/to-openai-responses-input.js';
+export type { CtxloomConfig } from './config/config-schema.js';
+export { createTokenCounter } from './config/create-token-counter.js';
+// Configuration, skills and workspaces
+export { type LoadedConfig, loadConfig } from './config/load-config.js';
+export type { Decision } from './core/decision.js';
+// Errors
+export {
+  AdapterError,
+  BudgetUnsatisfiableError,
+  ContextError,
+  type ContextErrorCode,
+  SessionStoreError,
+} from './core/errors.js';
+// Messages
+export { msg, type ToolCallInput } from './core/factories.js';
+export type {
+  Content,
+  ContentPart,
+  FilePart,
+  ImagePart,
+  Message,
+  Metadata,
+  Role,
+  TextPart,
+  ToolCall,
+} from './core/message.js';
+export { type ToolCallViolation, validateToolCallIntegrity } from './core/tool-call-integrity.js';
+export type { ToolDefinition } from './core/tool-definition.js';
+// Governing a context: budgets, tool-call integrity, tool results
+export { ContextGovernor, type ContextGovernorOptions } from './filters/context-governor.js';
+export { MaxMessagesFilter, type MaxMessagesFilterOptions } from './filters/max-messages-filter.js';
+export {
+  type SanitizeToolCallHistoryOptions,
+  type SanitizeToolCallHistoryResult,
+  sanitizeToolCallHistory,
+} from './filters/sanitize-tool-call-history.js';
+export { TokenBudgetFilter, type TokenBudgetFilterOptions } from './filters/token-budget-filter.js';
+export {
+  ToolResultBudgetFilter,
+  type ToolResultBudgetFilterOptions,
+} from './filters/tool-result-budget-filter.js';
+export type { ChatModel, ChatRequest, ChatResult, ChatUsage } from './llm/chat-model.js';
+export { ChatModelError } from './llm/chat-model-error.js';
+// Calling a model
+export {
+  OpenAICompatibleChatModel,
+  type OpenAICompatibleChatModelOptions,
+} from './llm/openai-compatible-chat-model.js';
+export { HistoryLog } from './memory/history-log.js';
+export {
+  type ConsolidationResult,
+  MemoryConsolidator,
+  type MemoryConsolidatorOptions,
+} from './memory/memory-consolidator.js';
+export { MemoryWriter, type MemoryWriterOptions } from './memory/memory-writer.js';
+export type { BuildInput } from './pipeline/build-input.js';
+export {
+  type BuildResult,
+  type BuildTrace,
+  type SectionTokens,
+  type StageTrace,
+  traceDecisions,
+} from './pipeline/build-trace.js';
+export { ContextPipeline, type ContextPipelineOptions } from './pipeline/context-pipeline.js';
+export type { BuildContext, ContextFilter, FilterResult, MessageProvider } from './pipeline/contracts.js';
+// Building a context: the builder, its presets and what a build returns
+export { ContextBuilder } from './presets/context-builder.js';
+export type { AgentPresetOptions } from './presets/for-agent.js';
+export type { ChatPresetOptions } from './presets/for-chat.js';
+export type { ReactPresetOptions } from './presets/for-react.js';
+export type { SkillPresetOptions } from './presets/for-skill.js';
+export { type ResolveForLlmOptions, resolveForLlm } from './presets/resolve-for-llm.js';
+export { type GetHistoryOptions, getHistory } from './sessions/get-history.js';
+export { JsonlSessionStore, type JsonlSessionStoreOptions } from './sessions/jsonl-session-store.js';
+// Sessions and long-term memory
+export { MemorySessionStore } from './sessions/memory-session-store.js';
+export { PostgresSessionStore, type PostgresSessionStoreOptions } from './sessions/postgres-session-store.js';
+export { resolveNanobotSessionsDir } from './sessions/resolve-nanobot-sessions-dir.js';
+export { type SaveTurnOptions, saveTurn } from './sessions/save-turn.js';
+export type { SessionRecord, SessionStore, SessionSummary } from './sessions/session-store.js';
+export { SqliteSessionStore, type SqliteSessionStoreOptions } from './sessions/sqlite-session-store.js';
+export { type Skill, SkillsCatalog, type SkillsCatalogOptions } from './skills/skills-catalog.js';
+export { CachedTokenCounter } from './tokens/cached-token-counter.js';
+// Counting tokens
+export { EstimatingTokenCounter } from './tokens/estimating-token-counter.js';
+export { HFTokenCounter } from './tokens/hf-token-counter.js';
+export { SimpleTokenCounter } from './tokens/simple-token-counter.js';
+export { TiktokenTokenCounter } from './tokens/tiktoken-token-counter.js';
+export type { TokenCounter } from './tokens/token-counter.js';

@@ -1,4 +1,5 @@
-import { ChatModelError, ContextError, type ContextErrorCode, type ModelFailureKind } from '../index.js';
+import { ChatModelError, ContextError, type ContextErrorCode } from '../index.js';
+import type { ModelFailureKind } from '../llm/index.js';
 
 /**
  * The CLI's exit codes, in one table: 0 ok, 1 unexpected, 2 invalid options or input, 3 budget,

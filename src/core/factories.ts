@@ -1,3 +1,4 @@
+import { ContextError } from './errors.js';
 import { generateMessageId, type IdGenerator } from './ids.js';
 import type { Content, Message, Metadata, Role, ToolCall } from './message.js';
 
@@ -57,13 +58,28 @@ export function assistant(content: Content, options: AssistantMessageOptions = {
 
 /** Makes a tool result message answering `toolCallId`. */
 export function tool(content: Content, options: ToolMessageOptions): Message {
-  return { ...make('tool', content, options), toolCallId: options.toolCallId };
+  const toolCallId: unknown = (options as Partial<ToolMessageOptions> | undefined)?.toolCallId;
+  if (typeof toolCallId !== 'string' || toolCallId === '') {
+    throw new ContextError({
+      code: 'INVALID_INPUT',
+      message:
+        `a tool message needs the id of the call it answers: got ${describeValue(toolCallId)} for options.toolCallId. ` +
+        "Pass it as tool(text, { toolCallId: 'call_1' }).",
+    });
+  }
+  return { ...make('tool', content, options), toolCallId };
 }
 
 /** The seed's name for {@link user}. */
 export const human = user;
 /** The seed's name for {@link assistant}. */
 export const ai = assistant;
+
+/**
+ * The message factories in one object, so that they never collide with the AI SDK's `tool` or with
+ * the `ai` package name in your code: `msg.user('hi')`, `msg.tool(text, { toolCallId })`.
+ */
+export const msg = { system, user, assistant, tool, human, ai } as const;
 
 /** Normalises a {@link ToolCallInput} into a {@link ToolCall}. */
 export function toToolCall(input: ToolCallInput): ToolCall {
@@ -84,4 +100,10 @@ function make(role: Role, content: Content, options: MessageOptions): Message {
     ...(options.name === undefined ? {} : { name: options.name }),
     ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
   };
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'string') return `the empty string`;
+  return `${value === null ? 'null' : typeof value} ${JSON.stringify(value) ?? String(value)}`;
 }

@@ -4,7 +4,6 @@
  * transactions. No I/O.
  */
 export { apportionTokens } from './apportion-tokens.js';
-export { assertNever } from './assert-never.js';
 export { hasToolCalls, isBlankContent, partsOf, textOf } from './content.js';
 export { type Decision, decision } from './decision.js';
 export {
@@ -25,6 +24,7 @@ export {
   assistant,
   human,
   type MessageOptions,
+  msg,
   system,
   type ToolCallInput,
   type ToolMessageOptions,
@@ -46,8 +46,6 @@ export {
   type ToolCallId,
   toolCallId,
 } from './ids.js';
-export { isRecord } from './is-record.js';
-export { LruCache } from './lru-cache.js';
 export {
   type Content,
   type ContentPart,

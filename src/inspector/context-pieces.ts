@@ -1,4 +1,6 @@
-import { apportionTokens, type Message, messageText, sectionOf, type TokenCounter } from '../index.js';
+import { apportionTokens, sectionOf } from '../core/index.js';
+import type { Message, TokenCounter } from '../index.js';
+import { messageText } from '../tokens/index.js';
 import { type CategoryKey, fileCategory, sectionCategory } from './section-category.js';
 
 /** One attributable piece of the final context: a whole message, or a part of a joined one. */

@@ -1,4 +1,6 @@
-import { type Decision, type Message, messageText, sectionOf } from '../index.js';
+import { sectionOf } from '../core/index.js';
+import type { Decision, Message } from '../index.js';
+import { messageText } from '../tokens/index.js';
 
 /** How one message fared between the store and the model. */
 export type HistoryStatus = 'kept' | 'rewritten' | 'dropped' | 'not-replayed' | 'added';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { ContextBuilder, SimpleTokenCounter } from '../index.js';
-import { conversationArbitrary, toolDefinitionsArbitrary } from '../testing/arbitraries.js';
+import { conversationArbitrary, toolDefinitionsArbitrary } from '../testing/index.js';
 import { inspectContext } from './inspect-context.js';
 
 const workspace = path.resolve(import.meta.dirname, '../../examples/workspace');

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  assistant,
-  type ContextFilter,
-  ContextPipeline,
-  createSequentialIdGenerator,
-  type MessageProvider,
-  SimpleTokenCounter,
-  system,
-  tool,
-  user,
-} from '../index.js';
+import { assistant, createSequentialIdGenerator, system, tool, user } from '../core/index.js';
+import { type ContextFilter, ContextPipeline, type MessageProvider, SimpleTokenCounter } from '../index.js';
 import { inspectContext } from './inspect-context.js';
 
 const generateId = createSequentialIdGenerator('m');

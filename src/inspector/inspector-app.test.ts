@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { assistant, system, tool, user } from '../core/index.js';
 import {
-  assistant,
   type ContextFilter,
   ContextPipeline,
   MemorySessionStore,
   type MessageProvider,
   SimpleTokenCounter,
-  system,
-  tool,
-  user,
 } from '../index.js';
 import { createInspectorApp } from './inspector-app.js';
 import { SessionInspector } from './session-inspector.js';

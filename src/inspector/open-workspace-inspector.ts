@@ -1,19 +1,17 @@
 import path from 'node:path';
+import { type AgentSettings, resolveAgentSettings } from '../config/index.js';
+import { createSequentialIdGenerator } from '../core/index.js';
 import {
-  type AgentSettings,
-  agentOptionsFromSettings,
   ContextBuilder,
-  createSequentialIdGenerator,
   createTokenCounter,
   JsonlSessionStore,
   loadConfig,
   MemorySessionStore,
-  readMessagesFile,
-  replaySession,
-  resolveAgentSettings,
   type SessionStore,
   type TokenCounter,
 } from '../index.js';
+import { agentOptionsFromSettings } from '../presets/index.js';
+import { readMessagesFile, replaySession } from '../sessions/index.js';
 import { SessionInspector } from './session-inspector.js';
 
 /** Options for {@link openWorkspaceInspector}. */

@@ -1,5 +1,5 @@
+import { apportionTokens } from '../core/index.js';
 import type { Decision } from '../index.js';
-import { apportionTokens } from '../index.js';
 import type { ContextCategory, ContextInspection } from './inspect-context.js';
 
 /** Options for {@link renderContextReport}. */

@@ -10,7 +10,7 @@ export {
   agentPresetOptions,
   DEFAULT_AGENT_PRESET,
 } from './for-agent.js';
-export { type ChatPresetOptions, chatPresetOptions } from './for-chat.js';
+export type { ChatPresetOptions } from './for-chat.js';
 export { type ReactPresetOptions, reactPresetOptions } from './for-react.js';
 export {
   resolveSkillSet,

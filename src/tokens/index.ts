@@ -2,7 +2,7 @@
  * @module ctxloom/tokens
  * The TokenCounter contract and the built-in counters.
  */
-export { ByteTokenCounter, type ByteTokenCounterOptions, utf8ByteLength } from './byte-token-counter.js';
+export { ByteTokenCounter, type ByteTokenCounterOptions } from './byte-token-counter.js';
 export {
   CachedTokenCounter,
   type CachedTokenCounterOptions,

@@ -4,7 +4,6 @@
  */
 
 export { type AgentWorkspace, type AgentWorkspaceOptions, resolveAgentWorkspace } from './agent-workspace.js';
-export { type AtomicWriteOptions, atomicWriteFile } from './atomic-write.js';
 export {
   type CachedTextFile,
   DEFAULT_WORKSPACE_FILE_CACHE,

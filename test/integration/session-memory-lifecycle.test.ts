@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { assistant, tool, user } from '../../src/core/index.js';
 import {
-  assistant,
   getHistory,
   HistoryLog,
   JsonlSessionStore,
@@ -12,8 +12,6 @@ import {
   type Message,
   OpenAICompatibleChatModel,
   saveTurn,
-  tool,
-  user,
 } from '../../src/index.js';
 import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from '../helpers/scripted-openai-server.js';
 

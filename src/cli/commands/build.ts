@@ -3,34 +3,33 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { toAiSdkMessages } from '../../ai-sdk/index.js';
 import {
-  type AgentPresetOptions,
   type AgentSettings,
-  agentOptionsFromSettings,
+  resolveAgentSettings,
+  resolvePrompts,
+  type TokenCounterConfig,
+  tokenCounterConfigSchema,
+} from '../../config/index.js';
+import { createSequentialIdGenerator, textOf } from '../../core/index.js';
+import {
+  type AgentPresetOptions,
   type BuildInput,
   type BuildTrace,
   type ChatPresetOptions,
   ContextBuilder,
   ContextError,
   type CtxloomConfig,
-  createSequentialIdGenerator,
   createTokenCounter,
-  DEFAULT_AGENT_PRESET,
   JsonlSessionStore,
   loadConfig,
   type Message,
-  readMessagesFile,
-  replaySession,
-  resolveAgentSettings,
-  resolveInside,
-  resolvePrompts,
   type TokenCounter,
-  type TokenCounterConfig,
-  textOf,
   toAnthropicMessages,
-  tokenCounterConfigSchema,
   toOpenAIChatMessages,
   traceDecisions,
 } from '../../index.js';
+import { agentOptionsFromSettings, DEFAULT_AGENT_PRESET } from '../../presets/index.js';
+import { readMessagesFile, replaySession } from '../../sessions/index.js';
+import { resolveInside } from '../../workspace/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { renderSectionTable } from '../render-section-table.js';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ContextError, scaffoldWorkspace } from '../../index.js';
+import { ContextError } from '../../index.js';
+import { scaffoldWorkspace } from '../../workspace/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
 

@@ -7,7 +7,8 @@ import {
   type ScriptedOpenAIServer,
   startScriptedOpenAIServer,
 } from '../../../test/helpers/scripted-openai-server.js';
-import { assistant, HistoryLog, JsonlSessionStore, user } from '../../index.js';
+import { assistant, user } from '../../core/index.js';
+import { HistoryLog, JsonlSessionStore } from '../../index.js';
 import { main } from '../main.js';
 
 let dir: string | undefined;

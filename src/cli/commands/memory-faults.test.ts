@@ -9,7 +9,8 @@ import {
   type ScriptedReply,
   startScriptedOpenAIServer,
 } from '../../../test/helpers/scripted-openai-server.js';
-import { assistant, HistoryLog, JsonlSessionStore, user } from '../../index.js';
+import { assistant, user } from '../../core/index.js';
+import { HistoryLog, JsonlSessionStore } from '../../index.js';
 import { main } from '../main.js';
 
 // Fault injection: `ctxloom memory consolidate` and `memory write` run in-process against a scripted

@@ -1,25 +1,25 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { type AgentSettings, resolveAgentSettings } from '../../config/index.js';
+import { textOf } from '../../core/index.js';
 import {
-  type AgentSettings,
-  agentOptionsFromSettings,
   type ConsolidationResult,
-  type ConsolidationRound,
   ContextBuilder,
   ContextError,
-  DEFAULT_AGENT_PRESET,
   HistoryLog,
-  LegacyHistoryFile,
   loadConfig,
   MemoryConsolidator,
-  MemoryFile,
   MemoryWriter,
-  migrateLegacyHistory,
-  resolveAgentSettings,
   type SessionStore,
-  type SystemPromptSource,
-  textOf,
 } from '../../index.js';
+import {
+  type ConsolidationRound,
+  LegacyHistoryFile,
+  MemoryFile,
+  migrateLegacyHistory,
+  type SystemPromptSource,
+} from '../../memory/index.js';
+import { agentOptionsFromSettings, DEFAULT_AGENT_PRESET } from '../../presets/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import {

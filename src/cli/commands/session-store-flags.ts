@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { resolveAgentSettings } from '../../config/index.js';
 import {
   ContextError,
   JsonlSessionStore,
   loadConfig,
   OpenAICompatibleChatModel,
   PostgresSessionStore,
-  resolveAgentSettings,
   type SessionStore,
   SqliteSessionStore,
 } from '../../index.js';

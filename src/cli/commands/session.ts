@@ -1,19 +1,21 @@
 // Over 300 lines: one file per CLI command until the CLI is restructured (#14); most of it is the import.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { textOf } from '../../core/index.js';
 import {
   ContextError,
   getHistory,
   JsonlSessionStore,
-  LenientMessageCoercer,
-  MessageStore,
-  readSessionFile,
   resolveNanobotSessionsDir,
   type SessionStore,
   type SessionSummary,
-  StrictMessageCoercer,
-  textOf,
 } from '../../index.js';
+import {
+  LenientMessageCoercer,
+  MessageStore,
+  readSessionFile,
+  StrictMessageCoercer,
+} from '../../sessions/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import {

@@ -1,14 +1,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  ContextError,
-  createSkillEnvironment,
-  type Skill,
-  SkillsCatalog,
-  skillContractIssues,
-  unavailableSuffix,
-} from '../../index.js';
+import { ContextError, type Skill, SkillsCatalog } from '../../index.js';
+import { createSkillEnvironment, skillContractIssues, unavailableSuffix } from '../../skills/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
 
