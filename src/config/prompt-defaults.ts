@@ -1,5 +1,5 @@
 /**
- * Every configurable prompt fragment (spec §8). Each field can be overridden in the `prompt`
+ * Every configurable prompt fragment. Each field can be overridden in the `prompt`
  * section of `ctxloom.yaml`; `resolvePrompts` merges overrides over {@link DEFAULT_PROMPTS}.
  */
 export type PromptDefaults = {

@@ -3,7 +3,7 @@ import { DEFAULT_PROMPTS, type PromptDefaults } from './prompt-defaults.js';
 
 /**
  * The effective prompt texts: each field of the config's `prompt` section when present, else the
- * built-in default (spec §8). The result is frozen; the inputs are not changed.
+ * built-in default. The result is frozen; the inputs are not changed.
  */
 export function resolvePrompts(config: Pick<CtxloomConfig, 'prompt'> = {}): PromptDefaults {
   const overrides = config.prompt ?? {};

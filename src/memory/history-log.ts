@@ -110,7 +110,7 @@ export class HistoryLog {
     return { entries, warnings };
   }
 
-  /** nanobot's `read_recent_history_for_prompt` (§5.6): entries after `sinceCursor`, scoped by session. */
+  /** nanobot's `read_recent_history_for_prompt`: entries after `sinceCursor`, scoped by session. */
   async readRecent(options: ReadRecentOptions = {}): Promise<readonly HistoryEntry[]> {
     const since = options.sinceCursor ?? 0;
     const key = options.sessionKey;

@@ -22,7 +22,7 @@ export type LegacyHistoryFileOptions = {
 };
 
 /**
- * The legacy `memory/HISTORY.md` (seed 003): consolidation appends one paragraph per entry,
+ * The legacy `memory/HISTORY.md` (the older layout): consolidation appends one paragraph per entry,
  * `[YYYY-MM-DD HH:MM] text`, separated by blank lines. Appends are serialised by a lock file.
  */
 export class LegacyHistoryFile implements HistorySink {

@@ -54,7 +54,7 @@ export type MemoryConsolidatorOptions = {
   readonly tools?: readonly ToolDefinition[];
   /** Our archive instruction (`{count}` = messages to summarise). @default DEFAULT_ARCHIVE_INSTRUCTION */
   readonly archiveInstruction?: string;
-  /** `jsonl` writes memory/history.jsonl; `legacy-markdown` appends to memory/HISTORY.md (seed 003). @default 'jsonl' */
+  /** `jsonl` writes memory/history.jsonl; `legacy-markdown` appends to memory/HISTORY.md (the older layout). @default 'jsonl' */
   readonly historyFormat?: 'jsonl' | 'legacy-markdown';
   /** Cap on a model summary entry. @default 8000 */
   readonly maxSummaryChars?: number;
@@ -84,7 +84,7 @@ export const DEFAULT_MEMORY_CONSOLIDATOR = Object.freeze({
   systemPrompt: 'You are a helpful assistant.',
 });
 
-/** Archive bookkeeping leaves the session's recency alone (nanobot §5.5: `updated_at` is not refreshed). */
+/** Archive bookkeeping leaves the session's recency alone. */
 const KEEP_RECENCY = Object.freeze({ preserveUpdatedAt: true });
 
 /** What one archive step did with its messages. */
@@ -132,7 +132,7 @@ export type TailArchiveResult = {
 };
 
 /**
- * Token-triggered consolidation (nanobot §5.3/§5.4): once the full prompt of a session reaches the
+ * Token-triggered consolidation: once the full prompt of a session reaches the
  * budget (`window − maxOutputTokens − 1024`), archives the oldest turns, round by round, until it is
  * back under `ratio × budget`. Each round is one model request holding as many turns as nanobot's
  * rules let one request hold (a backlog larger than that takes several rounds), ending on a user
@@ -220,7 +220,7 @@ export class MemoryConsolidator {
   }
 
   /**
-   * Idle compaction (§5.5): archives the unconsolidated tail of every session quiet for at least
+   * Idle compaction: archives the unconsolidated tail of every session quiet for at least
    * `idleAfterMs` (compared with `updatedAt`, inclusive; unparsable → not idle), skipping `dream:`
    * sessions. `idleAfterMs: 0` turns it off (nanobot's `idleCompactAfterMinutes: 0`). Sessions are
    * handled one by one; stops after a degraded one (the model is failing) and resolves to what
@@ -255,7 +255,7 @@ export class MemoryConsolidator {
   }
 
   /**
-   * Archives `messages[lastConsolidated:end]` of a loaded session in one request (§5.4), or raw when
+   * Archives `messages[lastConsolidated:end]` of a loaded session in one request, or raw when
    * one request cannot hold them; does not move the pointer.
    * @throws as {@link MemoryConsolidator.maybeConsolidate}
    */
@@ -291,7 +291,7 @@ export class MemoryConsolidator {
     return { ...run, budget, target, estimateBefore };
   }
 
-  /** Rounds while the estimate is above the target (§5.3 step 5), at most `maxRounds`. */
+  /** Rounds while the estimate is above the target, at most `maxRounds`. */
   async #rounds(
     first: SessionRecord,
     state: {
@@ -333,7 +333,7 @@ export class MemoryConsolidator {
 
   /**
    * Runs `work`, which pushes its rounds; the last summary among them is saved as `_last_summary`
-   * once at the end (§5.3 step 6), also when `work` throws after some rounds, with `last_active` =
+   * once at the end, also when `work` throws after some rounds, with `last_active` =
    * the session's `updatedAt` before archiving.
    */
   async #savingSummary<T>(
@@ -452,7 +452,7 @@ export class MemoryConsolidator {
     );
   }
 
-  /** The probe prompt of §5.3: system prompt + full replay + `[token-probe]` + tool schemas. */
+  /** nanobot's probe prompt: system prompt + full replay + `[token-probe]` + tool schemas. */
   async #estimate(record: SessionRecord): Promise<number> {
     const history = getHistory(record);
     const messages = [await this.#systemMessage(record), ...history, user('[token-probe]', { id: 'probe' })];

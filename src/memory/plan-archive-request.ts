@@ -27,7 +27,7 @@ export type ArchiveRequestPlan =
   | { readonly kind: 'too-large'; readonly reason: string };
 
 /**
- * nanobot's rules for what one archive request holds (§5.4): the ordinary turn's replay prefix for
+ * nanobot's rules for what one archive request holds: the ordinary turn's replay prefix for
  * `messages[:end]` (token-capped at the budget) must end with the chunk's whole visible form, and the
  * request (system prompt, prefix, instruction, tool schemas) must fit the budget.
  */

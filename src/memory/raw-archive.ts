@@ -7,12 +7,12 @@ import { stripRuntimeContextExactly } from '../sessions/replay-sanitize.js';
 export const DEFAULT_RAW_ARCHIVE_MAX_CHARS = 16_000;
 
 /**
- * The raw archive written when the model cannot summarise (§5.4), as history entries of at most
+ * The raw archive written when the model cannot summarise, as history entries of at most
  * `maxChars` characters each. The text is nanobot's: `[RAW] {n} messages` then one line per message
  * with content, `[{timestamp[:16] or ?}] {ROLE}{ [tools: a, b] from a stored tools_used}: {content}` (public view: runtime
  * context removed; a user's media appended as `[image: path]` lines, on the same line when there is no
  * text). When it fits in `maxChars` that is the one entry, byte for byte nanobot's. Where nanobot
- * truncates a longer archive (losing the rest, nanobot issue #5377), it is split instead into parts
+ * truncates a longer archive (losing the rest, a nanobot bug), it is split instead into parts
  * headed `[RAW] {n} messages (part {k}/{K})`, cut between lines where possible, so every message is
  * kept whole across the parts.
  */

@@ -6,7 +6,7 @@ import { ContextBuilder } from './context-builder.js';
 import type { SkillPresetOptions } from './for-skill.js';
 
 /**
- * Options for {@link resolveForLlm}: how an LLM node chooses its builder (spec §7). The preset
+ * Options for {@link resolveForLlm}: how an LLM node chooses its builder. The preset
  * options are passed on to the chosen preset (`forChat` and `forReact` ignore the skill fields).
  */
 export type ResolveForLlmOptions = SkillPresetOptions & {
@@ -22,7 +22,7 @@ export type ResolveForLlmOptions = SkillPresetOptions & {
 export type BuilderChoice = 'explicit' | 'runtime' | 'skill' | 'react' | 'chat';
 
 /**
- * The branch of spec §7's priority chain the options select:
+ * The branch of the priority chain the options select:
  * 1. `contextBuilder` → `explicit`;
  * 2. else `runtimePrompt.contextBuilder` → `runtime`;
  * 3. else `allowSkillContext` and (a `skillSet` or a runtime skill request: `skillsCatalog`,
@@ -46,7 +46,7 @@ export function chooseBuilder(options: ResolveForLlmOptions): BuilderChoice {
 }
 
 /**
- * Chooses the builder for an LLM call with the exact priority chain of spec §7 (see
+ * Chooses the builder for an LLM call with this exact priority chain (see
  * {@link chooseBuilder}). A simple LLM node passes nothing and gets `forChat`; an agent node passes
  * `preferReact: true` and gets `forReact`.
  * @throws ContextError `INVALID_OPTIONS` when `runtimePrompt.contextBuilder` is not a ContextBuilder.

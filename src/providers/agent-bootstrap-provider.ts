@@ -33,7 +33,7 @@ export type AgentBootstrapProviderOptions = {
 };
 
 /**
- * Part 2 of the agent system prompt with nanobot's rules (§1.2): a {@link BootstrapFilesProvider}
+ * Part 2 of the agent system prompt with nanobot's rules: a {@link BootstrapFilesProvider}
  * that reads `AGENTS.md` from the project folder and `SOUL.md`, `USER.md` (and `TOOLS.md` when
  * enabled) from the agent workspace; AGENTS.md, USER.md and TOOLS.md equal to their template are
  * skipped; a legacy SOUL.md is swapped for `soulTemplate` (a current template SOUL.md is kept). Files

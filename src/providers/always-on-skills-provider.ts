@@ -12,7 +12,7 @@ export type AlwaysOnSkillsProviderOptions = {
 };
 
 /**
- * Part 5 of the agent system prompt (nanobot §1.5): the available skills flagged always-on, in
+ * Part 5 of the agent system prompt: the available skills flagged always-on, in
  * full: `# Active Skills\n\n` + `### Skill: {name}\n\n{body}` blocks joined by `\n\n---\n\n`.
  */
 export class AlwaysOnSkillsProvider implements MessageProvider {

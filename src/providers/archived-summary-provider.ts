@@ -9,7 +9,7 @@ export type ArchivedSummaryProviderOptions = {
 };
 
 /**
- * Part 8 of the agent system prompt (nanobot §1.8): `input.summary` as
+ * Part 8 of the agent system prompt: `input.summary` as
  * `[Archived Context Summary]\n\nPrevious conversation summary (last active {lastActive}):\n{text}`.
  * The timestamp is the static last-activity time, never "inactive for N minutes", so the prompt
  * stays cacheable. Nothing when there is no summary or its text is blank.

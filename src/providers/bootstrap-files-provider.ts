@@ -63,7 +63,7 @@ const SKIP_REASONS: Readonly<Record<BootstrapSkip['reason'], string>> = {
 };
 
 /**
- * Embeds the workspace bootstrap files (spec §3) as ONE `system` message: each file as
+ * Embeds the workspace bootstrap files as ONE `system` message: each file as
  * `## NAME\n\ncontent`, joined by a blank line, in the configured order. The content is the file as
  * nanobot reads it (Python text mode: `\r\n` and `\r` become `\n`; nothing trimmed, so a final newline
  * stays). Missing and blank (whitespace-only) files are skipped; a file longer than `maxFileChars` is

@@ -38,7 +38,7 @@ export type CurrentMessageProviderOptions = Pick<
 };
 
 /**
- * The current message (nanobot §2.2–2.3) from `input.current` and `input.media`: images first
+ * The current message from `input.current` and `input.media`: images first
  * (data URLs that keep their `path`), then the text, with `[Attachment: path]` lines for other files;
  * for a user message (the default `input.currentRole`) then the runtime-context blocks AFTER the
  * user's content — `input.runtimeContext` in order, the optional time/channel block, and the

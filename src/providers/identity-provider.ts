@@ -55,7 +55,7 @@ const EXTERNAL_CONTENT = [
 ].join('\n');
 
 /**
- * Part 1 of the agent system prompt (nanobot §1.1): runtime, workspace layout, platform policy,
+ * Part 1 of the agent system prompt: runtime, workspace layout, platform policy,
  * the channel's format hint and the untrusted-content notes. Workspace paths are relative unless the
  * project folder differs from the agent workspace; the project path itself is never printed. Holds
  * no clock, channel id or chat id, so it is byte-identical from one turn to the next.

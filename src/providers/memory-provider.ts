@@ -20,7 +20,7 @@ export type MemoryProviderOptions = {
 };
 
 /**
- * Part 4 of the agent system prompt (nanobot §1.4): `# Memory\n\n## Long-term Memory\n{memory}`,
+ * Part 4 of the agent system prompt: `# Memory\n\n## Long-term Memory\n{memory}`,
  * the file inserted as nanobot reads it (Python text mode: `\r\n` and `\r` become `\n`; nothing
  * trimmed). Left out, as in nanobot, when the file is missing or empty, or still the untouched
  * template (ctxloom's or one of `extraTemplates`, compared trimmed); a whitespace-only file is

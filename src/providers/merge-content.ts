@@ -1,7 +1,7 @@
 import type { Content, ContentPart } from '../core/message.js';
 
 /**
- * Merges two message contents (nanobot §2.1): two strings join with `"\n\n"` (an empty side is
+ * Merges two message contents: two strings join with `"\n\n"` (an empty side is
  * dropped, with no separator); otherwise both sides become part lists and are concatenated. A part
  * list is kept as is (items that are not content parts become text parts via `String`), `null` and
  * `undefined` become no parts, and any other value becomes one text part.

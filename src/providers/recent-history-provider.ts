@@ -34,7 +34,7 @@ export type RecentHistoryProviderOptions = {
 export const DEFAULT_RECENT_HISTORY = Object.freeze({ maxEntries: 50, maxTokens: 8000 });
 
 /**
- * Part 7 of the agent system prompt (nanobot §1.7): history.jsonl entries the memory writer has not
+ * Part 7 of the agent system prompt: history.jsonl entries the memory writer has not
  * consumed yet (after the Dream cursor), scoped to `input.sessionKey`; the newest `maxEntries`; the
  * last entry equal to the session's archived summary dropped (it is shown as the summary); lines
  * `- [timestamp] content`; the text cut to `maxTokens` with the suffix counted inside the budget.

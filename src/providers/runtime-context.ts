@@ -32,7 +32,7 @@ export function normaliseRuntimeBlocks(
 }
 
 /**
- * Appends runtime-context blocks AFTER the user's content, byte for byte as nanobot does (§2.2):
+ * Appends runtime-context blocks AFTER the user's content, byte for byte as nanobot does:
  * string content gets `"\n\n" + blocks joined by "\n\n"` (just the blocks when the text is empty) and
  * the marker records that joined `suffix`; part lists get one `{ type: 'text', text }` part per block
  * and the marker records those `blocks`. Returns the new content and the marker (none when there are

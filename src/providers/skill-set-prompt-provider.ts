@@ -45,7 +45,7 @@ export const DEFAULT_FILE_READING_TOOLS: readonly string[] = Object.freeze([
 ]);
 
 /**
- * Jianmu's SkillSetPromptProvider (spec §3): renders a skill set as one system block with the skill
+ * Renders a skill set as one system block with the skill
  * capability policy, the index or the instructions (by mode, see {@link SkillSetMode}), and the
  * resource-usage policy with each skill's folder (the runtime path mapping). Empty set → nothing.
  */

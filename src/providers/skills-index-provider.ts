@@ -9,14 +9,14 @@ export type SkillsIndexProviderOptions = {
   readonly id?: string;
   /** Where the skills come from (unavailable ones are listed, flagged). */
   readonly catalog: Pick<SkillsCatalog, 'list'>;
-  /** Markdown groups (nanobot) or an XML list (seed 003). @default 'markdown' */
+  /** Markdown groups (nanobot) or an XML list. @default 'markdown' */
   readonly format?: SkillsIndexFormat;
   /** How skill roots print; see `SkillsIndexOptions.paths`. @default 'relative' */
   readonly paths?: 'relative' | 'absolute';
 };
 
 /**
- * Part 6 of the agent system prompt (nanobot §1.6): the index of every skill that is not an
+ * Part 6 of the agent system prompt: the index of every skill that is not an
  * available always-on skill, so the model can read a SKILL.md when it needs it.
  */
 export class SkillsIndexProvider implements MessageProvider {

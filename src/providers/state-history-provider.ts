@@ -45,7 +45,7 @@ const RECEIPT_NOTE =
 
 /**
  * Emits the conversation history from `input.history` (never mutated), optionally through a
- * working-memory view (spec §3). With `annotate: true`:
+ * working-memory view. With `annotate: true`:
  * - an assistant message with tool calls gets its content rewritten as a tool-plan note followed by the
  *   calls, and `metadata.semanticKind = 'self_tool_plan'`; it KEEPS its `toolCalls`, so results still pair;
  * - a tool message whose `metadata.toolResult` is set gets its content rewritten as JSON

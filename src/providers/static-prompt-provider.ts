@@ -17,7 +17,7 @@ export type StaticPromptProviderOptions = {
 export const DEFAULT_STATIC_PROMPT_PROVIDER = Object.freeze({ id: 'static-prompt' });
 
 /**
- * Wraps a fixed text as one `system` message (spec §3). The presets use one for the persona
+ * Wraps a fixed text as one `system` message. The presets use one for the persona
  * (`id: 'persona'`) and one for the ReAct protocol (`id: 'react-protocol'`).
  *
  * @example

@@ -24,7 +24,7 @@ export const DEFAULT_TOOLS_DESC_PROVIDER = Object.freeze({
 });
 
 /**
- * Embeds the tool description block in one `system` message (spec §3). The description is
+ * Embeds the tool description block in one `system` message. The description is
  * `input.toolsDescription` when given, else the `toolsDescription` option; otherwise it is rendered from `input.tools` as one
  * `- name: description` line per tool. Contributes nothing when there is no description.
  */

@@ -45,7 +45,7 @@ const EXTENSION_TYPES: ReadonlyMap<string, string> = new Map([
 ]);
 
 /**
- * Detects PNG, JPEG, GIF and WEBP from the first bytes of a file (nanobot §2.3); `undefined`
+ * Detects PNG, JPEG, GIF and WEBP from the first bytes of a file; `undefined`
  * otherwise.
  */
 export function detectImageType(bytes: Uint8Array): string | undefined {

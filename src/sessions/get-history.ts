@@ -35,7 +35,7 @@ export type GetHistoryOptions = {
 };
 
 /**
- * Replays a stored session for the model, with nanobot's rules (§3.4): start at `lastConsolidated`
+ * Replays a stored session for the model, with nanobot's rules: start at `lastConsolidated`
  * but keep at least the last 8 messages (extended back to their user turn); the count cap (2000 by
  * default; not applied when the archived tail replayed past `lastConsolidated` keeps fewer unarchived
  * messages than the cap);
@@ -62,7 +62,7 @@ export function getHistory(session: ReplaySession, options: GetHistoryOptions = 
     : out;
 }
 
-/** Steps 1 and 3 of §3.4: the archive-aware start, then the optional count cap. */
+/** Steps 1 and 3 of the replay: the archive-aware start, then the optional count cap. */
 function replayStart(session: ReplaySession, options: GetHistoryOptions): number {
   const { messages } = session;
   const last = Math.max(0, Math.min(session.lastConsolidated, messages.length));

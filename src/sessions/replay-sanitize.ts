@@ -18,7 +18,7 @@ const TOOL_CALL_ECHO = new RegExp(
 const MAX_CLI_APP_BREADCRUMBS = 8;
 
 /**
- * One stored message as nanobot's `get_history` shows it (§3.4 step 6), or `undefined` when replay
+ * One stored message as nanobot's `get_history` shows it, or `undefined` when replay
  * skips it. In order: `_command` turns are skipped; with `includeRuntimeContext: false` the recorded
  * runtime context is stripped exactly (the public view, which never carries the marker); assistant
  * text loses a leading `[Message Time: …]` line and the lines that are a local `[image: /…]`

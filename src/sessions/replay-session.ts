@@ -7,7 +7,7 @@ import type { SessionRecord } from './session-store.js';
 /** nanobot's session metadata key for the persisted archived summary `{ text, last_active }`. */
 export const LAST_SUMMARY_KEY = '_last_summary';
 
-/** Tokens the model loop keeps free besides the answer when replaying (nanobot §3.4). */
+/** Tokens the model loop keeps free besides the answer when replaying. */
 export const REPLAY_MARGIN_TOKENS = 1_024;
 
 /**
@@ -26,7 +26,7 @@ export type ReplayBudgetOptions = {
 };
 
 /**
- * nanobot's replay budget (§3.4): `window − max(1, maxOutput) − 1024`, or, when that is not positive,
+ * nanobot's replay budget: `window − max(1, maxOutput) − 1024`, or, when that is not positive,
  * `max(128, window / 2)`.
  */
 export function replayBudget(options: ReplayBudgetOptions): number {
@@ -35,7 +35,7 @@ export function replayBudget(options: ReplayBudgetOptions): number {
 }
 
 /**
- * The archived summary persisted in a session's metadata (`_last_summary`, nanobot §1.8), or
+ * The archived summary persisted in a session's metadata (`_last_summary`, as nanobot stores it), or
  * `undefined` when there is none or its text is blank. A missing or malformed `last_active` falls back
  * to the session's `updatedAt`.
  */

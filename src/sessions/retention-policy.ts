@@ -1,6 +1,6 @@
 import type { Message } from '../core/message.js';
 
-/** Decides which stored messages to keep after a write (store-level retention, spec §10). */
+/** Decides which stored messages to keep after a write (store-level retention). */
 export interface RetentionPolicy {
   /** The contract version. */
   readonly specificationVersion: 'v1';

@@ -26,7 +26,7 @@ const STAGE = 'save-turn';
 const OMITTED = '[tool result omitted during persistence]';
 
 /**
- * Persists a finished turn the way nanobot's `_save_turn` does (§3.5): only the messages this run
+ * Persists a finished turn the way nanobot's `_save_turn` does: only the messages this run
  * added (index ≥ `initialLength`; pass the run's own list, never the governed model copy, so
  * governance edits are never persisted). Drops blank assistant messages without tool calls and tool
  * results with a missing, undeclared (checked against the stored session and this turn) or already

@@ -9,7 +9,7 @@ export const EXPLICIT_SKILLS_SOURCE = 'explicit_skills';
 const MENTION = /(?<![\w$])\$([A-Za-z0-9_-]+)/g;
 
 /**
- * Finds the skills a user's text invokes with `$name` (nanobot §6.5): a mention counts only when it
+ * Finds the skills a user's text invokes with `$name`: a mention counts only when it
  * names an available skill in `skills` (pass the catalogue's available, enabled list); always-on
  * skills are left out (they are already in the system prompt); duplicates are kept once, in
  * first-mention order; anything else (`$HOME`, `$5`, unknown names) is ignored.

@@ -1,7 +1,7 @@
 import type { Skill } from './skills-catalog.js';
 
 /**
- * Renders skills in full (nanobot §6.3): `"### Skill: {name}\n\n{body}"` per skill, joined by
+ * Renders skills in full: `"### Skill: {name}\n\n{body}"` per skill, joined by
  * `"\n\n---\n\n"`. Returns `''` for an empty list.
  */
 export function renderSkillBlocks(skills: readonly Skill[]): string {

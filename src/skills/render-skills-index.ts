@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Skill, SkillSource } from './skills-catalog.js';
 
-/** How the skills index is written: nanobot's Markdown groups, or seed 003's XML list. */
+/** How the skills index is written: nanobot's Markdown groups, or an XML list. */
 export type SkillsIndexFormat = 'markdown' | 'xml';
 
 /** Options for {@link renderSkillsIndex}. */

@@ -3,7 +3,7 @@ import type { Skill } from './skills-catalog.js';
 const NAME = /^(?!.*--)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 
 /**
- * Checks a skill against the Agent Skills contract that installers enforce (nanobot §6.1): the
+ * Checks a skill against the Agent Skills contract that installers enforce: the
  * frontmatter `name` equals the folder name, the name has at most 64 characters of lowercase
  * letters, digits and single hyphens, and the description has 1–1024 characters. The loader accepts
  * skills that break it (as nanobot does); this lists what to fix before sharing one. `[]` when valid.

@@ -63,7 +63,7 @@ export type ListSkillsOptions = {
 type CachedFile = { readonly key: string; readonly parsed: ReturnType<typeof safeParseSkillFile> };
 
 /**
- * Discovers skills (nanobot §6.2): `{workspace}/skills/*\/SKILL.md` (source `workspace`), then each
+ * Discovers skills: `{workspace}/skills/*\/SKILL.md` (source `workspace`), then each
  * extra folder (`extra`), then the built-in folder (`builtin`); a name found earlier shadows the same
  * name later. Disabled names are removed. Within a source, skills are sorted by name (a deterministic
  * order instead of nanobot's file-system order). Folders are listed on every call; SKILL.md files are

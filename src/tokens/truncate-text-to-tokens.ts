@@ -22,7 +22,7 @@ export type TruncateTextToTokensOptions = {
 export const DEFAULT_TRUNCATE_TEXT_TO_TOKENS = Object.freeze({ suffix: TRUNCATION_SUFFIX });
 
 /**
- * Cuts a text to at most `maxTokens` tokens, suffix included (nanobot §4.11): unchanged when
+ * Cuts a text to at most `maxTokens` tokens, suffix included: unchanged when
  * `maxTokens ≤ 0` or the text fits; else the longest token prefix such that
  * `decode(prefix) + suffix` re-encodes to ≤ `maxTokens` tokens; when the suffix alone needs
  * `maxTokens` tokens or more, the longest prefix of at most `maxTokens` tokens without a suffix. The
