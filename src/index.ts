@@ -99,12 +99,14 @@ export { type GetHistoryOptions, getHistory } from './sessions/get-history.js';
 export { JsonlSessionStore, type JsonlSessionStoreOptions } from './sessions/jsonl-session-store.js';
 // Sessions and long-term memory
 export { MemorySessionStore } from './sessions/memory-session-store.js';
+export { fromNanobotDict, type NanobotDict, toNanobotDict } from './sessions/nanobot-message.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './sessions/postgres-session-store.js';
 export { resolveNanobotSessionsDir } from './sessions/resolve-nanobot-sessions-dir.js';
 export { type SaveTurnOptions, saveTurn } from './sessions/save-turn.js';
 export type { SessionRecord, SessionStore, SessionSummary } from './sessions/session-store.js';
 export { SqliteSessionStore, type SqliteSessionStoreOptions } from './sessions/sqlite-session-store.js';
 export { type Skill, SkillsCatalog, type SkillsCatalogOptions } from './skills/skills-catalog.js';
+export { createSkillEnvironment, type SkillEnvironment } from './skills/skill-environment.js';
 export { CachedTokenCounter } from './tokens/cached-token-counter.js';
 // Counting tokens
 export { EstimatingTokenCounter } from './tokens/estimating-token-counter.js';
