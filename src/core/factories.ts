@@ -59,7 +59,7 @@ export function assistant(content: Content, options: AssistantMessageOptions = {
 /** Makes a tool result message answering `toolCallId`. */
 export function tool(content: Content, options: ToolMessageOptions): Message {
   const toolCallId: unknown = (options as Partial<ToolMessageOptions> | undefined)?.toolCallId;
-  if (typeof toolCallId !== 'string' || toolCallId === '') {
+  if (typeof toolCallId !== 'string') {
     throw new ContextError({
       code: 'INVALID_INPUT',
       message:
@@ -104,6 +104,5 @@ function make(role: Role, content: Content, options: MessageOptions): Message {
 
 function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
-  if (typeof value === 'string') return `the empty string`;
   return `${value === null ? 'null' : typeof value} ${JSON.stringify(value) ?? String(value)}`;
 }
