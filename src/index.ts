@@ -4,6 +4,7 @@
  * every layer is exported here.
  */
 export * from './adapters/index.js';
+export * from './cache/index.js';
 export * from './config/index.js';
 export * from './core/index.js';
 export * from './filters/index.js';
