@@ -19,19 +19,17 @@ const blockArb = (marked: boolean): fc.Arbitrary<AnthropicContentBlock> =>
 const turnArb = (role: 'user' | 'assistant', marked: boolean): fc.Arbitrary<AnthropicMessage> =>
   fc.array(blockArb(marked), { minLength: 1, maxLength: 4 }).map((content) => ({ role, content }));
 const messagesArb = (marked: boolean): fc.Arbitrary<AnthropicMessage[]> =>
-  fc
-    .integer({ min: 0, max: 6 })
-    .chain((pairs) =>
-      fc
-        .tuple(
-          fc.array(fc.tuple(turnArb('user', marked), turnArb('assistant', marked)), {
-            minLength: pairs,
-            maxLength: pairs,
-          }),
-          turnArb('user', marked),
-        )
-        .map(([history, last]) => [...history.flat(), last]),
-    );
+  fc.integer({ min: 0, max: 6 }).chain((pairs) =>
+    fc
+      .tuple(
+        fc.array(fc.tuple(turnArb('user', marked), turnArb('assistant', marked)), {
+          minLength: pairs,
+          maxLength: pairs,
+        }),
+        turnArb('user', marked),
+      )
+      .map(([history, last]) => [...history.flat(), last]),
+  );
 const toolsArb: fc.Arbitrary<AnthropicTool[]> = fc.array(
   fc.tuple(fc.string({ minLength: 1, maxLength: 8 }), textArb).map(([name, description]) => ({
     name,
