@@ -58,7 +58,7 @@ export type CacheBreakpointPlan = {
   /** Markers that were already in the request and kept. */
   readonly existingMarkers: number;
   readonly minTokens: number;
-  /** What could not be planned as asked (too many existing markers, a short prefix, …). */
+  /** What could not be planned as asked (the request already carries four markers or more). */
   readonly warnings: readonly string[];
 };
 
@@ -106,13 +106,7 @@ export function planCacheBreakpoints(
     if (chosen.length >= budget) break;
     if (candidate.block < 0 || existing.includes(candidate.block)) continue;
     if (chosen.some((other) => other.block === candidate.block)) continue;
-    if ((totals[candidate.block] ?? 0) < minTokens) {
-      if (candidate.kind === 'tail')
-        warnings.push(
-          `no breakpoint: the request has ${totals[candidate.block] ?? 0} tokens, below the ${minTokens}-token minimum`,
-        );
-      continue;
-    }
+    if ((totals[candidate.block] ?? 0) < minTokens) continue;
     chosen.push(candidate);
   }
   const firstShort = existing.find((index) => (blocks[index]?.cacheControl?.ttl ?? '5m') === '5m');
