@@ -14,7 +14,6 @@ export type { OpenAIChatMessage } from './adapters/openai-chat-types.js';
 export type { OpenAIResponsesInputItem } from './adapters/openai-responses-types.js';
 export { type RepairToolPairingResult, repairToolPairing } from './adapters/repair-tool-pairing.js';
 export { type ToAnthropicMessagesOptions, toAnthropicMessages } from './adapters/to-anthropic-messages.js';
-// Provider formats: OpenAI chat and Responses, Anthropic Messages
 export {
   type ToOpenAIChatMessagesOptions,
   toOpenAIChatMessages,
@@ -23,12 +22,18 @@ export {
   type ToOpenAIResponsesInputOptions,
   toOpenAIResponsesInput,
 } from './adapters/to-openai-responses-input.js';
+export {
+  diffRequests,
+  findVolatileContent,
+  normalizeUsage,
+  planCacheBreakpoints,
+  simulatePromptCache,
+  UsageCalibratedTokenCounter,
+} from './cache/index.js';
 export type { CtxloomConfig } from './config/config-schema.js';
 export { createTokenCounter } from './config/create-token-counter.js';
-// Configuration, skills and workspaces
 export { type LoadedConfig, loadConfig } from './config/load-config.js';
 export type { Decision } from './core/decision.js';
-// Errors
 export {
   AdapterError,
   BudgetUnsatisfiableError,
@@ -36,7 +41,6 @@ export {
   type ContextErrorCode,
   SessionStoreError,
 } from './core/errors.js';
-// Messages
 export { msg, type ToolCallInput } from './core/factories.js';
 export type {
   Content,
@@ -51,7 +55,6 @@ export type {
 } from './core/message.js';
 export { type ToolCallViolation, validateToolCallIntegrity } from './core/tool-call-integrity.js';
 export type { ToolDefinition } from './core/tool-definition.js';
-// Governing a context: budgets, tool-call integrity, tool results
 export { ContextGovernor, type ContextGovernorOptions } from './filters/context-governor.js';
 export { MaxMessagesFilter, type MaxMessagesFilterOptions } from './filters/max-messages-filter.js';
 export {
@@ -66,7 +69,6 @@ export {
 } from './filters/tool-result-budget-filter.js';
 export type { ChatModel, ChatRequest, ChatResult, ChatUsage } from './llm/chat-model.js';
 export { ChatModelError } from './llm/chat-model-error.js';
-// Calling a model
 export {
   OpenAICompatibleChatModel,
   type OpenAICompatibleChatModelOptions,
@@ -88,7 +90,6 @@ export {
 } from './pipeline/build-trace.js';
 export { ContextPipeline, type ContextPipelineOptions } from './pipeline/context-pipeline.js';
 export type { BuildContext, ContextFilter, FilterResult, MessageProvider } from './pipeline/contracts.js';
-// Building a context: the builder, its presets and what a build returns
 export { ContextBuilder } from './presets/context-builder.js';
 export type { AgentPresetOptions } from './presets/for-agent.js';
 export type { ChatPresetOptions } from './presets/for-chat.js';
@@ -97,7 +98,6 @@ export type { SkillPresetOptions } from './presets/for-skill.js';
 export { type ResolveForLlmOptions, resolveForLlm } from './presets/resolve-for-llm.js';
 export { type GetHistoryOptions, getHistory } from './sessions/get-history.js';
 export { JsonlSessionStore, type JsonlSessionStoreOptions } from './sessions/jsonl-session-store.js';
-// Sessions and long-term memory
 export { MemorySessionStore } from './sessions/memory-session-store.js';
 export { fromNanobotDict, type NanobotDict, toNanobotDict } from './sessions/nanobot-message.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './sessions/postgres-session-store.js';
@@ -105,10 +105,9 @@ export { resolveNanobotSessionsDir } from './sessions/resolve-nanobot-sessions-d
 export { type SaveTurnOptions, saveTurn } from './sessions/save-turn.js';
 export type { SessionRecord, SessionStore, SessionSummary } from './sessions/session-store.js';
 export { SqliteSessionStore, type SqliteSessionStoreOptions } from './sessions/sqlite-session-store.js';
-export { type Skill, SkillsCatalog, type SkillsCatalogOptions } from './skills/skills-catalog.js';
 export { createSkillEnvironment, type SkillEnvironment } from './skills/skill-environment.js';
+export { type Skill, SkillsCatalog, type SkillsCatalogOptions } from './skills/skills-catalog.js';
 export { CachedTokenCounter } from './tokens/cached-token-counter.js';
-// Counting tokens
 export { EstimatingTokenCounter } from './tokens/estimating-token-counter.js';
 export { HFTokenCounter } from './tokens/hf-token-counter.js';
 export { SimpleTokenCounter } from './tokens/simple-token-counter.js';

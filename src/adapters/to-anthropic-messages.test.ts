@@ -272,3 +272,46 @@ describe('Anthropic adapters are lossless', () => {
     );
   });
 });
+
+describe('toAnthropicMessages cache option', () => {
+  const long = 'stable system prompt text '.repeat(400);
+
+  it('plans breakpoints on the system prompt and the conversation with cache: auto', () => {
+    const messages = [system(long), user('first question'), assistant('answer'), user('second question')];
+    const result = toAnthropicMessages(messages, { cache: 'auto' });
+    expect(Array.isArray(result.system)).toBe(true);
+    expect(result.system).toEqual([{ type: 'text', text: long, cache_control: { type: 'ephemeral' } }]);
+    const marked = result.messages.flatMap((message, index) =>
+      typeof message.content === 'string'
+        ? []
+        : message.content.flatMap((block) =>
+            'cache_control' in block && block.cache_control !== undefined ? [index] : [],
+          ),
+    );
+    expect(marked).toEqual([0, 2]);
+    expect(result.cachePlan?.markers.map((marker) => marker.kind)).toEqual(['system', 'carried', 'tail']);
+  });
+
+  it('adds no markers by default or with cache: off, and none below the minimum length', () => {
+    const messages = [system(long), user('q')];
+    expect(toAnthropicMessages(messages).system).toBe(long);
+    expect(toAnthropicMessages(messages, { cache: 'off' }).cachePlan).toBeUndefined();
+    const short = toAnthropicMessages([system('short'), user('q')], {
+      cache: { model: 'claude-sonnet-4-5' },
+    });
+    expect(short.system).toBe('short');
+    expect(short.cachePlan?.markers).toEqual([]);
+  });
+
+  it('gives the stable prefix the 1 h lifetime when asked and keeps the previous anchors', () => {
+    const first = [system(long), user('first question')];
+    const a = toAnthropicMessages(first, { cache: { ttl: '1h' } });
+    const b = toAnthropicMessages([...first, assistant('answer'), user('next')], {
+      cache: { ttl: '1h', ...(a.cachePlan === undefined ? {} : { previous: a.cachePlan }) },
+    });
+    expect(b.system).toEqual([{ type: 'text', text: long, cache_control: { type: 'ephemeral', ttl: '1h' } }]);
+    expect(b.cachePlan?.markers.find((marker) => marker.kind === 'carried')?.key).toBe(
+      a.cachePlan?.markers.find((marker) => marker.kind === 'tail')?.key,
+    );
+  });
+});

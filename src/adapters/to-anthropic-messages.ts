@@ -1,3 +1,8 @@
+import {
+  type CacheBreakpointPlan,
+  type PlanCacheBreakpointsOptions,
+  planCacheBreakpoints,
+} from '../cache/plan-cache-breakpoints.js';
 import { textOf } from '../core/content.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
@@ -35,6 +40,13 @@ export type ToAnthropicMessagesOptions = ToolPairingOptions & {
   readonly tools?: readonly ToolDefinition[];
   /** Prompt-cache breakpoints to set on the last tool, the last system block and message blocks. */
   readonly cacheBreakpoints?: AnthropicCacheBreakpoints;
+  /**
+   * Plans prompt-cache breakpoints (`planCacheBreakpoints`): `auto` marks the end of the tools, the
+   * system prompt and rolling conversation anchors within the four-marker limit and the minimum
+   * cacheable length; pass options to choose the model, the 1 h lifetime or the previous plan;
+   * `off` adds none (markers already present or set by `cacheBreakpoints` are kept). @default 'off'
+   */
+  readonly cache?: 'auto' | 'off' | PlanCacheBreakpointsOptions;
 };
 
 /** What {@link toAnthropicMessages} returns: the parts of a `MessageCreateParams`. */
@@ -45,6 +57,8 @@ export type ToAnthropicMessagesResult = {
   /** The tools, when `options.tools` was given. */
   readonly tools: AnthropicTool[] | undefined;
   readonly warnings: readonly AdapterWarning[];
+  /** The breakpoint plan, when `cache` is on (pass it as `cache.previous` for the next request). */
+  readonly cachePlan?: CacheBreakpointPlan;
 };
 
 type Turn = {
@@ -93,7 +107,7 @@ export function toAnthropicMessages(
     if (control !== undefined) blocks = markLastBlock(blocks, control);
     addTurn(turns, { message, blocks, origins: options.origins });
   });
-  const request = capCacheBreakpoints(
+  const capped = capCacheBreakpoints(
     {
       tools: toolsOf(options),
       system: systemOf(systems, { options, warnings }),
@@ -101,7 +115,12 @@ export function toAnthropicMessages(
     },
     warnings,
   );
+  const cache = options.cache ?? 'off';
+  const planned = cache === 'off' ? undefined : planCacheBreakpoints(capped, cache === 'auto' ? {} : cache);
+  for (const message of planned?.plan.warnings ?? []) warnings.push({ type: 'repaired', index: 0, message });
+  const request = planned ?? capped;
   return {
+    ...(planned === undefined ? {} : { cachePlan: planned.plan }),
     tools: request.tools === undefined ? undefined : scrubWithWarning(request.tools, { index: 0, warnings }),
     system:
       request.system === undefined ? undefined : scrubWithWarning(request.system, { index: 0, warnings }),

@@ -1,0 +1,105 @@
+import { ContextError } from '../core/errors.js';
+import type { Message } from '../core/message.js';
+import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+
+/** Options for {@link planCacheAwareTrim}. */
+export type PlanCacheAwareTrimOptions = {
+  /** The tokens the messages may take (the high-water mark). */
+  readonly budgetTokens: number;
+  /** When over budget, cut until the kept part is at most this share of the budget. @default 0.5 */
+  readonly lowWater?: number;
+  /** Counts the messages. @default an `EstimatingTokenCounter` */
+  readonly tokenCounter?: TokenCounter;
+  /** Marks preferred cut points (a consolidation boundary, a summary). @default none */
+  readonly isConsolidationPoint?: (message: Message, index: number) => boolean;
+};
+
+/** What {@link planCacheAwareTrim} decided. */
+export type CacheAwareTrimPlan = {
+  /** Keep the messages from this index on. */
+  readonly startIndex: number;
+  readonly keptTokens: number;
+  readonly droppedTokens: number;
+  /** True when this last turn moved the start (the cached conversation prefix is given up now). */
+  readonly movedThisTurn: boolean;
+  /** Tokens of cached prefix that the move gives up (0 when the start did not move this turn). */
+  readonly cachedPrefixTokensGivenUp: number;
+  /** How many cuts the whole history has had (each one costs a cache rewrite). */
+  readonly cuts: number;
+  /** True when the start is a consolidation point. */
+  readonly atConsolidationPoint: boolean;
+};
+
+/** Defaults of {@link PlanCacheAwareTrimOptions}. */
+export const DEFAULT_CACHE_AWARE_TRIM = Object.freeze({ lowWater: 0.5 });
+
+/**
+ * Plans where a growing history starts so the kept prefix stays the same for many turns: walking the
+ * history oldest first, whenever the kept part passes the budget the start moves forward to a user
+ * message (a legal start), far enough that the kept part drops to the low-water mark, preferring a
+ * consolidation point that still fits. The plan depends only on the messages, so appending a turn
+ * never moves the start unless that turn overflows: the cached prefix is rewritten once per cut, not
+ * once per turn. The last user message and what follows are never cut. Pure.
+ * @throws ContextError `INVALID_OPTIONS` for a negative budget or a low-water mark outside (0, 1].
+ */
+export function planCacheAwareTrim(
+  messages: readonly Message[],
+  options: PlanCacheAwareTrimOptions,
+): CacheAwareTrimPlan {
+  const lowWater = options.lowWater ?? DEFAULT_CACHE_AWARE_TRIM.lowWater;
+  if (!(options.budgetTokens >= 0) || !(lowWater > 0 && lowWater <= 1)) {
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: `planCacheAwareTrim needs budgetTokens ≥ 0 and 0 < lowWater ≤ 1 (got ${options.budgetTokens} and ${lowWater}); e.g. { budgetTokens: 60000, lowWater: 0.5 }.`,
+    });
+  }
+  const counter = options.tokenCounter ?? new EstimatingTokenCounter();
+  const sums = [0];
+  for (const message of messages) sums.push((sums.at(-1) ?? 0) + counter.countMessage(message));
+  const total = sums.at(-1) ?? 0;
+  const span = (from: number, to: number): number => (sums[to] ?? 0) - (sums[from] ?? 0);
+  const starts = messages.flatMap((message, index) => (message.role === 'user' ? [index] : []));
+  const lastUser = starts.at(-1) ?? 0;
+  const preferred = new Set(
+    starts.filter((index) => options.isConsolidationPoint?.(messages[index] as Message, index) === true),
+  );
+  const high = options.budgetTokens;
+  const low = high * lowWater;
+  let start = 0;
+  let cuts = 0;
+  let startBeforeLastTurn = 0;
+  let next = 0;
+  for (let end = 1; end <= messages.length; end += 1) {
+    if (end - 1 === lastUser) startBeforeLastTurn = start;
+    if (span(start, end) <= high) continue;
+    while (next < starts.length && (starts[next] ?? 0) <= start) next += 1;
+    let target = -1;
+    let fallback = -1;
+    for (let cursor = next; cursor < starts.length && (starts[cursor] ?? 0) < end; cursor += 1) {
+      const candidate = starts[cursor] ?? 0;
+      if (candidate > lastUser) break;
+      fallback = candidate;
+      if (preferred.has(candidate) && span(candidate, end) <= high) target = candidate;
+      if (span(candidate, end) <= low) {
+        if (target === -1) target = candidate;
+        break;
+      }
+    }
+    const chosen = target !== -1 ? target : fallback;
+    if (chosen > start) {
+      start = chosen;
+      cuts += 1;
+    }
+  }
+  const movedThisTurn = start !== startBeforeLastTurn;
+  return {
+    startIndex: start,
+    keptTokens: span(start, messages.length),
+    droppedTokens: total - span(start, messages.length),
+    movedThisTurn,
+    cachedPrefixTokensGivenUp: movedThisTurn ? span(startBeforeLastTurn, lastUser) : 0,
+    cuts,
+    atConsolidationPoint: preferred.has(start),
+  };
+}

@@ -1,0 +1,189 @@
+import type {
+  AnthropicCacheControl,
+  AnthropicContentBlock,
+  AnthropicMessage,
+  AnthropicSystem,
+  AnthropicTool,
+} from '../adapters/anthropic-types.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import { applyCacheMarkers, stripCacheMarkers } from './apply-cache-markers.js';
+import { type PromptCacheBlock, prefixKeys, prefixTokens } from './prompt-cache-request.js';
+import { ANTHROPIC_MAX_BREAKPOINTS, anthropicMinCacheableTokens } from './prompt-cache-rules.js';
+import { anthropicPromptCacheRequest } from './to-prompt-cache-request.js';
+
+/** The parts of an Anthropic Messages request the planner marks. */
+export type AnthropicCacheableRequest = {
+  readonly tools?: AnthropicTool[] | undefined;
+  readonly system?: AnthropicSystem | undefined;
+  readonly messages: AnthropicMessage[];
+};
+
+/** Options for {@link planCacheBreakpoints}. */
+export type PlanCacheBreakpointsOptions = {
+  /** The Claude model (picks the minimum cacheable length). @default a 1,024-token minimum */
+  readonly model?: string;
+  /** The minimum cacheable prefix, overriding the model's. */
+  readonly minTokens?: number;
+  /** Lifetime of the stable anchors (tools, system); `1h` costs 2× to write. Conversation anchors use 5m. @default '5m' */
+  readonly ttl?: '5m' | '1h';
+  /** The plan of the previous request of the same conversation: its anchors on the shared prefix are kept. */
+  readonly previous?: CacheBreakpointPlan;
+  /** Markers already in the request: `keep` them (they count against the four) or `replace` them. @default 'keep' */
+  readonly existing?: 'keep' | 'replace';
+  /** Counts block tokens for the minimum length. @default an `EstimatingTokenCounter` */
+  readonly tokenCounter?: TokenCounter;
+};
+
+/** Why a marker is where it is. */
+export type CacheMarkerKind = 'tools' | 'system' | 'carried' | 'tail';
+
+/** One planned `cache_control` marker. */
+export type PlannedCacheMarker = {
+  readonly kind: CacheMarkerKind;
+  /** The block's position in cache order (tools → system → message blocks). */
+  readonly block: number;
+  readonly area: PromptCacheBlock['area'];
+  readonly index: number;
+  readonly part: number;
+  /** Tokens of the prefix the marker caches (the block included). */
+  readonly prefixTokens: number;
+  readonly ttl: '5m' | '1h';
+  /** Fingerprint of the prefix, to find the same anchor in the next request. */
+  readonly key: string;
+};
+
+/** What the planner decided, to pass as `previous` for the next request. */
+export type CacheBreakpointPlan = {
+  readonly markers: readonly PlannedCacheMarker[];
+  /** Markers that were already in the request and kept. */
+  readonly existingMarkers: number;
+  readonly minTokens: number;
+  /** What could not be planned as asked (the request already carries four markers or more). */
+  readonly warnings: readonly string[];
+};
+
+/** The request with its markers, and the plan. */
+export type PlannedCacheRequest = AnthropicCacheableRequest & { readonly plan: CacheBreakpointPlan };
+
+/** Defaults of {@link PlanCacheBreakpointsOptions}. */
+export const DEFAULT_PLAN_CACHE_BREAKPOINTS = Object.freeze({ ttl: '5m', existing: 'keep' } as const);
+
+/**
+ * Places Anthropic prompt-cache breakpoints on a request: the end of the conversation (the tail, so
+ * the next request reads everything sent now), the anchor the previous request wrote (its tail: the
+ * `previous` plan's anchor still on the shared prefix, or without a plan the end of the user turn
+ * before the last assistant turn, which is where an agent loop's previous request ended), the end of
+ * the system prompt and the end of the tool list, in that priority, within the four-marker limit
+ * counting markers already present, never on a prefix shorter than the model's minimum cacheable
+ * length. The stable anchors take `ttl` (1 h only there, and only when no 5 min marker precedes).
+ * A string system prompt becomes one text block when marked. The input is not changed.
+ * @example const planned = planCacheBreakpoints(toAnthropicMessages(messages, { tools }), { model: 'claude-sonnet-4-5' });
+ */
+export function planCacheBreakpoints(
+  request: AnthropicCacheableRequest,
+  options: PlanCacheBreakpointsOptions = {},
+): PlannedCacheRequest {
+  const resolved = { ...DEFAULT_PLAN_CACHE_BREAKPOINTS, ...options };
+  const base = resolved.existing === 'replace' ? stripCacheMarkers(request) : request;
+  const described = anthropicPromptCacheRequest(base, {
+    ...(resolved.tokenCounter === undefined ? {} : { tokenCounter: resolved.tokenCounter }),
+  });
+  const blocks = described.blocks;
+  const totals = prefixTokens(described);
+  const keys = prefixKeys(described);
+  const minTokens = resolved.minTokens ?? anthropicMinCacheableTokens(resolved.model);
+  const existing = blocks.flatMap((block, index) => (block.cacheControl === undefined ? [] : [index]));
+  const warnings: string[] = [];
+  if (existing.length >= ANTHROPIC_MAX_BREAKPOINTS) {
+    warnings.push(
+      `the request already carries ${existing.length} cache_control markers (the limit is ${ANTHROPIC_MAX_BREAKPOINTS}); none added. Pass existing: 'replace' to plan them anew.`,
+    );
+  }
+  const budget = Math.max(0, ANTHROPIC_MAX_BREAKPOINTS - existing.length);
+  const candidates = candidatesOf(base, { blocks, keys, previous: resolved.previous });
+  const chosen: { kind: CacheMarkerKind; block: number }[] = [];
+  for (const candidate of candidates) {
+    if (chosen.length >= budget) break;
+    if (candidate.block < 0 || existing.includes(candidate.block)) continue;
+    if (chosen.some((other) => other.block === candidate.block)) continue;
+    if ((totals[candidate.block] ?? 0) < minTokens) continue;
+    chosen.push(candidate);
+  }
+  const firstShort = existing.find((index) => (blocks[index]?.cacheControl?.ttl ?? '5m') === '5m');
+  const markers = chosen
+    .sort((a, b) => a.block - b.block)
+    .map((candidate): PlannedCacheMarker => {
+      const block = blocks[candidate.block] as PromptCacheBlock;
+      const stable = candidate.kind === 'tools' || candidate.kind === 'system';
+      const longOk = firstShort === undefined || firstShort > candidate.block;
+      return {
+        kind: candidate.kind,
+        block: candidate.block,
+        area: block.area,
+        index: block.index,
+        part: block.part,
+        prefixTokens: totals[candidate.block] ?? 0,
+        ttl: stable && resolved.ttl === '1h' && longOk ? '1h' : '5m',
+        key: keys[candidate.block] ?? '',
+      };
+    });
+  const marked = applyCacheMarkers(
+    base,
+    markers.map((marker) => ({ ...marker, control: controlOf(marker.ttl) })),
+  );
+  return { ...marked, plan: { markers, existingMarkers: existing.length, minTokens, warnings } };
+}
+
+function controlOf(ttl: '5m' | '1h'): AnthropicCacheControl {
+  return ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
+}
+
+type Candidate = { readonly kind: CacheMarkerKind; readonly block: number };
+
+function candidatesOf(
+  request: AnthropicCacheableRequest,
+  run: {
+    readonly blocks: readonly PromptCacheBlock[];
+    readonly keys: readonly string[];
+    readonly previous: CacheBreakpointPlan | undefined;
+  },
+): Candidate[] {
+  const { blocks, keys } = run;
+  const lastOf = (match: (block: PromptCacheBlock) => boolean): number =>
+    blocks.findLastIndex((block, position) => match(block) && markable(request, block, position));
+  const tail = lastOf((block) => block.area === 'messages');
+  const carried = (run.previous?.markers ?? [])
+    .filter(
+      (marker) => marker.area === 'messages' && keys[marker.block] === marker.key && marker.block < tail,
+    )
+    .map((marker) => marker.block);
+  const carry = carried.length > 0 ? Math.max(...carried) : previousTurnEnd(request, blocks);
+  return [
+    { kind: 'tail', block: tail },
+    { kind: 'carried', block: carry },
+    { kind: 'system', block: lastOf((block) => block.area === 'system') },
+    { kind: 'tools', block: lastOf((block) => block.area === 'tools') },
+  ];
+}
+
+/** The last block of the user turn before the last assistant turn: where the previous loop request ended. */
+function previousTurnEnd(request: AnthropicCacheableRequest, blocks: readonly PromptCacheBlock[]): number {
+  const lastAssistant = request.messages.findLastIndex((message) => message.role === 'assistant');
+  if (lastAssistant <= 0) return -1;
+  const userTurn = request.messages.findLastIndex(
+    (message, index) => index < lastAssistant && message.role === 'user',
+  );
+  return blocks.findLastIndex(
+    (block, position) =>
+      block.area === 'messages' && block.index === userTurn && markable(request, block, position),
+  );
+}
+
+function markable(request: AnthropicCacheableRequest, block: PromptCacheBlock, _position: number): boolean {
+  if (block.area !== 'messages') return true;
+  const content = request.messages[block.index]?.content;
+  if (typeof content === 'string') return content !== '';
+  const entry: AnthropicContentBlock | undefined = content?.[block.part];
+  if (entry === undefined || entry.type === 'thinking' || entry.type === 'redacted_thinking') return false;
+  return entry.type !== 'text' || entry.text !== '';
+}
