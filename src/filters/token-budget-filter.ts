@@ -1,6 +1,7 @@
 import { decision } from '../core/decision.js';
 import { BudgetUnsatisfiableError, ContextError } from '../core/errors.js';
 import type { Message, Role } from '../core/message.js';
+import { describeValue } from '../core/message-schema-check.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -54,10 +55,14 @@ export class TokenBudgetFilter implements ContextFilter {
   readonly #tokenCounter: TokenCounter | undefined;
 
   constructor(options: TokenBudgetFilterOptions) {
-    if (!Number.isFinite(options.maxTokens) || options.maxTokens < 0) {
+    if (
+      typeof options.maxTokens !== 'number' ||
+      !Number.isFinite(options.maxTokens) ||
+      options.maxTokens < 0
+    ) {
       throw new ContextError({
         code: 'INVALID_OPTIONS',
-        message: `TokenBudgetFilter: maxTokens must be a finite number ≥ 0, got ${String(options.maxTokens)}.`,
+        message: `TokenBudgetFilter: maxTokens must be a finite number ≥ 0, got ${describeValue(options.maxTokens)}.`,
         details: { maxTokens: options.maxTokens },
       });
     }

@@ -9,6 +9,7 @@ import { withTokenCache } from '../tokens/cached-token-counter.js';
 import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { BuildInput } from './build-input.js';
+import { BuildInputValidator } from './build-input-validator.js';
 import type { BuildResult, BuildTrace, SectionTokens, StageTrace } from './build-trace.js';
 import type { BuildContext, ContextFilter, MessageProvider, ProviderResult } from './contracts.js';
 
@@ -43,6 +44,7 @@ export class ContextPipeline {
   readonly #debug: boolean;
   /** Tagged copies of provider messages, so the same input message gets the same object every build. */
   readonly #tagged = new WeakMap<Message, Message>();
+  readonly #validator = new BuildInputValidator();
 
   constructor(options: ContextPipelineOptions = {}) {
     this.providers = options.providers ?? [];
@@ -55,10 +57,12 @@ export class ContextPipeline {
 
   /**
    * Runs the providers, then the filters.
-   * @throws ContextError with the failing stage's code when a stage with policy `throw` fails, or
-   * `ABORTED` when `input.signal` is aborted.
+   * @throws ContextError `INVALID_INPUT` naming the bad field (`history[3].role`) and what was
+   * received; the failing stage's code when a stage with policy `throw` fails; `ABORTED` when
+   * `input.signal` is aborted.
    */
   async build(input: BuildInput = {}): Promise<BuildResult> {
+    this.#validator.checkInput(input, 'build');
     const context = this.#context(input);
     const started = this.#now();
     const stages: StageTrace[] = [];
@@ -87,8 +91,14 @@ export class ContextPipeline {
     return this.#filter(messages, { input, context, stages, tokens, started });
   }
 
-  /** Runs only the filters over `messages` (budget control without rebuilding the prompt). */
+  /**
+   * Runs only the filters over `messages` (budget control without rebuilding the prompt).
+   * @throws ContextError `INVALID_INPUT` naming the bad field (`messages[3].content`) and what was
+   * received; otherwise as {@link ContextPipeline.build}.
+   */
   async transform(messages: readonly Message[], input: BuildInput = {}): Promise<BuildResult> {
+    this.#validator.checkMessages(messages, 'transform');
+    this.#validator.checkInput(input, 'transform');
     const context = this.#context(input);
     const tokens = this.tokenCounter.countMessages(messages);
     return this.#filter(messages, { input, context, stages: [], tokens, started: this.#now() });
