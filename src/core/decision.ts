@@ -29,14 +29,26 @@ export type Decision = {
   readonly stage: string;
   /** Why, in one sentence a person can read. */
   readonly reason: string;
-  /** The ids of the messages concerned. */
+  /** The ids of the messages concerned (empty when {@link Decision.messageRange} names them). */
   readonly messageIds: readonly string[];
+  /**
+   * A run of consecutive messages concerned, by its first and last id and its length: how a drop of
+   * many old messages is recorded without listing every id.
+   */
+  readonly messageRange?: MessageRange;
   /** Token count before the change, when known. */
   readonly tokensBefore?: number;
   /** Token count after the change, when known. */
   readonly tokensAfter?: number;
   /** Extra structured data (paths, tool call ids, sizes). */
   readonly details?: Readonly<Record<string, unknown>>;
+};
+
+/** A run of consecutive messages of the list a stage was given. */
+export type MessageRange = {
+  readonly firstId: string;
+  readonly lastId: string;
+  readonly count: number;
 };
 
 /** Convenience constructor for a {@link Decision}. */

@@ -69,6 +69,12 @@ export {
   safeParseMessage,
   toolCallSchema,
 } from './message-schema.js';
+export {
+  checkContentShape,
+  checkMessageShape,
+  describeValue,
+  type ShapeIssue,
+} from './message-schema-check.js';
 export { pythonSplitLines } from './python-split-lines.js';
 export { PYTHON_WHITESPACE, pythonStrip } from './python-strip.js';
 export {

@@ -1,6 +1,7 @@
 import { BudgetUnsatisfiableError } from '../core/errors.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
+import { checkMessageList } from '../pipeline/build-input-validator.js';
 import type { BuildResult } from '../pipeline/build-trace.js';
 import { ContextPipeline } from '../pipeline/context-pipeline.js';
 import type { ContextFilter } from '../pipeline/contracts.js';
@@ -122,6 +123,7 @@ export class ContextGovernor {
     messages: readonly Message[],
     options: PrepareForModelOptions = {},
   ): Promise<BuildResult> {
+    checkMessageList(messages, 'prepareForModel');
     const start = options.inflightStartIndex ?? messages.length;
     const state: GovernorRunState = {
       inflightStartIndex: start,

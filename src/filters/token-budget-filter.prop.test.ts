@@ -112,9 +112,21 @@ function expectCommonInvariants(
   expect(result.messages.slice(0, pinned)).toEqual(input.slice(0, pinned));
   const kept = new Set(ids(result.messages));
   const dropped = ids(input).filter((id) => !kept.has(id));
-  const explained = new Set(result.decisions.flatMap((item) => item.messageIds));
+  const explained = new Set(
+    result.decisions.flatMap((item) => [...item.messageIds, ...rangeIds(input, item)]),
+  );
   expect(dropped.filter((id) => !explained.has(id))).toEqual([]);
   if (dropped.length === 0) expect(result.messages).toBe(input);
+}
+
+/** The ids a decision's `messageRange` covers in `input` (first id to last id, `count` of them). */
+function rangeIds(input: readonly Message[], item: Decision): readonly string[] {
+  const range = item.messageRange;
+  if (range === undefined) return [];
+  const start = input.findIndex((message) => message.id === range.firstId);
+  const covered = ids(input.slice(start, start + range.count));
+  expect(covered.at(-1)).toBe(range.lastId);
+  return covered;
 }
 
 function pinnedCount(messages: readonly Message[]): number {

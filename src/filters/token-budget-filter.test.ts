@@ -42,7 +42,8 @@ describe('TokenBudgetFilter', () => {
       expect.objectContaining({
         type: 'message-drop',
         stage: 'token-budget',
-        messageIds: ['u1', 'a1'],
+        messageIds: [],
+        messageRange: { firstId: 'u1', lastId: 'a1', count: 2 },
         tokensAfter: 40,
       }),
     ]);
@@ -52,7 +53,7 @@ describe('TokenBudgetFilter', () => {
     const filter = new TokenBudgetFilter({ maxTokens: 45, trimFromStart: false });
     const { messages, decisions } = filter.apply(history, {}, context);
     expect(ids(messages)).toEqual(['s', 'u1', 'a1', 'u3']);
-    expect(decisions[0]?.messageIds).toEqual(['u2', 'a2']);
+    expect(decisions[0]?.messageRange).toEqual({ firstId: 'u2', lastId: 'a2', count: 2 });
   });
 
   it('counts the tool schemas against the budget', () => {
@@ -96,7 +97,7 @@ describe('TokenBudgetFilter', () => {
     const transactionTokens = counter.countMessages(input.slice(1, 4));
     const tight = new TokenBudgetFilter({ maxTokens: 10 + transactionTokens - 1 }).apply(input, {}, context);
     expect(ids(tight.messages)).toEqual(['s', 'u']);
-    expect(tight.decisions[0]?.messageIds).toEqual(['call', 'r1', 'r2']);
+    expect(tight.decisions[0]?.messageRange).toEqual({ firstId: 'call', lastId: 'r2', count: 3 });
     const roomy = new TokenBudgetFilter({ maxTokens: 10 + transactionTokens }).apply(input, {}, context);
     expect(roomy.messages).toBe(input);
   });

@@ -1,10 +1,11 @@
 import { decision } from '../core/decision.js';
 import { BudgetUnsatisfiableError, ContextError } from '../core/errors.js';
 import type { Message, Role } from '../core/message.js';
+import { describeValue } from '../core/message-schema-check.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { formatCount, idsOf, pinnedPrefixLength } from './pinned-prefix.js';
+import { formatCount, pinnedPrefixLength } from './pinned-prefix.js';
 import { unitEndAfter, unitStartBefore } from './unit-walk.js';
 
 /** Options for {@link TokenBudgetFilter}. */
@@ -35,9 +36,10 @@ export const DEFAULT_TOKEN_BUDGET_FILTER = Object.freeze({
  *   directions.
  * - The walk starts at the kept end, finds transaction boundaries lazily and stops at the first
  *   unit that does not fit: only kept messages (plus one unit) are looked at and counted, so a turn
- *   costs O(kept) counts (plus O(dropped) to list the dropped ids), never O(n²).
- * - Dropped messages are reported in one `message-drop` decision; when nothing is dropped the input
- *   array itself is returned.
+ *   costs O(kept) counts, never O(n²).
+ * - Dropped messages (one consecutive run) are reported in one `message-drop` decision by their
+ *   range (`messageRange`: first id, last id, count), not id by id; when nothing is dropped the
+ *   input array itself is returned.
  *
  * @throws BudgetUnsatisfiableError (`BUDGET_UNSATISFIABLE`) when the pinned prefix plus the tool
  * schemas (plus the current user message) alone exceed `maxTokens`: sending an over-budget request
@@ -54,10 +56,14 @@ export class TokenBudgetFilter implements ContextFilter {
   readonly #tokenCounter: TokenCounter | undefined;
 
   constructor(options: TokenBudgetFilterOptions) {
-    if (!Number.isFinite(options.maxTokens) || options.maxTokens < 0) {
+    if (
+      typeof options.maxTokens !== 'number' ||
+      !Number.isFinite(options.maxTokens) ||
+      options.maxTokens < 0
+    ) {
       throw new ContextError({
         code: 'INVALID_OPTIONS',
-        message: `TokenBudgetFilter: maxTokens must be a finite number ≥ 0, got ${String(options.maxTokens)}.`,
+        message: `TokenBudgetFilter: maxTokens must be a finite number ≥ 0, got ${describeValue(options.maxTokens)}.`,
         details: { maxTokens: options.maxTokens },
       });
     }
@@ -94,8 +100,9 @@ export class TokenBudgetFilter implements ContextFilter {
       keptTokens: walkedTokens,
     } = this.trimFromStart ? keepNewest(walk) : keepOldest(walk);
     if (dropStart === dropEnd) return { messages, decisions: [] };
+    // dropStart < dropEnd ≤ messages.length: both ends are messages of the list.
 
-    const dropped = messages.slice(dropStart, dropEnd);
+    const dropped = dropEnd - dropStart;
     const keptTokens = pinnedTokens + toolTokens + fixed.currentTokens + walkedTokens;
     return {
       messages: [...messages.slice(0, dropStart), ...messages.slice(dropEnd)],
@@ -103,10 +110,15 @@ export class TokenBudgetFilter implements ContextFilter {
         decision('message-drop', {
           stage: this.id,
           reason:
-            `Dropped ${formatCount(dropped.length)} ${this.trimFromStart ? 'oldest' : 'newest'} messages ` +
+            `Dropped ${formatCount(dropped)} ${this.trimFromStart ? 'oldest' : 'newest'} messages ` +
             `in whole transactions to fit maxTokens ${formatCount(this.maxTokens)} ` +
             `(kept ${formatCount(keptTokens)} tokens, tool schemas included).`,
-          messageIds: idsOf(dropped),
+          messageIds: [],
+          messageRange: {
+            firstId: (messages[dropStart] as Message).id,
+            lastId: (messages[dropEnd - 1] as Message).id,
+            count: dropped,
+          },
           tokensAfter: keptTokens,
           details: { maxTokens: this.maxTokens, ...fixed, trimFromStart: this.trimFromStart },
         }),

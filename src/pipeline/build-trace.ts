@@ -14,6 +14,12 @@ export type StageTrace = {
   readonly messagesOut: number;
   readonly tokensIn: number;
   readonly tokensOut: number;
+  /**
+   * True when `tokensIn`/`tokensOut` include a rough estimate (characters / 4 plus the per-message
+   * overhead) for messages that were dropped before anything needed their exact count. The figures
+   * of what is sent (`sections`, `totalTokens`) are always the counter's own.
+   */
+  readonly tokensEstimated?: boolean;
   readonly decisions: readonly Decision[];
   /** The error the stage threw, when its policy let the build go on. */
   readonly error?: { readonly code: string; readonly message: string };

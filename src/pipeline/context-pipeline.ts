@@ -9,8 +9,10 @@ import { withTokenCache } from '../tokens/cached-token-counter.js';
 import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { BuildInput } from './build-input.js';
+import { BuildInputValidator } from './build-input-validator.js';
 import type { BuildResult, BuildTrace, SectionTokens, StageTrace } from './build-trace.js';
 import type { BuildContext, ContextFilter, MessageProvider, ProviderResult } from './contracts.js';
+import { StageTokenFigures } from './stage-token-figures.js';
 
 /** Options for {@link ContextPipeline} (and `ContextBuilder`). */
 export type ContextPipelineOptions = {
@@ -43,6 +45,7 @@ export class ContextPipeline {
   readonly #debug: boolean;
   /** Tagged copies of provider messages, so the same input message gets the same object every build. */
   readonly #tagged = new WeakMap<Message, Message>();
+  readonly #validator = new BuildInputValidator();
 
   constructor(options: ContextPipelineOptions = {}) {
     this.providers = options.providers ?? [];
@@ -55,43 +58,47 @@ export class ContextPipeline {
 
   /**
    * Runs the providers, then the filters.
-   * @throws ContextError with the failing stage's code when a stage with policy `throw` fails, or
-   * `ABORTED` when `input.signal` is aborted.
+   * @throws ContextError `INVALID_INPUT` naming the bad field (`history[3].role`) and what was
+   * received; the failing stage's code when a stage with policy `throw` fails; `ABORTED` when
+   * `input.signal` is aborted.
    */
   async build(input: BuildInput = {}): Promise<BuildResult> {
+    this.#validator.checkInput(input, 'build');
     const context = this.#context(input);
     const started = this.#now();
-    const stages: StageTrace[] = [];
+    const drafts: StageDraft[] = [];
     let messages: readonly Message[] = [];
-    let tokens = 0;
     for (const provider of this.providers) {
       throwIfAborted(input.signal);
       const stageStart = this.#now();
       const outcome = await runProvider(provider, input, context);
       const block = outcome.messages.map((message) => this.#tag(message, provider.id));
-      const blockTokens = this.tokenCounter.countMessages(block);
-      stages.push({
+      drafts.push({
         id: provider.id,
         kind: 'provider',
         durationMs: this.#now() - stageStart,
         messagesIn: messages.length,
         messagesOut: messages.length + block.length,
-        tokensIn: tokens,
-        tokensOut: tokens + blockTokens,
+        listIn: EMPTY,
+        listOut: block,
         decisions: outcome.decisions,
         ...(outcome.error === undefined ? {} : { error: outcome.error }),
       });
       messages = messages.concat(block);
-      tokens += blockTokens;
     }
-    return this.#filter(messages, { input, context, stages, tokens, started });
+    return this.#filter(messages, { input, context, drafts, started });
   }
 
-  /** Runs only the filters over `messages` (budget control without rebuilding the prompt). */
+  /**
+   * Runs only the filters over `messages` (budget control without rebuilding the prompt).
+   * @throws ContextError `INVALID_INPUT` naming the bad field (`messages[3].content`) and what was
+   * received; otherwise as {@link ContextPipeline.build}.
+   */
   async transform(messages: readonly Message[], input: BuildInput = {}): Promise<BuildResult> {
+    this.#validator.checkMessages(messages, 'transform');
+    this.#validator.checkInput(input, 'transform');
     const context = this.#context(input);
-    const tokens = this.tokenCounter.countMessages(messages);
-    return this.#filter(messages, { input, context, stages: [], tokens, started: this.#now() });
+    return this.#filter(messages, { input, context, drafts: [], started: this.#now() });
   }
 
   async #filter(
@@ -99,41 +106,45 @@ export class ContextPipeline {
     run: {
       readonly input: BuildInput;
       readonly context: BuildContext;
-      readonly stages: StageTrace[];
-      readonly tokens: number;
+      readonly drafts: StageDraft[];
       readonly started: number;
     },
   ): Promise<BuildResult> {
     let messages = initial;
-    let tokens = run.tokens;
     for (const filter of this.filters) {
       throwIfAborted(run.input.signal);
       const stageStart = this.#now();
       const outcome = await runFilter(filter, messages, run);
-      const changed = outcome.messages !== messages;
-      const tokensOut = changed ? this.tokenCounter.countMessages(outcome.messages) : tokens;
       const violations = this.#debug ? validateToolCallIntegrity(outcome.messages) : [];
-      run.stages.push({
+      run.drafts.push({
         id: filter.id,
         kind: 'filter',
         durationMs: this.#now() - stageStart,
         messagesIn: messages.length,
         messagesOut: outcome.messages.length,
-        tokensIn: tokens,
-        tokensOut,
+        listIn: messages,
+        listOut: outcome.messages,
         decisions: outcome.decisions,
         ...(outcome.error === undefined ? {} : { error: outcome.error }),
         ...(violations.length === 0 ? {} : { violations }),
       });
       messages = outcome.messages;
-      tokens = tokensOut;
     }
+    // Exact counts of what is sent: the only exact counting the trace itself asks for.
+    const sent = new Map<Message, number>();
+    let messageTokens = 0;
+    for (const message of messages) {
+      const tokens = this.tokenCounter.countMessage(message);
+      sent.set(message, tokens);
+      messageTokens += tokens;
+    }
+    const figures = new StageTokenFigures({ counter: this.tokenCounter, sent });
     const toolTokens = this.tokenCounter.countTools(run.input.tools ?? []);
     const trace: BuildTrace = {
-      stages: run.stages,
-      sections: sectionTokens(messages, this.tokenCounter),
+      stages: stageTraces(run.drafts, { figures, initial }),
+      sections: sectionTokens(messages, sent),
       toolTokens,
-      totalTokens: tokens + toolTokens,
+      totalTokens: messageTokens + toolTokens,
       tokenCounter: this.tokenCounter.id,
       tokenCounterKind: this.tokenCounter.kind ?? 'estimate',
       durationMs: this.#now() - run.started,
@@ -167,6 +178,54 @@ export class ContextPipeline {
 }
 
 type StageError = { readonly code: string; readonly message: string };
+
+const EMPTY: readonly Message[] = [];
+
+/** A stage's record before its token figures are known: the lists it took and gave. */
+type StageDraft = Omit<StageTrace, 'tokensIn' | 'tokensOut' | 'tokensEstimated'> & {
+  /** Filters: the list the filter was given. Providers: empty (their figures accumulate). */
+  readonly listIn: readonly Message[];
+  /** Filters: the list the filter returned. Providers: their block. */
+  readonly listOut: readonly Message[];
+};
+
+/**
+ * The stages' token figures, from what the build knows (see {@link StageTokenFigures}): providers
+ * add their block to a running total; a filter's figures are those of its input and output lists.
+ */
+function stageTraces(
+  drafts: readonly StageDraft[],
+  shared: { readonly figures: StageTokenFigures; readonly initial: readonly Message[] },
+): readonly StageTrace[] {
+  let running = 0;
+  let runningEstimate = false;
+  return drafts.map(({ listIn, listOut, ...stage }) => {
+    if (stage.kind === 'provider') {
+      const block = shared.figures.of(listOut);
+      const tokensIn = running;
+      running += block.tokens;
+      runningEstimate ||= block.isEstimate;
+      return {
+        ...stage,
+        tokensIn,
+        tokensOut: running,
+        ...(runningEstimate ? { tokensEstimated: true } : {}),
+      };
+    }
+    const before =
+      listIn === shared.initial && running > 0
+        ? { tokens: running, isEstimate: runningEstimate }
+        : shared.figures.of(listIn);
+    const after = listOut === listIn ? before : shared.figures.of(listOut);
+    const estimated = before.isEstimate || after.isEstimate;
+    return {
+      ...stage,
+      tokensIn: before.tokens,
+      tokensOut: after.tokens,
+      ...(estimated ? { tokensEstimated: true } : {}),
+    };
+  });
+}
 
 async function runProvider(
   provider: MessageProvider,
@@ -214,7 +273,10 @@ function tagSection(message: Message, section: string): Message {
   return { ...message, metadata: { ...message.metadata, [SECTION_KEY]: section } };
 }
 
-function sectionTokens(messages: readonly Message[], counter: TokenCounter): readonly SectionTokens[] {
+function sectionTokens(
+  messages: readonly Message[],
+  sent: ReadonlyMap<Message, number>,
+): readonly SectionTokens[] {
   const totals = new Map<string, { messages: number; tokens: number; partOf?: string }>();
   const add = (
     section: string,
@@ -231,7 +293,7 @@ function sectionTokens(messages: readonly Message[], counter: TokenCounter): rea
     totals.set(section, entry);
   };
   for (const message of messages) {
-    const tokens = counter.countMessage(message);
+    const tokens = sent.get(message) ?? 0;
     const parts = joinedParts(message);
     if (parts === undefined) {
       add(sectionOf(message) ?? 'unknown', tokens, { messages: 1 });

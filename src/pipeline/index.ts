@@ -8,6 +8,7 @@ export type {
   PromptRuntimeContext,
   RuntimeContextBlock,
 } from './build-input.js';
+export { BuildInputValidator, checkMessageList } from './build-input-validator.js';
 export {
   type BuildResult,
   type BuildTrace,

@@ -57,6 +57,15 @@ export class CachedTokenCounter implements TokenCounter {
     return { hits: this.#hits, misses: this.#misses };
   }
 
+  /**
+   * The count of a message object this cache has already counted, found by identity only (no
+   * hashing, no counting), or `undefined`. Lets a trace report what is known about a message without
+   * paying for an exact count nothing needed.
+   */
+  knownMessageCount(message: Message): number | undefined {
+    return this.#byObject.get(message);
+  }
+
   countText(text: string): number {
     if (text.length < MIN_CACHED_TEXT_LENGTH) return this.#counter.countText(text);
     const key = hashText(text);

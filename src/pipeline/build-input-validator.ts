@@ -1,0 +1,184 @@
+import { ContextError } from '../core/errors.js';
+import { isRecord } from '../core/is-record.js';
+import {
+  checkContentShape,
+  checkMessageShape,
+  describeValue,
+  type ShapeIssue,
+} from '../core/message-schema-check.js';
+
+/**
+ * Checks what `build`, `transform` and `prepareForModel` are given before any stage sees it, and
+ * names the path of the first bad field and what was received. Each message object is checked once
+ * (messages are immutable; the validator remembers the ones it has seen in a `WeakSet`), so a history
+ * replayed every turn is checked on its first build only.
+ */
+export class BuildInputValidator {
+  readonly #seen = new WeakSet<object>();
+
+  /**
+   * Checks a `BuildInput`.
+   * @throws ContextError `INVALID_INPUT` naming the path (`history[3].role`) and what was received.
+   */
+  checkInput(input: unknown, operation: string): void {
+    if (input === undefined) return;
+    if (!isRecord(input))
+      fail(operation, { path: 'input', expected: 'an object', received: describeValue(input) });
+    const found = inputIssue(input, (messages) => this.#messagesIssue(messages, 'history'));
+    if (found !== undefined) fail(operation, found);
+  }
+
+  /**
+   * Checks a message list given to `transform` (or `prepareForModel`).
+   * @throws ContextError `INVALID_INPUT` naming the path (`messages[3].content`) and what was received.
+   */
+  checkMessages(messages: unknown, operation: string): void {
+    const found = this.#messagesIssue(messages, 'messages');
+    if (found !== undefined) fail(operation, found);
+  }
+
+  #messagesIssue(messages: unknown, path: string): ShapeIssue | undefined {
+    if (!Array.isArray(messages))
+      return { path, expected: 'an array of messages', received: describeValue(messages) };
+    const seen = this.#seen;
+    for (let index = 0; index < messages.length; index += 1) {
+      const message: unknown = messages[index];
+      if (typeof message === 'object' && message !== null && seen.has(message)) continue;
+      const found = checkMessageShape(message, `${path}[${index}]`);
+      if (found !== undefined) return found;
+      seen.add(message as object);
+    }
+    return undefined;
+  }
+}
+
+const standalone = new BuildInputValidator();
+
+/**
+ * Checks a message list handed to a ctxloom entry point outside a pipeline (e.g.
+ * `ContextGovernor.prepareForModel`), with one shared validator.
+ * @throws ContextError `INVALID_INPUT` naming the path (`messages[3].role`) and what was received.
+ */
+export function checkMessageList(messages: unknown, operation: string): void {
+  standalone.checkMessages(messages, operation);
+}
+
+function inputIssue(
+  input: Readonly<Record<string, unknown>>,
+  checkHistory: (messages: unknown) => ShapeIssue | undefined,
+): ShapeIssue | undefined {
+  if (input['history'] !== undefined) {
+    const found = checkHistory(input['history']);
+    if (found !== undefined) return found;
+  }
+  if (input['current'] !== undefined) {
+    const found = checkContentShape(input['current'], 'current');
+    if (found !== undefined) return found;
+  }
+  const role = input['currentRole'];
+  if (role !== undefined && role !== 'user' && role !== 'assistant')
+    return { path: 'currentRole', expected: '"user" or "assistant"', received: describeValue(role) };
+  return (
+    stringList(input['media'], 'media') ??
+    runtimeContextIssue(input['runtimeContext']) ??
+    toolsIssue(input['tools']) ??
+    optionalString(input['toolsDescription'], 'toolsDescription') ??
+    optionalString(input['sessionKey'], 'sessionKey') ??
+    summaryIssue(input['summary']) ??
+    optionalRecord(input['state'], 'state') ??
+    optionalRecord(input['runtimePrompt'], 'runtimePrompt') ??
+    signalIssue(input['signal'])
+  );
+}
+
+function optionalString(value: unknown, path: string): ShapeIssue | undefined {
+  return value === undefined || typeof value === 'string'
+    ? undefined
+    : { path, expected: 'a string', received: describeValue(value) };
+}
+
+function optionalRecord(value: unknown, path: string): ShapeIssue | undefined {
+  return value === undefined || isRecord(value)
+    ? undefined
+    : { path, expected: 'an object', received: describeValue(value) };
+}
+
+function stringList(value: unknown, path: string): ShapeIssue | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) return { path, expected: 'an array of strings', received: describeValue(value) };
+  const index = value.findIndex((item) => typeof item !== 'string');
+  return index === -1
+    ? undefined
+    : { path: `${path}[${index}]`, expected: 'a string', received: describeValue(value[index]) };
+}
+
+function runtimeContextIssue(value: unknown): ShapeIssue | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value))
+    return {
+      path: 'runtimeContext',
+      expected: 'an array of { source, content } blocks',
+      received: describeValue(value),
+    };
+  for (let index = 0; index < value.length; index += 1) {
+    const block: unknown = value[index];
+    const path = `runtimeContext[${index}]`;
+    if (!isRecord(block))
+      return { path, expected: 'a { source, content } block', received: describeValue(block) };
+    const found =
+      requiredString(block['source'], `${path}.source`) ??
+      requiredString(block['content'], `${path}.content`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function toolsIssue(value: unknown): ShapeIssue | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value))
+    return { path: 'tools', expected: 'an array of tool definitions', received: describeValue(value) };
+  for (let index = 0; index < value.length; index += 1) {
+    const tool: unknown = value[index];
+    const path = `tools[${index}]`;
+    if (!isRecord(tool))
+      return {
+        path,
+        expected: 'a tool definition { name, description?, parameters? }',
+        received: describeValue(tool),
+      };
+    const found =
+      requiredString(tool['name'], `${path}.name`) ??
+      optionalString(tool['description'], `${path}.description`) ??
+      optionalRecord(tool['parameters'], `${path}.parameters`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function summaryIssue(value: unknown): ShapeIssue | undefined {
+  if (value === undefined) return undefined;
+  if (!isRecord(value))
+    return { path: 'summary', expected: 'a { text, lastActive } object', received: describeValue(value) };
+  return (
+    requiredString(value['text'], 'summary.text') ?? requiredString(value['lastActive'], 'summary.lastActive')
+  );
+}
+
+function signalIssue(value: unknown): ShapeIssue | undefined {
+  if (value === undefined || (isRecord(value) && typeof value['aborted'] === 'boolean')) return undefined;
+  return { path: 'signal', expected: 'an AbortSignal', received: describeValue(value) };
+}
+
+function requiredString(value: unknown, path: string): ShapeIssue | undefined {
+  return typeof value === 'string'
+    ? undefined
+    : { path, expected: 'a string', received: describeValue(value) };
+}
+
+function fail(operation: string, found: ShapeIssue): never {
+  throw new ContextError({
+    code: 'INVALID_INPUT',
+    message: `${operation}: invalid input at ${found.path}: expected ${found.expected}, got ${found.received}.`,
+    details: { path: found.path, expected: found.expected, received: found.received },
+  });
+}

@@ -1,0 +1,74 @@
+import type { Message } from '../core/message.js';
+import { DEFAULT_MESSAGE_COST, type TokenCounter } from '../tokens/token-counter.js';
+
+/** The tokens of one list of messages, and whether any of them is a rough estimate. */
+export type TokenFigure = { readonly tokens: number; readonly isEstimate: boolean };
+
+/** A counter that can say what it already knows about a message without counting it. */
+type KnowingCounter = TokenCounter & { knownMessageCount(message: Message): number | undefined };
+
+/**
+ * Token figures for the trace's stages, computed after the build from what is already known: the
+ * exact counts of the messages that are sent (`sent`), the counts the stages made (the counter's
+ * cache), and for the rest a rough estimate (characters / 4 plus the per-message overhead, O(1) per
+ * message: it reads lengths, never the text), so no message a filter dropped is counted exactly just
+ * for the trace. Lists are memoised by identity: a stage that changed nothing costs nothing.
+ */
+export class StageTokenFigures {
+  readonly #sent: ReadonlyMap<Message, number>;
+  readonly #known: ((message: Message) => number | undefined) | undefined;
+  readonly #lists = new Map<readonly Message[], TokenFigure>();
+
+  constructor(options: { readonly counter: TokenCounter; readonly sent: ReadonlyMap<Message, number> }) {
+    this.#sent = options.sent;
+    const counter = options.counter;
+    this.#known = isKnowing(counter) ? (message) => counter.knownMessageCount(message) : undefined;
+  }
+
+  /** The figure of a list of messages. */
+  of(messages: readonly Message[]): TokenFigure {
+    const memo = this.#lists.get(messages);
+    if (memo !== undefined) return memo;
+    let tokens = 0;
+    let isEstimate = false;
+    for (const message of messages) {
+      const known = this.#sent.get(message) ?? this.#known?.(message);
+      if (known === undefined) {
+        tokens += roughMessageTokens(message);
+        isEstimate = true;
+      } else tokens += known;
+    }
+    const figure = { tokens, isEstimate };
+    this.#lists.set(messages, figure);
+    return figure;
+  }
+}
+
+function isKnowing(counter: TokenCounter): counter is KnowingCounter {
+  return typeof (counter as Partial<KnowingCounter>).knownMessageCount === 'function';
+}
+
+/** Characters / 4 plus the default overhead and image cost: reads lengths only. */
+export function roughMessageTokens(message: Message): number {
+  let chars = 0;
+  let images = 0;
+  const { content } = message;
+  if (typeof content === 'string') chars += content.length;
+  else
+    for (const part of content) {
+      if (part.type === 'text') chars += part.text.length;
+      else images += 1;
+    }
+  // Lengths only; a relay's `null` name counts as empty.
+  for (const call of message.toolCalls ?? []) chars += lengthOf(call.name) + lengthOf(call.arguments) + 1;
+  chars += lengthOf(message.reasoning) + lengthOf(message.name) + lengthOf(message.toolCallId);
+  return (
+    Math.ceil(chars / 4) +
+    DEFAULT_MESSAGE_COST.messageOverheadTokens +
+    images * DEFAULT_MESSAGE_COST.imageTokens
+  );
+}
+
+function lengthOf(value: unknown): number {
+  return typeof value === 'string' ? value.length : 0;
+}
