@@ -1,7 +1,7 @@
 /** Where the CLI reads and writes; injected so the CLI is tested in-process. */
 export type CliIo = {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean; readonly columns?: number };
-  readonly stderr: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean; readonly columns?: number };
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
   readonly stdin?: AsyncIterable<string | Uint8Array>;

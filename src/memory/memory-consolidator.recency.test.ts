@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PG_URL, pgQuery, requirePostgres } from '../../test/helpers/pg-test-server.js';
 import {
   type ScriptedOpenAIServer,
   type ScriptedReply,
@@ -20,7 +20,6 @@ import { SqliteSessionStore } from '../sessions/sqlite-session-store.js';
 import { MemoryConsolidator } from './memory-consolidator.js';
 
 // Archiving is not activity (nanobot §5.5): the session's updatedAt survives every archive write.
-const PG_URL = process.env['CTXLOOM_TEST_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MINUTE_MS = 60_000;
 const ACTIVE = Date.UTC(2026, 2, 1, 9, 40);
 let workspace: string;
@@ -38,10 +37,7 @@ afterEach(async () => {
   server = undefined;
   await rm(workspace, { recursive: true, force: true });
   if (schemas.length === 0) return;
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  for (const schema of schemas.splice(0)) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await client.end();
+  for (const schema of schemas.splice(0)) await pgQuery(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
 });
 
 type Backend = 'memory' | 'jsonl' | 'sqlite' | 'postgres';
@@ -83,9 +79,10 @@ function consolidator(
 }
 
 describe('MemoryConsolidator and session recency', () => {
-  it.each<Backend>(['memory', 'jsonl', 'sqlite', 'postgres'])(
+  it.for<Backend>(['memory', 'jsonl', 'sqlite', 'postgres'])(
     'leaves a %s session idle after idle compaction: updatedAt before equals after, and is last_active',
-    async (backend) => {
+    async (backend, context) => {
+      if (backend === 'postgres') requirePostgres(context);
       const store = openStore(backend);
       await store.append('cli:a', conversation());
       const before = (await store.load('cli:a')).updatedAt;

@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PG_URL, pgQuery, requirePostgres } from '../../test/helpers/pg-test-server.js';
 import {
   closedServerURL,
   type ScriptedOpenAIServer,
@@ -22,7 +22,6 @@ import { SqliteSessionStore } from '../sessions/sqlite-session-store.js';
 import { HistoryLog } from './history-log.js';
 import { MemoryConsolidator, type MemoryConsolidatorOptions } from './memory-consolidator.js';
 
-const PG_URL = process.env['CTXLOOM_TEST_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 let workspace: string;
 let server: ScriptedOpenAIServer | undefined;
 const now = () => new Date(2026, 2, 1, 12, 0);
@@ -533,9 +532,10 @@ describe('MemoryConsolidator', () => {
     );
   });
 
-  it.each(['jsonl', 'sqlite', 'postgres'] as const)(
+  it.for(['jsonl', 'sqlite', 'postgres'] as const)(
     'lets only one of two workers archive a %s session (cross-process session lock)',
-    async (backend) => {
+    async (backend, context) => {
+      if (backend === 'postgres') requirePostgres(context);
       server = await startScriptedOpenAIServer([{ kind: 'reply', content: '- [durable] once' }]);
       const schema = `ctxloom_lock_${process.pid}_${Math.floor(performance.now())}`;
       const open = (): SessionStore =>
@@ -565,12 +565,7 @@ describe('MemoryConsolidator', () => {
         '- [durable] once',
       ]);
       for (const store of stores) await store.close();
-      if (backend === 'postgres') {
-        const client = new pg.Client({ connectionString: PG_URL });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await client.end();
-      }
+      if (backend === 'postgres') await pgQuery(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     },
   );
 

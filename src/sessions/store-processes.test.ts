@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PG_URL, pgQuery, requirePostgres } from '../../test/helpers/pg-test-server.js';
 import { JsonlSessionStore } from './jsonl-session-store.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import type { SessionStore } from './session-store.js';
@@ -13,7 +13,6 @@ import { SqliteSessionStore } from './sqlite-session-store.js';
 const WORKER = fileURLToPath(
   new URL('../../test/fixtures/workers/session-append-worker.ts', import.meta.url),
 );
-const PG_URL = process.env['CTXLOOM_TEST_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SCHEMA = `ctxloom_proc_${process.pid}`;
 let dir: string;
 
@@ -22,10 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
-  await client.end();
+  await pgQuery(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
 });
 
 type Backend = {
@@ -82,6 +78,9 @@ function finished(child: ChildProcess): Promise<{ code: number | null; stdout: s
 }
 
 describe.each(BACKENDS)('$name store across processes', (backend) => {
+  beforeEach((context) => {
+    if (backend.name === 'postgres') requirePostgres(context);
+  });
   it('keeps every acknowledged message when the writer is killed with SIGKILL', async () => {
     const key = `crash:${backend.name}`;
     const child = startWorker(backend, { key, count: 100_000, prefix: 'c' });

@@ -44,7 +44,7 @@ I am a careful, friendly assistant that works in this workspace.
   'TOOLS.md': `# Tools
 
 Notes about the tools available in this workspace (commands, services, credentials to ask for).
-This file is not loaded by the agent preset unless \`bootstrap.includeToolsFile\` is on.
+The agent preset loads this file only with \`includeToolsFile: true\` under \`agent:\` in ctxloom.yaml.
 `,
   'memory/MEMORY.md': `# Long-term Memory
 

@@ -9,10 +9,9 @@ import { main } from '../main.js';
 
 const exampleWorkspace = fileURLToPath(new URL('../../../examples/workspace', import.meta.url));
 
-/** Splits `build` output into the JSON message list and the summary after it. */
-function splitOutput(out: string): { messages: Message[]; summary: string } {
-  const end = out.indexOf('\n]\n') + 2;
-  return { messages: JSON.parse(out.slice(0, end)) as Message[], summary: out.slice(end) };
+/** `build` output: the JSON message list (stdout, nothing else) and the token table (stderr). */
+function splitOutput(io: { out(): string; err(): string }): { messages: Message[]; summary: string } {
+  return { messages: JSON.parse(io.out()) as Message[], summary: io.err() };
 }
 
 let dir: string;
@@ -31,7 +30,7 @@ describe('ctxloom build', () => {
     const io = memoryIo(dir);
     const args = ['build', '--workspace', 'ws', '--preset', 'agent', '--session', 'cli:direct', 'Next?'];
     expect(await main(args, io)).toBe(0);
-    const { messages, summary } = splitOutput(io.out());
+    const { messages, summary } = splitOutput(io);
     expect(messages[0]?.role).toBe('system');
     expect(String(messages[0]?.content)).toContain('[Archived Context Summary]');
     expect(messages.filter((message) => message.role === 'system')).toHaveLength(1);
@@ -63,9 +62,9 @@ describe('ctxloom build', () => {
   it('builds the example workspace with its ctxloom.yaml and prints a token table per section', async () => {
     const io = memoryIo(dir);
     const code = await main(['build', '--workspace', 'ws', 'What should I work on next?'], io);
-    expect(io.err()).toBe('');
+    expect(io.err()).toMatch(/^preset: react\nsection /);
     expect(code).toBe(0);
-    const { messages, summary } = splitOutput(io.out());
+    const { messages, summary } = splitOutput(io);
     const sections = [...new Set(messages.map((message) => message.metadata?.['section']))];
     expect(sections).toEqual(['persona', 'react-protocol', 'bootstrap-files', 'history', 'current-message']);
     expect(messages[0]?.content).toContain('You are Loom');
@@ -84,7 +83,7 @@ describe('ctxloom build', () => {
     const io = memoryIo(dir);
     const args = ['build', '--workspace', 'ws', '--preset', 'chat', '--max-messages', '4', 'Next?'];
     expect(await main(args, io)).toBe(0);
-    const { messages, summary } = splitOutput(io.out());
+    const { messages, summary } = splitOutput(io);
     expect(messages.map((message) => message.metadata?.['section'])).toEqual([
       'persona',
       'bootstrap-files',
@@ -140,7 +139,7 @@ describe('ctxloom build', () => {
     const cases: [string[], RegExp][] = [
       [['build', 'hi'], /needs --workspace DIR/],
       [['build', '--workspace', 'ws'], /needs a MESSAGE/],
-      [['build', '--workspace', 'nope', 'hi'], /Workspace .*nope is not a folder/],
+      [['build', '--workspace', 'nope', 'hi'], /--workspace .*nope does not exist/],
       [
         ['build', '--workspace', 'ws', '--preset', 'swarm', 'hi'],
         /--preset "swarm" is not supported; use one of: chat, react/,
@@ -158,7 +157,7 @@ describe('ctxloom build', () => {
         ['build', '--workspace', 'ws', '--max-messages', '2.5', 'hi'],
         /--max-messages must be a positive integer, got "2.5"/,
       ],
-      [['build', '--workspace', 'ws', '--bogus', 'hi'], /Unknown option '--bogus'/],
+      [['build', '--workspace', 'ws', '--bogus', 'hi'], /Unknown option --bogus for 'ctxloom build'/],
       [['build', '--workspace', 'ws', '--history', 'missing.jsonl', 'hi'], /missing\.jsonl does not exist/],
     ];
     for (const [args, pattern] of cases) {
@@ -249,8 +248,8 @@ describe('ctxloom build', () => {
     for (const [flags, pattern] of cases) {
       const io = memoryIo(dir);
       expect(await main(['build', '--workspace', 'ws', ...flags, 'Next?'], io), flags.join(' ')).toBe(0);
-      expect(io.out()).toMatch(pattern);
-      totals.push(Number(/\ntotal +\d+ +([\d,]+)/.exec(io.out())?.[1]?.replaceAll(',', '')));
+      expect(io.err()).toMatch(pattern);
+      totals.push(Number(/\ntotal +\d+ +([\d,]+)/.exec(io.err())?.[1]?.replaceAll(',', '')));
     }
     expect(totals.every((total) => total > 500)).toBe(true);
     expect(new Set(totals).size).toBeGreaterThan(1);
@@ -267,7 +266,7 @@ describe('ctxloom build', () => {
     expect(
       await main(['build', '--workspace', 'ws', '--preset', 'skill', 'Draft the release notes'], io),
     ).toBe(0);
-    const { messages, summary } = splitOutput(io.out());
+    const { messages, summary } = splitOutput(io);
     const skills = messages.find((message) => message.metadata?.['section'] === 'skills');
     expect(String(skills?.content)).toContain('release-notes');
     expect(summary).toMatch(/\nskills +1 +[\d,]+ +\d+\.\d%\n/);
@@ -287,7 +286,7 @@ describe('ctxloom build', () => {
     await writeFile(path.join(dir, 'broken.jsonl'), lines.map((line) => JSON.stringify(line)).join('\n'));
     const io = memoryIo(dir);
     expect(await main(['build', '--workspace', 'ws', '--history', 'broken.jsonl', 'hi'], io)).toBe(0);
-    const { messages, summary } = splitOutput(io.out());
+    const { messages, summary } = splitOutput(io);
     expect(messages.map((message) => message.id)).not.toContain('a1');
     expect(summary).toMatch(/decisions:\n {2}sanitize-tool-calls: /);
   });

@@ -1,9 +1,6 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { toAiSdkMessages } from '../../ai-sdk/index.js';
 import {
-  type AgentSettings,
   resolveAgentSettings,
   resolvePrompts,
   type TokenCounterConfig,
@@ -11,7 +8,6 @@ import {
 } from '../../config/index.js';
 import { createSequentialIdGenerator, textOf } from '../../core/index.js';
 import {
-  type AgentPresetOptions,
   type BuildInput,
   type BuildTrace,
   type ChatPresetOptions,
@@ -22,23 +18,36 @@ import {
   JsonlSessionStore,
   loadConfig,
   type Message,
+  type SessionRecord,
   type TokenCounter,
   toAnthropicMessages,
   toOpenAIChatMessages,
   traceDecisions,
 } from '../../index.js';
-import { agentOptionsFromSettings, DEFAULT_AGENT_PRESET } from '../../presets/index.js';
-import { readMessagesFile, replaySession } from '../../sessions/index.js';
+import { readMessagesFile } from '../../sessions/index.js';
 import { resolveInside } from '../../workspace/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { parseCliArgs } from '../parse-cli-args.js';
 import { renderSectionTable } from '../render-section-table.js';
+import { alignedSections } from '../section-tokens.js';
+import {
+  type AgentContext,
+  agentContext,
+  budgetProblems,
+  DEFAULT_AGENT_MODEL,
+  DEFAULT_SESSION_KEY,
+  overBudgetError,
+  resolveAgentBudget,
+} from './agent-context.js';
+import { mustExist, openStore, STORE_FLAGS } from './session-store-flags.js';
 
-/** What a preset row receives: the resolved preset options, the workspace and the agent settings. */
+/** What a preset row receives: the resolved preset options, the workspace and the agent context. */
 type PresetRequest = {
   readonly options: ChatPresetOptions;
   readonly workspace: string;
-  readonly agent: AgentSettings;
+  readonly agent: AgentContext;
+  readonly sessionKey: string;
 };
 
 /** `--preset` values: one row per preset; add a row to add a preset. */
@@ -46,72 +55,74 @@ const PRESETS: Readonly<Record<string, (request: PresetRequest) => ContextBuilde
   chat: (request) => ContextBuilder.forChat(request.options),
   react: (request) => ContextBuilder.forReact(request.options),
   skill: (request) => ContextBuilder.forSkill({ ...request.options, cwd: request.workspace }),
-  agent: (request) => ContextBuilder.forAgent(agentOptions(request)),
+  // The workspace agent (nanobot), exactly as `inspect` and `serve` build it: the agent section of
+  // ctxloom.yaml, the window, --max-tokens as the input budget, --max-messages.
+  agent: (request) => request.agent.createBuilder(request.sessionKey),
 };
 
-/**
- * The agent preset (nanobot): the workspace is the agent workspace; the `agent` section of
- * ctxloom.yaml sets the channel, limits, project folder and skills; --max-tokens is the context window.
- */
-function agentOptions(request: PresetRequest): AgentPresetOptions {
-  const { options, workspace, agent } = request;
+/** What a format row returns: the value (`--json`), its text and what the format could not express. */
+type Rendered = { readonly value: unknown; readonly text: string; readonly warnings: readonly string[] };
+
+function asJson(value: unknown, warnings: readonly unknown[] = []): Rendered {
   return {
-    workspace,
-    channel: 'cli',
-    ...agentOptionsFromSettings(agent),
-    ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter }),
-    ...(options.maxTokens === undefined ? {} : { contextWindowTokens: options.maxTokens }),
-    ...(options.generateId === undefined ? {} : { generateId: options.generateId }),
+    value,
+    text: `${JSON.stringify(value, null, 2)}\n`,
+    warnings: warnings.map((warning) => JSON.stringify(warning)),
   };
 }
 
-/** What a format row returns: the rendered text and what the format could not express. */
-type Rendered = { readonly text: string; readonly warnings: readonly string[] };
-
 /** `--format` values: one row per output format; each renders the built messages. */
 const FORMATS: Readonly<Record<string, (messages: readonly Message[]) => Rendered>> = {
-  json: (messages) => ({ text: `${JSON.stringify(messages, null, 2)}\n`, warnings: [] }),
+  json: (messages) => asJson(messages),
   openai: (messages) => {
     const result = toOpenAIChatMessages(messages);
-    const warnings = result.warnings.map((warning) => JSON.stringify(warning));
-    return { text: `${JSON.stringify(result.messages, null, 2)}\n`, warnings };
+    return asJson(result.messages, result.warnings);
   },
   anthropic: (messages) => {
     const result = toAnthropicMessages(messages);
-    const warnings = result.warnings.map((warning) => JSON.stringify(warning));
     const request = {
       ...(result.system === undefined ? {} : { system: result.system }),
       messages: result.messages,
     };
-    return { text: `${JSON.stringify(request, null, 2)}\n`, warnings };
+    return asJson(request, result.warnings);
   },
   'ai-sdk': (messages) => {
     const result = toAiSdkMessages(messages, { carryMetadata: false });
-    const warnings = result.warnings.map((warning) => JSON.stringify(warning));
-    return { text: `${JSON.stringify(result.messages, null, 2)}\n`, warnings };
+    return asJson(result.messages, result.warnings);
   },
-  text: (messages) => ({ text: renderText(messages), warnings: [] }),
+  text: (messages) => {
+    const text = renderText(messages);
+    return { value: text, text, warnings: [] };
+  },
 };
 
 const COUNTER_TYPES = tokenCounterConfigSchema.shape.type.options;
 
 const USAGE = `Usage: ctxloom build --workspace DIR [options] MESSAGE
 
-Builds the context for MESSAGE from the workspace (bootstrap files, ctxloom.yaml, history) and prints the
-messages, then a token table per section. Flags win over ctxloom.yaml.
+Builds the context for MESSAGE from the workspace (bootstrap files, ctxloom.yaml, history) and prints
+the messages on stdout; the token table per section goes to stderr. Flags win over ctxloom.yaml.
 
 Options:
-  --workspace DIR      the workspace folder (required)
-  --history FILE       a JSON or JSONL file of messages (default: historyFile in ctxloom.yaml)
-  --session KEY        replay a stored session (sessionsDir in ctxloom.yaml, default DIR/sessions) instead
-  --preset NAME        ${Object.keys(PRESETS).join(' | ')} (default: preset in ctxloom.yaml, else chat)
-  --max-tokens N       token budget of the whole request
-  --max-messages N     keep the pinned prefix plus the newest N messages
-  --counter NAME       ${COUNTER_TYPES.join(' | ')} (default: tokenCounter.type in ctxloom.yaml, else simple)
-  --tokenizer FILE     the tokenizer.json for --counter hf (default: tokenCounter.tokenizerPath)
-  --format NAME        ${Object.keys(FORMATS).join(' | ')} (default: json)
-  --config FILE        the config file (default: DIR/ctxloom.yaml)
-  --no-summary         print only the messages, without the token table
+  --workspace DIR        the workspace folder (required)
+  --history FILE         a JSON or JSONL file of messages (default: historyFile in ctxloom.yaml)
+  --session KEY          replay a stored session instead (from the workspace's sessions, or the store below)
+  --preset NAME          ${Object.keys(PRESETS).join(' | ')} (default: preset in ctxloom.yaml, else chat)
+  --max-tokens N         token budget of the prompt (agent: the input budget the history is snipped to)
+  --max-messages N       keep the pinned prefix plus the newest N messages
+  --context-window N     agent: the model's window (default: agent.contextWindowTokens, else 65536)
+  --max-output N         agent: tokens reserved for the answer (default: agent.maxOutputTokens, else 8192)
+  --allow-over-budget    agent: print a context over the window or --max-tokens (a warning) instead of exit 3
+  --counter NAME         ${COUNTER_TYPES.join(' | ')} (default: tokenCounter.type in ctxloom.yaml, else
+                         tiktoken for a known OpenAI agent.model, else an estimate)
+  --tokenizer FILE       the tokenizer.json for --counter hf (default: tokenCounter.tokenizerPath)
+  --format NAME          ${Object.keys(FORMATS).join(' | ')} (default: json)
+  --config FILE          the config file (default: DIR/ctxloom.yaml)
+  --json                 print one JSON object: the messages in --format, the sections, totals, decisions
+  --no-summary           leave out the token table on stderr
+
+Where --session is read from (default: sessionsDir in ctxloom.yaml, else DIR/sessions):
+  --sessions DIR | --sqlite PATH | --pg URL [--pg-schema NAME]
 `;
 
 /** `ctxloom build`: builds and prints the context for a message in a workspace. */
@@ -130,56 +141,134 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   );
   const presetName = pick('--preset', flags.preset ?? config.preset ?? 'chat', PRESETS);
   const formatName = pick('--format', flags.format ?? 'json', FORMATS);
-  const agent = resolveAgentSettings(config, workspace);
-  const tokenCounter = await loadCounter(flags, { config, workspace, cwd: io.cwd, model: agent.model });
+  const settings = resolveAgentSettings(config, workspace);
+  const tokenCounter = await loadCounter(flags, {
+    config,
+    workspace,
+    cwd: io.cwd,
+    model: settings.model ?? DEFAULT_AGENT_MODEL,
+  });
   const options = presetOptions(flags, { config, workspace, tokenCounter });
-  const builder = PRESETS[presetName]?.({ options, workspace, agent }) ?? ContextBuilder.forChat(options);
-  const turn = await loadTurn(flags, { config, workspace, cwd: io.cwd, agent, tokenCounter });
+  const agent = agentContext({
+    workspace,
+    agent: settings,
+    tokenCounter,
+    budget: resolveAgentBudget(
+      {
+        contextWindowTokens: positiveInteger('--context-window', flags['context-window']),
+        maxOutputTokens: wholeNumber('--max-output', flags['max-output']),
+        maxTokens: positiveInteger('--max-tokens', flags['max-tokens']),
+        maxMessages: positiveInteger('--max-messages', flags['max-messages']),
+      },
+      settings,
+    ),
+  });
+  const turn = await loadTurn(flags, {
+    config,
+    workspace,
+    cwd: io.cwd,
+    agent,
+    io,
+    sessionsDir: settings.sessionsDir,
+  });
+  const sessionKey = turn.sessionKey ?? DEFAULT_SESSION_KEY;
+  const builder =
+    PRESETS[presetName]?.({ options, workspace, agent, sessionKey }) ?? ContextBuilder.forChat(options);
   const { messages, trace } = await builder.build({
     ...turn,
     current: flags.message,
     runtimePrompt: options.runtimePrompt ?? {},
   });
-  const rendered = FORMATS[formatName]?.(messages) ?? { text: '', warnings: [] };
-  io.stdout.write(rendered.text);
+  // The sections as `inspect` splits them (a joined system prompt by its parts' token counts).
+  const shown = { ...trace, sections: alignedSections(trace, messages, tokenCounter) };
+  const problems = presetName === 'agent' ? budgetProblems(trace, agent.budget) : [];
+  if (problems.length > 0 && flags['allow-over-budget'] !== true)
+    throw overBudgetError(problems, agent.budget, trace.totalTokens);
+  const rendered = FORMATS[formatName]?.(messages) ?? { value: [], text: '', warnings: [] };
+  if (flags.json === true) {
+    const report = {
+      preset: presetName,
+      format: formatName,
+      messages: rendered.value,
+      sections: shown.sections,
+      toolTokens: trace.toolTokens,
+      totalTokens: trace.totalTokens,
+      tokenCounter: trace.tokenCounter,
+      ...(presetName === 'agent' ? { budget: agent.budget } : {}),
+      decisions: traceDecisions(trace),
+      warnings: [...problems, ...rendered.warnings],
+    };
+    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } else io.stdout.write(rendered.text);
   for (const warning of rendered.warnings) io.stderr.write(`warning (${formatName}): ${warning}\n`);
-  if (flags['no-summary'] !== true) io.stdout.write(`\n${renderSummary(trace, presetName)}`);
+  for (const problem of problems) io.stderr.write(`warning: ${problem}\n`);
+  if (flags['no-summary'] !== true && flags.json !== true) io.stderr.write(renderSummary(shown, presetName));
   return EXIT_CODES.ok;
 }
 
 /**
  * The history of the turn: with --session, the stored session replayed as the agent loop would (the
- * replay budget, the archived summary); else --history or historyFile in ctxloom.yaml; else none.
+ * replay budget, the archived summary); else --history or historyFile in ctxloom.yaml (for the agent
+ * preset replayed the same way, as `inspect` does); else none.
  */
 async function loadTurn(
   flags: Flags,
-  sources: Sources & { readonly agent: AgentSettings; readonly tokenCounter: TokenCounter },
+  sources: Sources & { readonly agent: AgentContext; readonly io: CliIo; readonly sessionsDir: string },
 ): Promise<Pick<BuildInput, 'history' | 'summary' | 'sessionKey'>> {
-  if (flags.session === undefined) return { history: await loadHistory(flags.history, sources) };
+  const storeFlag = (['sessions', 'sqlite', 'pg', 'pg-schema'] as const).find(
+    (name) => flags[name] !== undefined,
+  );
+  if (flags.session === undefined) {
+    if (storeFlag !== undefined)
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: `--${storeFlag} names the store --session is read from; add --session KEY, or drop --${storeFlag}.`,
+      });
+    const history = await loadHistory(flags.history, sources);
+    if ((flags.preset ?? sources.config.preset) !== 'agent') return { history };
+    return replayed(sources.agent, {
+      key: DEFAULT_SESSION_KEY,
+      messages: history,
+      metadata: {},
+      lastConsolidated: 0,
+      exists: true,
+      warnings: [],
+    });
+  }
   if (flags.history !== undefined) {
     throw new ContextError({
       code: 'INVALID_OPTIONS',
       message: 'Pass either --session or --history, not both.',
     });
   }
-  const store = new JsonlSessionStore({ dir: sources.agent.sessionsDir });
+  const store =
+    storeFlag === undefined
+      ? new JsonlSessionStore({ dir: sources.sessionsDir })
+      : await openStore(flags, sources.io, 'read');
   try {
     const record = await store.load(flags.session);
     if (!record.exists) {
       throw new ContextError({
         code: 'NOT_FOUND',
-        message: `No session ${JSON.stringify(flags.session)} in ${sources.agent.sessionsDir}; 'ctxloom session list' shows the stored ones.`,
+        message: `No session ${JSON.stringify(flags.session)} in the ${store.id} store; 'ctxloom session list' shows the stored ones.`,
       });
     }
-    const { history, summary } = replaySession(record, {
-      tokenCounter: sources.tokenCounter,
-      contextWindowTokens: sources.agent.contextWindowTokens ?? DEFAULT_AGENT_PRESET.contextWindowTokens,
-      maxOutputTokens: sources.agent.maxOutputTokens ?? DEFAULT_AGENT_PRESET.maxOutputTokens,
-    });
-    return { history, sessionKey: flags.session, ...(summary === undefined ? {} : { summary }) };
+    return replayed(sources.agent, record);
   } finally {
     await store.close();
   }
+}
+
+function replayed(
+  agent: AgentContext,
+  record: SessionRecord,
+): Pick<BuildInput, 'history' | 'summary' | 'sessionKey'> {
+  const { history, input } = agent.replay(record);
+  return {
+    history,
+    sessionKey: record.key,
+    ...(input?.summary === undefined ? {} : { summary: input.summary }),
+  };
 }
 
 type Sources = { readonly config: CtxloomConfig; readonly workspace: string; readonly cwd: string };
@@ -188,11 +277,24 @@ async function loadCounter(
   flags: Flags,
   sources: Sources & { readonly model: string | undefined },
 ): Promise<TokenCounter> {
-  const counterConfig: TokenCounterConfig = {
-    ...sources.config.tokenCounter,
-    type: counterType(flags.counter, sources.config),
-    ...(flags.tokenizer === undefined ? {} : { tokenizerPath: path.resolve(sources.cwd, flags.tokenizer) }),
-  };
+  const type = counterType(flags.counter, sources.config);
+  if (flags.tokenizer !== undefined && type !== 'hf') {
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: `--tokenizer is the tokenizer.json of the hf counter, but the counter is ${type ?? 'chosen by model'}; add --counter hf, or drop --tokenizer.`,
+    });
+  }
+  const configured = sources.config.tokenCounter;
+  const counterConfig: TokenCounterConfig | undefined =
+    type === undefined
+      ? undefined
+      : {
+          ...(configured?.type === type ? configured : {}),
+          type,
+          ...(flags.tokenizer === undefined
+            ? {}
+            : { tokenizerPath: path.resolve(sources.cwd, flags.tokenizer) }),
+        };
   return createTokenCounter({
     config: counterConfig,
     workspace: sources.workspace,
@@ -225,31 +327,32 @@ function presetOptions(
   };
 }
 
+const BUILD_FLAGS = {
+  ...STORE_FLAGS,
+  history: { type: 'string' },
+  session: { type: 'string' },
+  preset: { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'max-messages': { type: 'string' },
+  'context-window': { type: 'string' },
+  'max-output': { type: 'string' },
+  'allow-over-budget': { type: 'boolean' },
+  counter: { type: 'string' },
+  tokenizer: { type: 'string' },
+  format: { type: 'string' },
+  config: { type: 'string' },
+  json: { type: 'boolean' },
+  'no-summary': { type: 'boolean' },
+} as const;
+
 type Flags = {
-  readonly workspace?: string;
-  readonly history?: string;
-  readonly session?: string;
-  readonly preset?: string;
-  readonly 'max-tokens'?: string;
-  readonly 'max-messages'?: string;
-  readonly counter?: string;
-  readonly tokenizer?: string;
-  readonly format?: string;
-  readonly config?: string;
-  readonly 'no-summary'?: boolean;
-  readonly message: string;
-};
+  readonly [name in keyof typeof BUILD_FLAGS]?: (typeof BUILD_FLAGS)[name]['type'] extends 'boolean'
+    ? boolean
+    : string;
+} & { readonly message: string };
 
 function parseFlags(args: readonly string[]): Flags {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    throw new ContextError({
-      code: 'INVALID_OPTIONS',
-      message: `${error instanceof Error ? error.message : String(error)}. Run 'ctxloom build --help'.`,
-    });
-  }
+  const parsed = parseCliArgs('build', args, BUILD_FLAGS);
   const message = parsed.positionals.join(' ');
   if (message.trim() === '') {
     throw new ContextError({
@@ -258,29 +361,8 @@ function parseFlags(args: readonly string[]): Flags {
         'ctxloom build needs a MESSAGE, e.g. ctxloom build --workspace . "What should I work on next?"',
     });
   }
-  return { ...parsed.values, message };
-}
-
-function parse(args: readonly string[]) {
-  const text = { type: 'string' } as const;
-  return parseArgs({
-    args: [...args],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      workspace: text,
-      history: text,
-      session: text,
-      preset: text,
-      'max-tokens': text,
-      'max-messages': text,
-      counter: text,
-      tokenizer: text,
-      format: text,
-      config: text,
-      'no-summary': { type: 'boolean' },
-    },
-  });
+  // parseCliArgs checked every value against BUILD_FLAGS: strings for string flags, booleans for switches.
+  return { ...(parsed.values as Omit<Flags, 'message'>), message };
 }
 
 async function workspaceDir(flag: string | undefined, cwd: string): Promise<string> {
@@ -291,13 +373,7 @@ async function workspaceDir(flag: string | undefined, cwd: string): Promise<stri
     });
   }
   const dir = path.resolve(cwd, flag);
-  const info = await stat(dir).catch(() => undefined);
-  if (info?.isDirectory() !== true) {
-    throw new ContextError({
-      code: 'NOT_FOUND',
-      message: `Workspace ${dir} is not a folder; check --workspace.`,
-    });
-  }
+  await mustExist(dir, 'folder', '--workspace', "Create one with 'ctxloom init DIR'.");
   return dir;
 }
 
@@ -313,13 +389,27 @@ function pick<TTable extends Readonly<Record<string, unknown>>>(
   });
 }
 
-function counterType(flag: string | undefined, config: CtxloomConfig): TokenCounterConfig['type'] {
-  const value = flag ?? config.tokenCounter?.type ?? 'simple';
+function counterType(
+  flag: string | undefined,
+  config: CtxloomConfig,
+): TokenCounterConfig['type'] | undefined {
+  const value = flag ?? config.tokenCounter?.type;
+  if (value === undefined) return undefined;
   const parsed = tokenCounterConfigSchema.shape.type.safeParse(value);
   if (parsed.success) return parsed.data;
   throw new ContextError({
     code: 'INVALID_OPTIONS',
     message: `--counter ${JSON.stringify(value)} is not supported; use one of: ${COUNTER_TYPES.join(', ')}.`,
+  });
+}
+
+function wholeNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (Number.isInteger(number) && number >= 0) return number;
+  throw new ContextError({
+    code: 'INVALID_OPTIONS',
+    message: `${flag} must be a whole number ≥ 0, got ${JSON.stringify(value)}.`,
   });
 }
 

@@ -1,14 +1,29 @@
-import { parseArgs } from 'node:util';
-import { ContextError } from '../../index.js';
+import path from 'node:path';
+import { resolveAgentSettings } from '../../config/index.js';
 import {
-  openWorkspaceInspector,
-  renderContextReport,
-  type SessionInspection,
-} from '../../inspector/index.js';
+  ContextError,
+  createTokenCounter,
+  loadConfig,
+  MemorySessionStore,
+  type SessionStore,
+} from '../../index.js';
+import { renderContextReport, type SessionInspection, SessionInspector } from '../../inspector/index.js';
+import { readMessagesFile } from '../../sessions/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { EXIT_CODES } from '../exit-codes.js';
+import { parseCliArgs } from '../parse-cli-args.js';
+import { sectionTotals } from '../section-tokens.js';
+import {
+  agentContext,
+  DEFAULT_AGENT_MODEL,
+  DEFAULT_SESSION_KEY,
+  resolveAgentBudget,
+} from './agent-context.js';
+import { existingWorkspace, mustExist, openStore, STORE_FLAGS, stringFlag } from './session-store-flags.js';
 
 const USAGE = `Usage: ctxloom inspect [--workspace DIR] [--session KEY | --history FILE] [--model NAME]
-                       [--context-window N] [--max-output N] [--warn-percent P] [--json] [MESSAGE]
+                       [--context-window N] [--max-output N] [--max-tokens N] [--max-messages N]
+                       [--warn-percent P] [--json] [MESSAGE]
 
 Shows where the context window goes for a session's next model call: the model and used/total
 tokens, a grid of cells coloured by category, one line per category (each system-prompt part and
@@ -19,12 +34,19 @@ Options:
   --workspace DIR        the agent workspace (default: the current folder)
   --session KEY          the stored session to inspect (default: the most recently updated one)
   --history FILE         read the history from a JSON or JSONL file of messages instead
-  --model NAME           the model name shown (default: gpt-4o)
-  --context-window N     the model's context window in tokens (default: 128000)
-  --max-output N         tokens reserved for the answer (default: 8192)
+  --sessions DIR | --sqlite PATH | --pg URL [--pg-schema NAME]
+                         read the sessions from this store instead of the workspace's
+  --model NAME           the model name shown; picks the counter (default: agent.model, else gpt-4o)
+  --context-window N     the model's context window in tokens (default: agent.contextWindowTokens, else 65536)
+  --max-output N         tokens reserved for the answer (default: agent.maxOutputTokens, else 8192)
+  --max-tokens N         the input budget the history is snipped to, as 'build --max-tokens' (default: the window)
+  --max-messages N       keep the system prompt plus the newest N messages, as 'build --max-messages'
   --warn-percent P       warn about any single item taking at least P% of the window (default: 10)
   --json                 print the analysis as JSON
   MESSAGE                the current user message (default: none)
+
+The numbers are the ones 'ctxloom build --preset agent' reports for the same session, message and flags.
+A context over the window is a warning here (exit 0); 'build' exits 3 for it.
 
 Colours follow NO_COLOR (set to anything to turn them off) and FORCE_COLOR; terminals narrower than
 60 columns get the list without the grid.
@@ -36,61 +58,89 @@ export const inspectCommand: CliCommand = {
   summary: 'Show where the context window goes (token grid, categories, warnings, decisions)',
   usage: USAGE,
   async run(args, io) {
-    const { values, positionals } = parseInspectArgs(args);
-    const contextWindowTokens = parseTokens('--context-window', values['context-window']);
-    const maxOutputTokens = parseTokens('--max-output', values['max-output']);
-    const warnPercent = parsePercent(values['warn-percent']);
-    const inspector = await openWorkspaceInspector({
-      workspace: values.workspace ?? io.cwd,
-      ...(values.model === undefined ? {} : { model: values.model }),
-      ...(contextWindowTokens === undefined ? {} : { contextWindowTokens }),
-      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
-      ...(values.history === undefined ? {} : { historyFile: values.history }),
-      ...(warnPercent === undefined ? {} : { largeItemShare: warnPercent / 100 }),
-      ...(values.session === undefined ? {} : { sessionKey: values.session }),
-    });
-    const key = values.session ?? (await newestSession(inspector));
-    const message = positionals.length === 0 ? undefined : positionals.join(' ');
-    const messageOption = message === undefined ? {} : { message };
-    const result =
-      key === undefined
-        ? await inspector.inspectHistory({ key: '(no session)', replayed: { history: [] }, ...messageOption })
-        : await inspector.inspectSession(key, messageOption);
-    io.stdout.write(
-      values.json ? `${JSON.stringify(jsonReport(result), null, 2)}\n` : textReport(result, io),
+    const { values, positionals } = parseCliArgs('inspect', args, INSPECT_FLAGS);
+    const text = (name: string): string | undefined => stringFlag(values, name);
+    const warnPercent = parsePercent(text('warn-percent'));
+    const workspace = await existingWorkspace(values, io);
+    const { config } = await loadConfig({ dir: workspace, optional: true });
+    const settings = resolveAgentSettings(config, workspace);
+    const model = text('model') ?? settings.model ?? DEFAULT_AGENT_MODEL;
+    const tokenCounter = await createTokenCounter({ config: config.tokenCounter, model, workspace });
+    const budget = resolveAgentBudget(
+      {
+        contextWindowTokens: parseTokens('--context-window', text('context-window')),
+        maxOutputTokens: parseTokens('--max-output', text('max-output')),
+        maxTokens: parseTokens('--max-tokens', text('max-tokens')),
+        maxMessages: parseTokens('--max-messages', text('max-messages')),
+      },
+      settings,
     );
-    return 0;
+    const agent = agentContext({ workspace, agent: settings, budget, tokenCounter });
+    const history = text('history');
+    if (history !== undefined && ['sessions', 'sqlite', 'pg'].some((name) => values[name] !== undefined))
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: 'Pass either --history FILE or a session store (--sessions, --sqlite, --pg), not both.',
+      });
+    const store =
+      history === undefined
+        ? await openStore(values, io, 'read')
+        : await historyStore(path.resolve(io.cwd, history), text('session') ?? DEFAULT_SESSION_KEY);
+    try {
+      const inspector = new SessionInspector({
+        store,
+        createBuilder: agent.createBuilder,
+        replay: agent.replay,
+        contextWindowTokens: budget.contextWindowTokens,
+        maxOutputTokens: budget.maxOutputTokens,
+        model,
+        ...(warnPercent === undefined ? {} : { largeItemShare: warnPercent / 100 }),
+      });
+      const key = text('session') ?? (await newestSession(inspector));
+      const message = positionals.length === 0 ? undefined : positionals.join(' ');
+      const messageOption = message === undefined ? {} : { message };
+      const result =
+        key === undefined
+          ? await inspector.inspectHistory({
+              key: '(no session)',
+              replayed: { history: [] },
+              ...messageOption,
+            })
+          : await inspector.inspectSession(key, messageOption);
+      io.stdout.write(
+        values['json'] === true ? `${JSON.stringify(jsonReport(result), null, 2)}\n` : textReport(result, io),
+      );
+      for (const warning of result.inspection.warnings)
+        if (warning.type === 'over-window') io.stderr.write(`warning: ${warning.message}\n`);
+      return EXIT_CODES.ok;
+    } finally {
+      await store.close();
+    }
   },
 };
 
-function parseInspectArgs(args: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        workspace: { type: 'string' },
-        session: { type: 'string' },
-        history: { type: 'string' },
-        model: { type: 'string' },
-        'context-window': { type: 'string' },
-        'max-output': { type: 'string' },
-        'warn-percent': { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-    });
-  } catch (error) {
-    throw new ContextError({
-      code: 'INVALID_OPTIONS',
-      message: `${error instanceof Error ? error.message : String(error)} Run 'ctxloom inspect --help' for the options.`,
-      cause: error,
-    });
-  }
+const INSPECT_FLAGS = {
+  ...STORE_FLAGS,
+  session: { type: 'string' },
+  history: { type: 'string' },
+  model: { type: 'string' },
+  'context-window': { type: 'string' },
+  'max-output': { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'max-messages': { type: 'string' },
+  'warn-percent': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+/** A history file as a one-session store, replayed like a stored session. */
+async function historyStore(file: string, key: string): Promise<SessionStore> {
+  await mustExist(file, 'file', '--history', 'Give a JSON or JSONL file of messages.');
+  const store = new MemorySessionStore();
+  await store.append(key, await readMessagesFile(file));
+  return store;
 }
 
-async function newestSession(
-  inspector: Awaited<ReturnType<typeof openWorkspaceInspector>>,
-): Promise<string | undefined> {
+async function newestSession(inspector: SessionInspector): Promise<string | undefined> {
   const sessions = await inspector.listSessions();
   const sorted = [...sessions].sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
   return sorted[0]?.key;
@@ -121,6 +171,8 @@ function jsonReport(result: SessionInspection): Readonly<Record<string, unknown>
     contextWindowTokens: inspection.contextWindowTokens,
     maxOutputTokens: inspection.maxOutputTokens,
     usedTokens: inspection.usedTokens,
+    tokenCounter: result.trace.tokenCounter,
+    sections: sectionTotals(inspection.pieces),
     categories: inspection.categories.map(({ id, name, kind, tokens, percent }) => ({
       id,
       name,

@@ -21,8 +21,11 @@ import {
 } from '../../memory/index.js';
 import { agentOptionsFromSettings, DEFAULT_AGENT_PRESET } from '../../presets/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { didYouMean } from '../did-you-mean.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { progressLine } from '../progress-line.js';
 import {
+  existingWorkspace,
   MODEL_FLAGS,
   MODEL_USAGE,
   numberFlag,
@@ -31,7 +34,8 @@ import {
   parseFlags,
   STORE_FLAGS,
   STORE_USAGE,
-  workspaceOf,
+  type StoreMode,
+  unknownAction,
 } from './session-store-flags.js';
 
 const FLAGS = {
@@ -46,6 +50,7 @@ const FLAGS = {
   'raw-archive-unusable': { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   'min-retained': { type: 'string' },
+  json: { type: 'boolean' },
 } as const;
 
 const USAGE = `Usage:
@@ -86,8 +91,8 @@ type Request = {
 };
 
 const ACTIONS: Readonly<Record<string, (request: Request) => Promise<number>>> = {
-  status: (request) => withStore(request, (store) => status(request, store)),
-  consolidate: (request) => withStore(request, (store) => consolidate(request, store)),
+  status: (request) => withStore(request, 'read', (store) => status(request, store)),
+  consolidate: (request) => withStore(request, 'write', (store) => consolidate(request, store)),
   write: (request) => write(request),
 };
 
@@ -97,19 +102,25 @@ export const memoryCommand: CliCommand = {
   summary: 'Show memory status, consolidate old turns, update MEMORY.md with a model',
   usage: USAGE,
   async run(args, io) {
-    const { values, positionals } = parseFlags(args, FLAGS);
+    const { values, positionals } = parseFlags('memory', args, FLAGS);
     const [action, ...keys] = positionals;
     const run = action === undefined ? undefined : ACTIONS[action];
-    if (run === undefined) {
-      io.stderr.write(`INVALID_OPTIONS: expected status, consolidate or write.\n${USAGE}\n`);
-      return EXIT_CODES.invalid;
-    }
-    return run({ values, keys, io, workspace: workspaceOf(values, io) });
+    if (run === undefined) throw unknownAction('memory', action, Object.keys(ACTIONS));
+    if (action !== 'consolidate' && keys.length > 0)
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: `memory ${action} takes no arguments (got ${keys.map((key) => `'${key}'`).join(' ')}); only 'memory consolidate' takes session keys.`,
+      });
+    return run({ values, keys, io, workspace: await existingWorkspace(values, io) });
   },
 };
 
-async function withStore(request: Request, task: (store: SessionStore) => Promise<number>): Promise<number> {
-  const store = await openStore(request.values, request.io);
+async function withStore(
+  request: Request,
+  mode: StoreMode,
+  task: (store: SessionStore) => Promise<number>,
+): Promise<number> {
+  const store = await openStore(request.values, request.io, mode);
   try {
     return await task(store);
   } finally {
@@ -125,42 +136,71 @@ async function status(request: Request, store: SessionStore): Promise<number> {
   const log = new HistoryLog({ workspace });
   const { entries, warnings } = await log.readWithWarnings();
   const dream = await log.readDreamCursor();
-  const unprocessed = entries.filter((entry) => entry.cursor > dream).length;
+  const setAside = (await readFile(log.corruptPath, 'utf8').catch(emptyIfMissing))
+    .split('\n')
+    .filter((line) => line !== '').length;
+  const legacy = await new LegacyHistoryFile({ workspace }).read();
+  const sessions = [];
+  for (const entry of await store.list()) {
+    const record = await store.load(entry.key);
+    sessions.push({
+      key: entry.key,
+      lastConsolidated: record.lastConsolidated,
+      messages: record.messages.length,
+    });
+  }
+  const report = {
+    workspace,
+    memory: { characters: memory.length, backups },
+    history: {
+      entries: entries.length,
+      latestCursor: await log.latestCursor(),
+      dreamCursor: dream,
+      unprocessed: entries.filter((entry) => entry.cursor > dream).length,
+      unreadableLines: warnings.length,
+      setAsideLines: setAside,
+    },
+    legacyHistoryCharacters: legacy.length,
+    store: store.id,
+    sessions,
+  };
+  if (request.values['json'] === true) {
+    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return EXIT_CODES.ok;
+  }
+  const { history } = report;
   io.stdout.write(`Workspace: ${workspace}\n`);
   io.stdout.write(
     `MEMORY.md: ${memory === '' ? 'missing or empty' : `${memory.length} characters`}${backups > 0 ? `, ${backups} previous versions in memory/.backups` : ''}\n`,
   );
   io.stdout.write(
-    `history.jsonl: ${entries.length} entries, latest cursor ${await log.latestCursor()}, Dream cursor ${dream}, ${unprocessed} unprocessed${warnings.length > 0 ? `, ${warnings.length} unreadable lines` : ''}\n`,
+    `history.jsonl: ${history.entries} entries, latest cursor ${history.latestCursor}, Dream cursor ${dream}, ${history.unprocessed} unprocessed${warnings.length > 0 ? `, ${warnings.length} unreadable lines` : ''}\n`,
   );
-  const setAside = (await readFile(log.corruptPath, 'utf8').catch(emptyIfMissing))
-    .split('\n')
-    .filter((line) => line !== '').length;
   if (setAside > 0) {
     io.stdout.write(`memory/history.jsonl.corrupt: ${setAside} unreadable lines set aside by compaction\n`);
   }
-  const legacy = await new LegacyHistoryFile({ workspace }).read();
   if (legacy !== '') {
     io.stdout.write(
       `memory/HISTORY.md (legacy): ${legacy.length} characters; 'memory consolidate' moves it into history.jsonl\n`,
     );
   }
-  const sessions = await store.list();
   io.stdout.write(`Sessions (${store.id}): ${sessions.length}\n`);
   for (const entry of sessions) {
-    const record = await store.load(entry.key);
-    io.stdout.write(
-      `  ${entry.key}: ${record.lastConsolidated}/${record.messages.length} messages archived\n`,
-    );
+    io.stdout.write(`  ${entry.key}: ${entry.lastConsolidated}/${entry.messages} messages archived\n`);
   }
   return EXIT_CODES.ok;
 }
 
 async function consolidate(request: Request, store: SessionStore): Promise<number> {
   const { values, io, workspace } = request;
-  const progress = (line: string): void => {
-    io.stderr.write(`${line}\n`);
-  };
+  const progress = progressLine(io);
+  const stored = (await store.list()).map((entry) => entry.key);
+  const missing = request.keys.filter((key) => !stored.includes(key));
+  if (missing.length > 0)
+    throw new ContextError({
+      code: 'NOT_FOUND',
+      message: `No session ${missing.map((key) => JSON.stringify(key)).join(', ')} in the ${store.id} store.${didYouMean(missing[0] ?? '', stored)} ${stored.length === 0 ? 'The store has no sessions.' : `Stored: ${stored.slice(0, 10).join(', ')}${stored.length > 10 ? ', …' : ''}.`} Nothing was consolidated.`,
+    });
   const { config } = await loadConfig({ dir: workspace, optional: true });
   const agent = resolveAgentSettings(config, workspace);
   const maxRounds = numberFlag(values, 'max-rounds');
@@ -182,32 +222,48 @@ async function consolidate(request: Request, store: SessionStore): Promise<numbe
   });
   if (values['legacy-history'] !== true) await migrate(workspace, progress);
   const idleMinutes = numberFlag(values, 'idle-minutes');
-  if (idleMinutes !== undefined) return consolidateIdle({ io, consolidator, idleMinutes });
-  const keys = request.keys.length > 0 ? request.keys : (await store.list()).map((entry) => entry.key);
+  if (idleMinutes !== undefined) {
+    progress.done();
+    return consolidateIdle({ io, consolidator, idleMinutes, json: values['json'] === true });
+  }
+  const keys = request.keys.length > 0 ? request.keys : stored;
+  const json = values['json'] === true;
+  const results: Record<string, unknown>[] = [];
+  const finish = (code: number): number => {
+    progress.done();
+    if (json) io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+    return code;
+  };
   for (const [index, key] of keys.entries()) {
     progress(`[${index + 1}/${keys.length}] ${key}`);
     const result = await consolidator.maybeConsolidate(key);
-    io.stdout.write(`${key}: ${describe(result)}\n`);
+    results.push({ session: key, ...result });
+    if (!json) io.stdout.write(`${key}: ${describe(result)}\n`);
+    progress.done();
     if (result.status === 'degraded')
-      return degraded(io, { key, rounds: result.rounds, left: keys.length - index - 1 });
+      return finish(degraded(io, { key, rounds: result.rounds, left: keys.length - index - 1 }));
   }
-  return EXIT_CODES.ok;
+  return finish(EXIT_CODES.ok);
 }
 
 async function consolidateIdle(run: {
   readonly io: CliIo;
   readonly consolidator: MemoryConsolidator;
   readonly idleMinutes: number;
+  readonly json: boolean;
 }): Promise<number> {
   const { io, idleMinutes } = run;
   if (idleMinutes === 0) {
-    io.stdout.write('Idle compaction is off (--idle-minutes 0); nothing archived.\n');
+    io.stdout.write(run.json ? '[]\n' : 'Idle compaction is off (--idle-minutes 0); nothing archived.\n');
     return EXIT_CODES.ok;
   }
   const results = await run.consolidator.consolidateIdle({ idleAfterMs: idleMinutes * 60_000 });
-  for (const result of results)
-    io.stdout.write(`${result.sessionKey}: ${describeRounds(result.status, result.rounds)}\n`);
-  io.stdout.write(`Archived ${results.length} idle session${results.length === 1 ? '' : 's'}.\n`);
+  if (run.json) io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  else {
+    for (const result of results)
+      io.stdout.write(`${result.sessionKey}: ${describeRounds(result.status, result.rounds)}\n`);
+    io.stdout.write(`Archived ${results.length} idle session${results.length === 1 ? '' : 's'}.\n`);
+  }
   const last = results.at(-1);
   return last?.status === 'degraded'
     ? degraded(io, { key: last.sessionKey, rounds: last.rounds, left: undefined })
@@ -271,6 +327,10 @@ async function write(request: Request): Promise<number> {
   });
   const dryRun = values['dry-run'] === true;
   const result = await writer.run({ dryRun });
+  if (values['json'] === true) {
+    io.stdout.write(`${JSON.stringify({ dryRun, ...result }, null, 2)}\n`);
+    return EXIT_CODES.ok;
+  }
   if (dryRun) {
     io.stdout.write(result.diff === '' ? 'No change to memory/MEMORY.md.\n' : result.diff);
     io.stdout.write(

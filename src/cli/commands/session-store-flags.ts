@@ -1,5 +1,5 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { resolveAgentSettings } from '../../config/index.js';
 import {
   ContextError,
@@ -11,6 +11,8 @@ import {
   SqliteSessionStore,
 } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
+import { didYouMean } from '../did-you-mean.js';
+import { type CliOptions, parseCliArgs } from '../parse-cli-args.js';
 
 /** The `parseArgs` option table shared by `session` and `memory`: where the sessions are. */
 export const STORE_FLAGS = {
@@ -47,28 +49,27 @@ export const MODEL_USAGE = `Model endpoint (OpenAI-compatible; flags override th
   --max-retries N    retries after a transient failure: 5xx, 429, timeout, reset (default 2)
   --retry-delay-ms N first retry delay, doubled per retry unless Retry-After (default 500)`;
 
-type Values = Readonly<Record<string, string | boolean | undefined>>;
+type Values = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
 
-/** Runs `parseArgs` and turns its errors into `INVALID_OPTIONS` with the usage hint. */
+/** Parses a command's arguments against its option table (see {@link parseCliArgs}). */
 export function parseFlags(
+  command: string,
   args: readonly string[],
-  options: NonNullable<ParseArgsConfig['options']>,
+  options: CliOptions,
 ): { readonly values: Values; readonly positionals: readonly string[] } {
-  try {
-    const parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
-    // parseArgs types its values from the option table; read them as plain strings and booleans.
-    return { values: parsed.values as Values, positionals: parsed.positionals };
-  } catch (error) {
-    throw new ContextError({
-      code: 'INVALID_OPTIONS',
-      message: `${error instanceof Error ? error.message : String(error)} Run with --help for the options.`,
-      cause: error,
-    });
-  }
+  return parseCliArgs(command, args, options);
 }
 
-/** Opens the session store the flags name (exactly one of them, else the workspace's sessions). */
-export async function openStore(values: Values, io: CliIo): Promise<SessionStore> {
+/** What the store is opened for: `read` commands never create a file, a folder or a schema. */
+export type StoreMode = 'read' | 'write';
+
+/**
+ * Opens the session store the flags name (exactly one of them, else the workspace's sessions). For
+ * `read`, the SQLite file, the sessions folder or the PostgreSQL schema must already exist.
+ * @throws ContextError `INVALID_OPTIONS` for two stores or a malformed `--pg` URL; `NOT_FOUND` for a
+ * missing workspace, folder, file or schema (read); `STORE_UNAVAILABLE` when PostgreSQL does not answer.
+ */
+export async function openStore(values: Values, io: CliIo, mode: StoreMode = 'read'): Promise<SessionStore> {
   const chosen = ['sessions', 'sqlite', 'pg'].filter((name) => typeof values[name] === 'string');
   if (chosen.length > 1) {
     throw new ContextError({
@@ -76,17 +77,142 @@ export async function openStore(values: Values, io: CliIo): Promise<SessionStore
       message: `Give only one of --sessions, --sqlite, --pg (got ${chosen.map((name) => `--${name}`).join(', ')}).`,
     });
   }
-  const sqlite = stringFlag(values, 'sqlite');
-  if (sqlite !== undefined) return new SqliteSessionStore({ path: path.resolve(io.cwd, sqlite) });
-  const pg = stringFlag(values, 'pg');
   const schema = stringFlag(values, 'pg-schema');
-  if (pg !== undefined)
+  if (schema !== undefined && chosen[0] !== 'pg') {
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: '--pg-schema names a schema of the PostgreSQL store: add --pg URL, or drop --pg-schema.',
+    });
+  }
+  const sqlite = stringFlag(values, 'sqlite');
+  if (sqlite !== undefined) {
+    const file = path.resolve(io.cwd, sqlite);
+    if (mode === 'read')
+      await mustExist(
+        file,
+        'file',
+        '--sqlite',
+        'Import sessions into it first (ctxloom session import SOURCE --sqlite PATH).',
+      );
+    return new SqliteSessionStore({ path: file });
+  }
+  const pg = stringFlag(values, 'pg');
+  if (pg !== undefined) {
+    checkPostgresUrl(pg);
+    if (mode === 'read') await checkPostgresSchema(pg, schema ?? 'public');
     return new PostgresSessionStore({ connectionString: pg, ...(schema === undefined ? {} : { schema }) });
+  }
   const sessions = stringFlag(values, 'sessions');
-  if (sessions !== undefined) return new JsonlSessionStore({ dir: path.resolve(io.cwd, sessions) });
-  const workspace = workspaceOf(values, io);
+  if (sessions !== undefined) {
+    const dir = path.resolve(io.cwd, sessions);
+    await mustExist(dir, 'folder', '--sessions', 'Point it at a folder of *.jsonl session files.');
+    return new JsonlSessionStore({ dir });
+  }
+  const workspace = await existingWorkspace(values, io);
   const { config } = await loadConfig({ dir: workspace, optional: true });
   return new JsonlSessionStore({ dir: resolveAgentSettings(config, workspace).sessionsDir });
+}
+
+/**
+ * The `--workspace` folder (default the current folder), which must exist.
+ * @throws ContextError `NOT_FOUND` when it is missing or not a folder.
+ */
+export async function existingWorkspace(values: Values, io: CliIo): Promise<string> {
+  const dir = workspaceOf(values, io);
+  await mustExist(dir, 'folder', '--workspace', "Create one with 'ctxloom init DIR'.");
+  return dir;
+}
+
+/** @throws ContextError `NOT_FOUND` unless `target` is an existing file or folder, as asked. */
+export async function mustExist(
+  target: string,
+  kind: 'file' | 'folder',
+  flag: string,
+  fix: string,
+): Promise<void> {
+  const info = await stat(target).catch(() => undefined);
+  const ok = kind === 'file' ? info?.isFile() : info?.isDirectory();
+  if (ok === true) return;
+  throw new ContextError({
+    code: 'NOT_FOUND',
+    message: `${flag} ${target} ${info === undefined ? 'does not exist' : `is not a ${kind}`}. ${fix}`,
+  });
+}
+
+/** @throws ContextError `INVALID_OPTIONS` unless `url` is a `postgres://` or `postgresql://` URL. */
+function checkPostgresUrl(url: string): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed !== undefined && (parsed.protocol === 'postgres:' || parsed.protocol === 'postgresql:')) return;
+  throw new ContextError({
+    code: 'INVALID_OPTIONS',
+    message: `--pg ${JSON.stringify(url)} is not a PostgreSQL connection URL; use postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, e.g. postgres://postgres@127.0.0.1:5432/agent.`,
+  });
+}
+
+/** How long the CLI waits for PostgreSQL to accept a connection. */
+const PG_CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * Checks, without creating anything, that the schema holds ctxloom's session tables.
+ * @throws ContextError `NOT_FOUND` when it does not; `STORE_UNAVAILABLE` when the server does not answer.
+ */
+async function checkPostgresSchema(url: string, schema: string): Promise<void> {
+  const { default: pg } = await import('pg').catch((error: unknown) => {
+    throw new ContextError({
+      code: 'DEPENDENCY_MISSING',
+      message: "--pg needs the 'pg' package: npm install pg.",
+      cause: error,
+    });
+  });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new ContextError({
+      code: 'STORE_UNAVAILABLE',
+      message: `Cannot reach PostgreSQL at ${redact(url)}: ${connectProblem(error)}. Check --pg and that the server is running.`,
+      cause: error,
+    });
+  }
+  try {
+    const found = await client.query<{ table: string | null }>('SELECT to_regclass($1) AS table', [
+      `"${schema.replaceAll('"', '""')}".sessions`,
+    ]);
+    if (found.rows[0]?.table !== null && found.rows[0]?.table !== undefined) return;
+    const schemas = await client.query<{ name: string }>(
+      `SELECT table_schema AS name FROM information_schema.tables WHERE table_name = 'sessions' AND table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1`,
+    );
+    const names = schemas.rows.map((row) => row.name);
+    throw new ContextError({
+      code: 'NOT_FOUND',
+      message: `No ctxloom sessions in schema ${JSON.stringify(schema)} of ${redact(url)} (read commands create nothing).${names.length === 0 ? ' No schema there holds sessions yet: import some first (ctxloom session import SOURCE --pg URL).' : `${didYouMean(schema, names)} Schemas with sessions: ${names.join(', ')}; pick one with --pg-schema.`}`,
+    });
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The connection error in a few words (the error code and the address, or the message). */
+function connectProblem(error: unknown): string {
+  if (typeof error !== 'object' || error === null) return String(error);
+  const code = Reflect.get(error, 'code');
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'unknown host';
+  const message = error instanceof Error ? error.message : String(error);
+  return message.includes('timeout') ? `no answer within ${PG_CONNECT_TIMEOUT_MS / 1000} s` : message;
+}
+
+/** The URL without its password. */
+function redact(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password !== '') parsed.password = '***';
+  return parsed.toString();
 }
 
 /** The workspace folder (`--workspace`, default the current folder). */
@@ -137,4 +263,20 @@ export function numberFlag(values: Values, name: string): number | undefined {
     });
   }
   return value;
+}
+
+/** `INVALID_OPTIONS` for a missing or unknown action of `ctxloom COMMAND ACTION`, with the closest one. */
+export function unknownAction(
+  command: string,
+  action: string | undefined,
+  actions: readonly string[],
+): ContextError {
+  const list = actions.join(', ');
+  return new ContextError({
+    code: 'INVALID_OPTIONS',
+    message:
+      action === undefined
+        ? `ctxloom ${command} needs an action: ${list}. Run 'ctxloom ${command} --help' for details.`
+        : `Unknown action '${action}' for 'ctxloom ${command}'.${didYouMean(action, actions)} The actions are: ${list}; run 'ctxloom ${command} --help' for details.`,
+  });
 }

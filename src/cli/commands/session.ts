@@ -25,6 +25,7 @@ import {
   STORE_FLAGS,
   STORE_USAGE,
   stringFlag,
+  unknownAction,
   workspaceOf,
 } from './session-store-flags.js';
 
@@ -45,6 +46,7 @@ const FLAGS = {
 const USAGE = `Usage:
   ctxloom session list [--json]
   ctxloom session show KEY [--json] [--replay [--public] [--max-tokens N]]
+  (--json on every action prints the result as one JSON value)
   ctxloom session append KEY [--role user|assistant|system] TEXT
   ctxloom session append KEY --file MESSAGES.json|.jsonl|- [--strict]   (- reads standard input)
   ctxloom session repair KEY      move a JSONL session's unreadable lines to <file>.corrupt (bytes kept)
@@ -117,11 +119,18 @@ const ACTIONS: Readonly<Record<string, Action>> = {
         : file === '-'
           ? parseMessages(await readStdin(io), 'stdin')
           : parseMessages(await readFile(path.resolve(io.cwd, file), 'utf8'), path.resolve(io.cwd, file));
-    const appended = await new MessageStore({ store, sessionKey: key, coercer }).append(input);
-    io.stdout.write(`Appended ${appended.length} message${appended.length === 1 ? '' : 's'} to ${key}.\n`);
+    const appended = await new MessageStore({ store, sessionKey: key, coercer })
+      .append(input)
+      .catch((error: unknown) => {
+        throw values['strict'] === true ? strictError(error) : error;
+      });
+    if (values['json'] === true)
+      io.stdout.write(`${JSON.stringify({ session: key, appended: appended.length }, null, 2)}\n`);
+    else
+      io.stdout.write(`Appended ${appended.length} message${appended.length === 1 ? '' : 's'} to ${key}.\n`);
     return EXIT_CODES.ok;
   },
-  repair: async ({ store, args, io }) => {
+  repair: async ({ store, values, args, io }) => {
     const key = requireKey(args, 'repair');
     if (!(store instanceof JsonlSessionStore))
       throw new ContextError({
@@ -134,6 +143,10 @@ const ACTIONS: Readonly<Record<string, Action>> = {
         message: `No session ${JSON.stringify(key)} in ${store.dir}.`,
       });
     const { movedLines, corruptFile } = await store.repair(key);
+    if (values['json'] === true) {
+      io.stdout.write(`${JSON.stringify({ session: key, movedLines, corruptFile }, null, 2)}\n`);
+      return EXIT_CODES.ok;
+    }
     io.stdout.write(
       movedLines === 0
         ? `Nothing to repair in ${key}.\n`
@@ -147,6 +160,7 @@ const ACTIONS: Readonly<Record<string, Action>> = {
       source: await importSource(values, args, io),
       replace: values['replace'] === true,
       skipUnreadable: values['skip-unreadable'] === true,
+      json: values['json'] === true,
       io,
     }),
 };
@@ -157,20 +171,18 @@ export const sessionCommand: CliCommand = {
   summary: 'List, show, append to, repair and import sessions (JSONL, SQLite, PostgreSQL)',
   usage: USAGE,
   async run(args, io) {
-    const { values, positionals } = parseFlags(args, FLAGS);
+    const { values, positionals } = parseFlags('session', args, FLAGS);
     const [action, ...rest] = positionals;
     const run = action === undefined ? undefined : ACTIONS[action];
-    if (run === undefined) {
-      io.stderr.write(`INVALID_OPTIONS: expected list, show, append, repair or import.\n${USAGE}\n`);
-      return EXIT_CODES.invalid;
-    }
+    if (run === undefined) throw unknownAction('session', action, Object.keys(ACTIONS));
     const nanobot = action !== 'import' && typeof values['nanobot-config'] === 'string';
     if (nanobot && ['sessions', 'sqlite', 'pg'].some((name) => typeof values[name] === 'string'))
       throw new ContextError({
         code: 'INVALID_OPTIONS',
         message: `--nanobot-config names the sessions already; drop --sessions, --sqlite and --pg for session ${action}.`,
       });
-    const store = nanobot ? await openNanobotStore(values, io) : await openStore(values, io);
+    const mode = action === 'list' || action === 'show' ? 'read' : 'write';
+    const store = nanobot ? await openNanobotStore(values, io) : await openStore(values, io, mode);
     try {
       return await run({ store, values, args: rest, io });
     } finally {
@@ -178,6 +190,17 @@ export const sessionCommand: CliCommand = {
     }
   },
 };
+
+/** The strict coercer's refusal in the CLI's words (what was wrong, and that dropping --strict accepts it). */
+function strictError(error: unknown): unknown {
+  if (!ContextError.isInstance(error) || error.code !== 'INVALID_INPUT') return error;
+  const where = error.message.split('. Pass a Message')[0] ?? error.message;
+  return new ContextError({
+    code: 'INVALID_INPUT',
+    message: `${where}. With --strict every entry must already be a ctxloom message ({ "role": …, "content": … }); drop --strict to accept OpenAI-style and loose entries. Nothing was appended.`,
+    cause: error,
+  });
+}
 
 /** `N messages` where the store counts them, else the file size (JSONL lists read no messages). */
 function sizeOf(entry: SessionSummary): string {
@@ -254,7 +277,13 @@ async function importSource(values: Values, args: readonly string[], io: CliIo):
     return { store: await openNanobotStore(values, io) };
   }
   const source = path.resolve(io.cwd, given);
-  return (await stat(source)).isFile() ? { file: source } : { store: new JsonlSessionStore({ dir: source }) };
+  const info = await stat(source).catch(() => undefined);
+  if (info === undefined)
+    throw new ContextError({
+      code: 'NOT_FOUND',
+      message: `The import source ${source} does not exist; give a nanobot sessions folder or one .jsonl file.`,
+    });
+  return info.isFile() ? { file: source } : { store: new JsonlSessionStore({ dir: source }) };
 }
 
 /** The JSONL store on nanobot's own session folder for `--workspace` (found by nanobot's rules). */
@@ -281,6 +310,7 @@ async function importSessions(request: {
   readonly source: ImportSource;
   readonly replace: boolean;
   readonly skipUnreadable: boolean;
+  readonly json: boolean;
   readonly io: CliIo;
 }): Promise<number> {
   const { source, io } = request;
@@ -307,7 +337,9 @@ async function importSessions(request: {
       io.stderr.write(`${progress} imported ${outcome.key} (${outcome.messages} messages)\n`);
     }
   }
-  io.stdout.write(`Imported ${imported} of ${files.length} session${files.length === 1 ? '' : 's'}.\n`);
+  if (request.json)
+    io.stdout.write(`${JSON.stringify({ imported, total: files.length, failures }, null, 2)}\n`);
+  else io.stdout.write(`Imported ${imported} of ${files.length} session${files.length === 1 ? '' : 's'}.\n`);
   if (failures.length === 0) return EXIT_CODES.ok;
   throw new ContextError({
     code: 'STORE_CORRUPT',

@@ -1,10 +1,11 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { ContextError, type Skill, SkillsCatalog } from '../../index.js';
-import { createSkillEnvironment, skillContractIssues, unavailableSuffix } from '../../skills/index.js';
+import { ContextError, createSkillEnvironment, type Skill, SkillsCatalog } from '../../index.js';
+import { skillContractIssues, unavailableSuffix } from '../../skills/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { didYouMean } from '../did-you-mean.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { parseCliArgs } from '../parse-cli-args.js';
+import { mustExist } from './session-store-flags.js';
 
 const USAGE = `Usage: ctxloom skills list [--all] [--workspace DIR] [--dir DIR]... [--disable NAME]... [--json]
 
@@ -31,19 +32,23 @@ export const skillsCommand: CliCommand = {
 async function runSkills(args: readonly string[], io: CliIo): Promise<number> {
   const flags = parseFlags(args);
   const workspace = path.resolve(io.cwd, flags.workspace ?? '.');
-  const info = await stat(workspace).catch(() => undefined);
-  if (info?.isDirectory() !== true) {
-    throw new ContextError({
-      code: 'NOT_FOUND',
-      message: `Workspace ${workspace} is not a folder; check --workspace.`,
-    });
+  await mustExist(workspace, 'folder', '--workspace', "Create one with 'ctxloom init DIR'.");
+  const dirs = (flags.dir ?? []).map((dir) => path.resolve(io.cwd, dir));
+  for (const dir of dirs) await mustExist(dir, 'folder', '--dir', 'Give a folder of <name>/SKILL.md skills.');
+  const environment = createSkillEnvironment({ env: io.env });
+  const disabled = flags.disable ?? [];
+  if (disabled.length > 0) {
+    const names = new SkillsCatalog({ workspace, dirs, environment })
+      .list({ includeUnavailable: true })
+      .map((skill) => skill.name);
+    const unknown = disabled.find((name) => !names.includes(name));
+    if (unknown !== undefined)
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: `--disable ${JSON.stringify(unknown)} names no skill of this workspace, its --dir folders or the built-in ones, so it would change nothing.${didYouMean(unknown, names)} The skills are: ${names.join(', ')}.`,
+      });
   }
-  const catalog = new SkillsCatalog({
-    workspace,
-    dirs: (flags.dir ?? []).map((dir) => path.resolve(io.cwd, dir)),
-    disabled: flags.disable ?? [],
-    environment: createSkillEnvironment({ env: io.env }),
-  });
+  const catalog = new SkillsCatalog({ workspace, dirs, disabled, environment });
   const skills = catalog.list({ includeUnavailable: flags.all === true });
   const problems = catalog.problems();
   if (flags.json === true) {
@@ -101,32 +106,20 @@ type Flags = {
 };
 
 function parseFlags(args: readonly string[]): Flags {
-  let parsed: { values: Flags; positionals: string[] };
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        all: { type: 'boolean' },
-        json: { type: 'boolean' },
-        workspace: { type: 'string' },
-        dir: { type: 'string', multiple: true },
-        disable: { type: 'string', multiple: true },
-      },
-    });
-  } catch (error) {
-    throw new ContextError({
-      code: 'INVALID_OPTIONS',
-      message: `${error instanceof Error ? error.message : String(error)}. Run 'ctxloom skills --help'.`,
-    });
-  }
+  const parsed = parseCliArgs('skills', args, {
+    all: { type: 'boolean' },
+    json: { type: 'boolean' },
+    workspace: { type: 'string' },
+    dir: { type: 'string', multiple: true },
+    disable: { type: 'string', multiple: true },
+  });
   const [action, ...rest] = parsed.positionals;
   if (action !== 'list' || rest.length > 0) {
     throw new ContextError({
       code: 'INVALID_OPTIONS',
-      message: `Unknown skills action ${JSON.stringify(parsed.positionals.join(' '))}; use 'ctxloom skills list [--all]'.`,
+      message: `${action === undefined ? 'ctxloom skills needs an action' : `Unknown skills action ${JSON.stringify(parsed.positionals.join(' '))}`}; use 'ctxloom skills list [--all]'.`,
     });
   }
-  return parsed.values;
+  // parseCliArgs checked the values against the table above.
+  return parsed.values as Flags;
 }
