@@ -12,6 +12,7 @@ export * from './memory/index.js';
 export * from './pipeline/index.js';
 export * from './presets/index.js';
 export * from './providers/index.js';
+export * from './recorder/index.js';
 export * from './sessions/index.js';
 export * from './skills/index.js';
 export * from './tokens/index.js';

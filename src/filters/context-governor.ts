@@ -4,6 +4,7 @@ import type { ToolDefinition } from '../core/tool-definition.js';
 import type { BuildResult } from '../pipeline/build-trace.js';
 import { ContextPipeline } from '../pipeline/context-pipeline.js';
 import type { ContextFilter } from '../pipeline/contracts.js';
+import type { RequestObserver } from '../pipeline/request-observer.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { PersistToolResultOptions } from '../workspace/tool-result-offload.js';
 import { BackfillToolResultsFilter } from './backfill-tool-results-filter.js';
@@ -57,6 +58,8 @@ export type ContextGovernorOptions = InputBudgetOptions & {
   readonly debug?: boolean;
   /** Clock for stage timings (ms). @default performance.now */
   readonly now?: () => number;
+  /** Told about every governed request (a request recorder, tracing). @default none */
+  readonly observer?: RequestObserver;
 };
 
 /** Per-call options of {@link ContextGovernor.prepareForModel}. */
@@ -109,6 +112,7 @@ export class ContextGovernor {
       ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter }),
       ...(options.debug === undefined ? {} : { debug: options.debug }),
       ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.observer === undefined ? {} : { observer: options.observer }),
     });
   }
 

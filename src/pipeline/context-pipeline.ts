@@ -11,6 +11,7 @@ import type { TokenCounter } from '../tokens/token-counter.js';
 import type { BuildInput } from './build-input.js';
 import type { BuildResult, BuildTrace, SectionTokens, StageTrace } from './build-trace.js';
 import type { BuildContext, ContextFilter, MessageProvider, ProviderResult } from './contracts.js';
+import type { RequestObserver } from './request-observer.js';
 
 /** Options for {@link ContextPipeline} (and `ContextBuilder`). */
 export type ContextPipelineOptions = {
@@ -26,6 +27,8 @@ export type ContextPipelineOptions = {
   readonly generateId?: IdGenerator;
   /** Check tool-call integrity after every filter and record violations in the trace. @default false */
   readonly debug?: boolean;
+  /** Told about every request built (`build` and `transform`), e.g. a request recorder. @default none */
+  readonly observer?: RequestObserver;
 };
 
 /**
@@ -41,6 +44,7 @@ export class ContextPipeline {
   readonly #now: () => number;
   readonly #generateId: IdGenerator;
   readonly #debug: boolean;
+  readonly #observer: RequestObserver | undefined;
   /** Tagged copies of provider messages, so the same input message gets the same object every build. */
   readonly #tagged = new WeakMap<Message, Message>();
 
@@ -51,6 +55,7 @@ export class ContextPipeline {
     this.#now = options.now ?? (() => performance.now());
     this.#generateId = options.generateId ?? generateMessageId;
     this.#debug = options.debug ?? false;
+    this.#observer = options.observer;
   }
 
   /**
@@ -84,14 +89,21 @@ export class ContextPipeline {
       messages = messages.concat(block);
       tokens += blockTokens;
     }
-    return this.#filter(messages, { input, context, stages, tokens, started });
+    return this.#filter(messages, { input, context, stages, tokens, started, operation: 'build' });
   }
 
   /** Runs only the filters over `messages` (budget control without rebuilding the prompt). */
   async transform(messages: readonly Message[], input: BuildInput = {}): Promise<BuildResult> {
     const context = this.#context(input);
     const tokens = this.tokenCounter.countMessages(messages);
-    return this.#filter(messages, { input, context, stages: [], tokens, started: this.#now() });
+    return this.#filter(messages, {
+      input,
+      context,
+      stages: [],
+      tokens,
+      started: this.#now(),
+      operation: 'transform',
+    });
   }
 
   async #filter(
@@ -102,6 +114,7 @@ export class ContextPipeline {
       readonly stages: StageTrace[];
       readonly tokens: number;
       readonly started: number;
+      readonly operation: 'build' | 'transform';
     },
   ): Promise<BuildResult> {
     let messages = initial;
@@ -138,6 +151,13 @@ export class ContextPipeline {
       tokenCounterKind: this.tokenCounter.kind ?? 'estimate',
       durationMs: this.#now() - run.started,
     };
+    await this.#observer?.observeRequest({
+      source: run.operation,
+      messages,
+      tools: run.input.tools ?? [],
+      trace,
+      ...(run.input.sessionKey === undefined ? {} : { sessionKey: run.input.sessionKey }),
+    });
     return { messages, trace };
   }
 
