@@ -17,3 +17,4 @@ export * from './sessions/index.js';
 export * from './skills/index.js';
 export * from './tokens/index.js';
 export * from './workspace/index.js';
+export * from './telemetry/index.js';

@@ -1,6 +1,7 @@
 import { ContextError, toContextError } from '../core/errors.js';
 import { generateMessageId, type IdGenerator } from '../core/ids.js';
 import type { ObservedRequest, ObservedUsage, RequestObserver } from '../pipeline/request-observer.js';
+import { RecentRequests } from './recent-requests.js';
 import { REQUEST_RECORD_VERSION, type RecorderRecord, type UsageRecord } from './request-record.js';
 import type { RequestRecordStore } from './request-record-store.js';
 import { toRequestRecord } from './to-request-record.js';
@@ -30,16 +31,6 @@ export const DEFAULT_REQUEST_RECORDER = Object.freeze({
   onStoreError: 'throw',
 } as const);
 
-/** How many recent requests are remembered to match usage reports to. */
-const REMEMBERED = 512;
-
-type Known = {
-  readonly id: string;
-  readonly sessionKey: string;
-  readonly runId?: string;
-  readonly stepNumber?: number;
-};
-
 /**
  * A {@link RequestObserver} that appends every request built, and the usage the provider reports for
  * it, as plain JSON lines to a store (see `docs/recorder.md` for the format). Pass it as `observer` to
@@ -58,8 +49,7 @@ export class RequestRecorder implements RequestObserver {
     Pick<RequestRecorderOptions, 'includeMessages' | 'sessionKey' | 'onStoreError' | 'clock' | 'generateId'>
   > &
     Pick<RequestRecorderOptions, 'onWarning'>;
-  readonly #known: Known[] = [];
-  readonly #withUsage = new Set<string>();
+  readonly #recent = new RecentRequests<string>();
   #tail: Promise<void> = Promise.resolve();
 
   constructor(options: RequestRecorderOptions) {
@@ -83,9 +73,9 @@ export class RequestRecorder implements RequestObserver {
       sessionKey,
       includeMessages: this.#options.includeMessages,
     });
-    this.#remember({
+    this.#recent.add({
       id,
-      sessionKey,
+      value: sessionKey,
       ...(request.runId === undefined ? {} : { runId: request.runId }),
       ...(request.stepNumber === undefined ? {} : { stepNumber: request.stepNumber }),
     });
@@ -98,7 +88,7 @@ export class RequestRecorder implements RequestObserver {
    * `runId` + `stepNumber`, else the latest request that has no usage yet.
    */
   async observeUsage(usage: ObservedUsage): Promise<void> {
-    const target = this.#match(usage);
+    const target = this.#recent.match(usage);
     if (target === undefined) {
       this.#options.onWarning?.({
         code: 'USAGE_UNMATCHED',
@@ -107,14 +97,13 @@ export class RequestRecorder implements RequestObserver {
       });
       return;
     }
-    this.#withUsage.add(target.id);
     const { requestId: _requestId, runId: _runId, stepNumber: _stepNumber, ...numbers } = usage;
     const record: UsageRecord = {
       type: 'usage',
       version: REQUEST_RECORD_VERSION,
       requestId: target.id,
       at: this.#options.clock().toISOString(),
-      sessionKey: target.sessionKey,
+      sessionKey: target.value,
       ...numbers,
     };
     await this.#write(record);
@@ -123,24 +112,6 @@ export class RequestRecorder implements RequestObserver {
   /** Resolves when every write started so far has finished. */
   flush(): Promise<void> {
     return this.#tail;
-  }
-
-  #match(usage: ObservedUsage): Known | undefined {
-    if (usage.requestId !== undefined) return this.#known.find((known) => known.id === usage.requestId);
-    if (usage.runId !== undefined && usage.stepNumber !== undefined) {
-      return this.#known.findLast(
-        (known) => known.runId === usage.runId && known.stepNumber === usage.stepNumber,
-      );
-    }
-    return this.#known.findLast((known) => !this.#withUsage.has(known.id));
-  }
-
-  #remember(known: Known): void {
-    this.#known.push(known);
-    if (this.#known.length > REMEMBERED) {
-      const [oldest] = this.#known.splice(0, this.#known.length - REMEMBERED);
-      if (oldest !== undefined) this.#withUsage.delete(oldest.id);
-    }
   }
 
   #write(record: RecorderRecord): Promise<void> {

@@ -1,8 +1,9 @@
 import { sectionOf } from '../core/message.js';
 import { traceDecisions } from '../pipeline/build-trace.js';
 import type { ObservedRequest } from '../pipeline/request-observer.js';
+import { countDecisions } from './count-decisions.js';
 import { messageContentHash } from './message-content-hash.js';
-import { REQUEST_RECORD_VERSION, type RecordedCounts, type RequestRecord } from './request-record.js';
+import { REQUEST_RECORD_VERSION, type RequestRecord } from './request-record.js';
 
 /** What {@link toRequestRecord} needs besides the request. */
 export type ToRequestRecordOptions = {
@@ -57,16 +58,4 @@ export function toRequestRecord(request: ObservedRequest, options: ToRequestReco
     ...(options.includeMessages ? { messages: request.messages } : {}),
     ...(options.includeMessages && request.sent !== undefined ? { sent: request.sent } : {}),
   };
-}
-
-function countDecisions(decisions: RequestRecord['decisions']): RecordedCounts {
-  const counts = { decisions: decisions.length, dropped: 0, offloaded: 0, compacted: 0, truncated: 0 };
-  for (const decision of decisions) {
-    const messages = Math.max(1, decision.messageIds.length);
-    if (decision.type === 'message-drop') counts.dropped += messages;
-    else if (decision.type === 'tool-result-offload') counts.offloaded += messages;
-    else if (decision.type === 'tool-result-compact') counts.compacted += messages;
-    else if (decision.type === 'message-truncate') counts.truncated += messages;
-  }
-  return counts;
 }
