@@ -2,9 +2,11 @@ import type { ModelMessage } from 'ai';
 import type { IdGenerator } from '../core/ids.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { BuildInput } from '../pipeline/build-input.js';
+import type { RequestObserver } from '../pipeline/request-observer.js';
 import type { AiSdkStepTrace } from './ai-sdk-step-trace.js';
 import { type AiSdkSystem, aiSdkSystemMessages } from './ai-sdk-system.js';
 import { type AiSdkToolSet, aiSdkToolDefinitions } from './ai-sdk-tool-definitions.js';
+import { aiSdkUsage } from './ai-sdk-usage.js';
 import { type AiSdkGovernorSource, governAiSdkMessages } from './govern-ai-sdk-messages.js';
 
 /** Options for {@link createPrepareStep}. */
@@ -21,6 +23,12 @@ export type CreatePrepareStepOptions = {
   readonly input?: BuildInput;
   /** Called after every governed step (for a request recorder or tracing). */
   readonly onStep?: (step: AiSdkStepTrace<ModelMessage>) => void;
+  /**
+   * Told about every governed step (a request recorder, tracing), with the `ModelMessage`s sent and
+   * the provider's usage of the run's previous step. Report the last step's usage yourself, e.g.
+   * `onStepFinish: (step) => observer.observeUsage(aiSdkUsage(step))`. @default none
+   */
+  readonly observer?: RequestObserver;
   /** Makes run ids and ids for messages that carry none. @default `run-<n>` and `ai-sdk-<index>` */
   readonly generateId?: IdGenerator;
   /** Cancels governing (pass the `abortSignal` given to `generateText`); throws `ABORTED`. */
@@ -113,6 +121,20 @@ export function createPrepareStep(
       trace: result.trace,
       warnings: result.warnings,
       changed: result.changed,
+    });
+    const previous = step.steps?.at(-1);
+    await options.observer?.observeRequest({
+      source: 'prepare-step',
+      runId: run.runId,
+      stepNumber: step.stepNumber,
+      messages: result.governed,
+      sent,
+      tools: await tools,
+      trace: result.trace,
+      ...(options.input?.sessionKey === undefined ? {} : { sessionKey: options.input.sessionKey }),
+      ...(previous === undefined
+        ? {}
+        : { priorUsage: { ...aiSdkUsage(previous), runId: run.runId, stepNumber: step.stepNumber - 1 } }),
     });
     return result.changed ? { messages: [...sent] } : undefined;
   };

@@ -1,9 +1,11 @@
 import type { LanguageModelMiddleware } from 'ai';
 import type { IdGenerator } from '../core/ids.js';
 import type { BuildInput } from '../pipeline/build-input.js';
+import type { RequestObserver } from '../pipeline/request-observer.js';
 import { type AiSdkMessageLike, fieldOf } from './ai-sdk-message-like.js';
 import type { AiSdkStepTrace } from './ai-sdk-step-trace.js';
 import { promptToolDefinitions } from './ai-sdk-tool-definitions.js';
+import { aiSdkUsage } from './ai-sdk-usage.js';
 import { type AiSdkGovernorSource, governAiSdkMessages } from './govern-ai-sdk-messages.js';
 import { AI_SDK_PROVIDER_KEY } from './read-ai-sdk-messages.js';
 
@@ -18,6 +20,11 @@ export type CtxloomMiddlewareOptions = {
    * `providerOptions: { ctxloom: { runId } }` on the `generateText` call). @default `call-<n>`
    */
   readonly generateId?: IdGenerator;
+  /**
+   * Told about every governed call (a request recorder, tracing) with the provider prompt sent, and,
+   * for `generateText` calls, the usage and latency the provider reported. @default none
+   */
+  readonly observer?: RequestObserver;
 };
 
 /**
@@ -37,8 +44,11 @@ export function ctxloomMiddleware(
   options: CtxloomMiddlewareOptions = {},
 ): LanguageModelMiddleware {
   let callCount = 0;
+  const requestIds = new WeakMap<object, string>();
+  const observer = options.observer;
   return {
     specificationVersion: 'v3',
+    ...(observer === undefined ? {} : { wrapGenerate: observedGenerate(observer, requestIds) }),
     transformParams: async ({ params, model }) => {
       const prompt: readonly object[] = params.prompt;
       const lastUser = prompt.findLastIndex((message) => fieldOf(message, 'role') === 'user');
@@ -55,7 +65,7 @@ export function ctxloomMiddleware(
         input: options.input,
         signal: params.abortSignal,
       });
-      options.onStep?.({
+      const step: AiSdkStepTrace<AiSdkMessageLike> = {
         via: 'middleware',
         runId: runIdOf(params.providerOptions) ?? options.generateId?.() ?? `call-${callCount}`,
         stepNumber: inflight.filter((message) => fieldOf(message, 'role') === 'assistant').length,
@@ -65,11 +75,43 @@ export function ctxloomMiddleware(
         trace: result.trace,
         warnings: result.warnings,
         changed: result.changed,
-      });
+      };
+      options.onStep?.(step);
       // The writer gives back the provider's own prompt messages or writes parts of the model's
       // prompt version (v3 or v4), so the result has the type of the prompt it was given.
-      return result.changed ? { ...params, prompt: result.messages as typeof params.prompt } : params;
+      const next = result.changed ? { ...params, prompt: result.messages as typeof params.prompt } : params;
+      const requestId = await observer?.observeRequest({
+        source: 'middleware',
+        runId: step.runId,
+        stepNumber: step.stepNumber,
+        messages: result.governed,
+        sent: step.sent,
+        tools: promptToolDefinitions(params.tools),
+        trace: result.trace,
+        ...(typeof model.modelId === 'string' ? { model: model.modelId } : {}),
+        ...(options.input?.sessionKey === undefined ? {} : { sessionKey: options.input.sessionKey }),
+      });
+      if (requestId !== undefined) requestIds.set(next, requestId);
+      return next;
     },
+  };
+}
+
+type WrapGenerate = NonNullable<LanguageModelMiddleware['wrapGenerate']>;
+
+/** Reports the usage and latency of each `doGenerate` to the observer, under the request's id. */
+function observedGenerate(observer: RequestObserver, requestIds: WeakMap<object, string>): WrapGenerate {
+  return async ({ doGenerate, params }) => {
+    // Latency is wall time by nature; the middleware has no injected clock.
+    const started = performance.now();
+    const result = await doGenerate();
+    const requestId = requestIds.get(params);
+    await observer.observeUsage?.({
+      ...aiSdkUsage(result),
+      latencyMs: performance.now() - started,
+      ...(requestId === undefined ? {} : { requestId }),
+    });
+    return result;
   };
 }
 

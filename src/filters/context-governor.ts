@@ -5,6 +5,7 @@ import { checkMessageList } from '../pipeline/build-input-validator.js';
 import type { BuildResult } from '../pipeline/build-trace.js';
 import { ContextPipeline } from '../pipeline/context-pipeline.js';
 import type { ContextFilter } from '../pipeline/contracts.js';
+import type { RequestObserver } from '../pipeline/request-observer.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { PersistToolResultOptions } from '../workspace/tool-result-offload.js';
 import { BackfillToolResultsFilter } from './backfill-tool-results-filter.js';
@@ -58,6 +59,8 @@ export type ContextGovernorOptions = InputBudgetOptions & {
   readonly debug?: boolean;
   /** Clock for stage timings (ms). @default performance.now */
   readonly now?: () => number;
+  /** Told about every governed request (a request recorder, tracing). @default none */
+  readonly observer?: RequestObserver;
 };
 
 /** Per-call options of {@link ContextGovernor.prepareForModel}. */
@@ -110,6 +113,7 @@ export class ContextGovernor {
       ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter }),
       ...(options.debug === undefined ? {} : { debug: options.debug }),
       ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.observer === undefined ? {} : { observer: options.observer }),
     });
   }
 

@@ -12,6 +12,7 @@ import type { BuildInput } from './build-input.js';
 import { BuildInputValidator } from './build-input-validator.js';
 import type { BuildResult, BuildTrace, SectionTokens, StageTrace } from './build-trace.js';
 import type { BuildContext, ContextFilter, MessageProvider, ProviderResult } from './contracts.js';
+import type { RequestObserver } from './request-observer.js';
 import { StageTokenFigures } from './stage-token-figures.js';
 
 /** Options for {@link ContextPipeline} (and `ContextBuilder`). */
@@ -28,6 +29,8 @@ export type ContextPipelineOptions = {
   readonly generateId?: IdGenerator;
   /** Check tool-call integrity after every filter and record violations in the trace. @default false */
   readonly debug?: boolean;
+  /** Told about every request built (`build` and `transform`), e.g. a request recorder. @default none */
+  readonly observer?: RequestObserver;
 };
 
 /**
@@ -43,6 +46,7 @@ export class ContextPipeline {
   readonly #now: () => number;
   readonly #generateId: IdGenerator;
   readonly #debug: boolean;
+  readonly #observer: RequestObserver | undefined;
   /** Tagged copies of provider messages, so the same input message gets the same object every build. */
   readonly #tagged = new WeakMap<Message, Message>();
   readonly #validator = new BuildInputValidator();
@@ -54,6 +58,7 @@ export class ContextPipeline {
     this.#now = options.now ?? (() => performance.now());
     this.#generateId = options.generateId ?? generateMessageId;
     this.#debug = options.debug ?? false;
+    this.#observer = options.observer;
   }
 
   /**
@@ -86,7 +91,7 @@ export class ContextPipeline {
       });
       messages = messages.concat(block);
     }
-    return this.#filter(messages, { input, context, drafts, started });
+    return this.#filter(messages, { input, context, drafts, started, operation: 'build' });
   }
 
   /**
@@ -98,7 +103,13 @@ export class ContextPipeline {
     this.#validator.checkMessages(messages, 'transform');
     this.#validator.checkInput(input, 'transform');
     const context = this.#context(input);
-    return this.#filter(messages, { input, context, drafts: [], started: this.#now() });
+    return this.#filter(messages, {
+      input,
+      context,
+      drafts: [],
+      started: this.#now(),
+      operation: 'transform',
+    });
   }
 
   async #filter(
@@ -108,6 +119,7 @@ export class ContextPipeline {
       readonly context: BuildContext;
       readonly drafts: StageDraft[];
       readonly started: number;
+      readonly operation: 'build' | 'transform';
     },
   ): Promise<BuildResult> {
     let messages = initial;
@@ -149,6 +161,13 @@ export class ContextPipeline {
       tokenCounterKind: this.tokenCounter.kind ?? 'estimate',
       durationMs: this.#now() - run.started,
     };
+    await this.#observer?.observeRequest({
+      source: run.operation,
+      messages,
+      tools: run.input.tools ?? [],
+      trace,
+      ...(run.input.sessionKey === undefined ? {} : { sessionKey: run.input.sessionKey }),
+    });
     return { messages, trace };
   }
 

@@ -24,3 +24,9 @@ export type {
   MessageProvider,
   StageErrorPolicy,
 } from './contracts.js';
+export type {
+  ObservedRequest,
+  ObservedRequestSource,
+  ObservedUsage,
+  RequestObserver,
+} from './request-observer.js';

@@ -1,4 +1,5 @@
-import { ContextPipeline } from '../pipeline/context-pipeline.js';
+import { ContextPipeline, type ContextPipelineOptions } from '../pipeline/context-pipeline.js';
+import type { RequestObserver } from '../pipeline/request-observer.js';
 import { type AgentPresetOptions, agentPresetOptions } from './for-agent.js';
 import { type ChatPresetOptions, chatPresetOptions } from './for-chat.js';
 import { type ReactPresetOptions, reactPresetOptions } from './for-react.js';
@@ -18,8 +19,8 @@ export class ContextBuilder extends ContextPipeline {
    * workspace) → history; MaxMessages → TokenBudget. Ignores skill fields.
    * @example const builder = ContextBuilder.forChat({ systemPrompt: 'You are terse.', maxTokens: 8000 });
    */
-  static forChat(options: ChatPresetOptions = {}): ContextBuilder {
-    return new ContextBuilder(chatPresetOptions(options));
+  static forChat(options: ChatPresetOptions & PresetObserver = {}): ContextBuilder {
+    return new ContextBuilder(withObserver(chatPresetOptions(options), options));
   }
 
   /**
@@ -27,8 +28,8 @@ export class ContextBuilder extends ContextPipeline {
    * MaxMessages → TokenBudget. Ignores skill fields.
    * @example const builder = ContextBuilder.forReact({ toolsDesc: '- read_file: read a file', maxTokens: 8000 });
    */
-  static forReact(options: ReactPresetOptions = {}): ContextBuilder {
-    return new ContextBuilder(reactPresetOptions(options));
+  static forReact(options: ReactPresetOptions & PresetObserver = {}): ContextBuilder {
+    return new ContextBuilder(withObserver(reactPresetOptions(options), options));
   }
 
   /**
@@ -38,8 +39,8 @@ export class ContextBuilder extends ContextPipeline {
    * `configSkillsDir` → `./skills` under `cwd`.
    * @example const builder = ContextBuilder.forSkill({ systemPrompt: 'You are a release bot.', mode: 'summary' });
    */
-  static forSkill(options: SkillPresetOptions): ContextBuilder {
-    return new ContextBuilder(skillPresetOptions(options));
+  static forSkill(options: SkillPresetOptions & PresetObserver): ContextBuilder {
+    return new ContextBuilder(withObserver(skillPresetOptions(options), options));
   }
 
   /**
@@ -52,7 +53,17 @@ export class ContextBuilder extends ContextPipeline {
    * const builder = ContextBuilder.forAgent({ workspace: '~/agent', channel: 'cli', contextWindowTokens: 128_000 });
    * const { messages, trace } = await builder.build({ history, current: 'Hi $context-budget', sessionKey: 'cli:direct' });
    */
-  static forAgent(options: AgentPresetOptions): ContextBuilder {
-    return new ContextBuilder(agentPresetOptions(options));
+  static forAgent(options: AgentPresetOptions & PresetObserver): ContextBuilder {
+    return new ContextBuilder(withObserver(agentPresetOptions(options), options));
   }
+}
+
+/** The `observer` option every preset takes besides its own. */
+export type PresetObserver = {
+  /** Told about every request the builder builds (a request recorder, tracing). @default none */
+  readonly observer?: RequestObserver;
+};
+
+function withObserver(options: ContextPipelineOptions, preset: PresetObserver): ContextPipelineOptions {
+  return preset.observer === undefined ? options : { ...options, observer: preset.observer };
 }

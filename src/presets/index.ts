@@ -3,7 +3,7 @@
  * `ContextBuilder` and its presets.
  */
 export { agentOptionsFromSettings } from './agent-options-from-settings.js';
-export { ContextBuilder } from './context-builder.js';
+export { ContextBuilder, type PresetObserver } from './context-builder.js';
 export {
   type AgentPresetOptions,
   type AgentSkillsOptions,
