@@ -2,14 +2,8 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  assistant,
-  ContextBuilder,
-  ContextGovernor,
-  createSequentialIdGenerator,
-  tool,
-  user,
-} from '../index.js';
+import { assistant, createSequentialIdGenerator, tool, user } from '../core/index.js';
+import { ContextBuilder, ContextGovernor } from '../index.js';
 import { diffRecordedRequests } from './diff-recorded-requests.js';
 import { JsonlRequestStore } from './jsonl-request-store.js';
 import { messageContentHash } from './message-content-hash.js';

@@ -4,7 +4,8 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { ContextBuilder, user } from '../index.js';
+import { user } from '../core/index.js';
+import { ContextBuilder } from '../index.js';
 import { TelemetryObserver } from './telemetry-observer.js';
 
 function tracerWithExporter() {
