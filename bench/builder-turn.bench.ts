@@ -15,7 +15,7 @@ const TURNS = 20;
 export async function run(): Promise<void> {
   const history = generateHistory(MESSAGES);
   const tokenCounter = await TiktokenTokenCounter.create({ encoding: 'o200k_base' });
-  const builder = ContextBuilder.forChat({ maxTokens: 128_000, tokenCounter });
+  const builder = ContextBuilder.forChat({ maxInputTokens: 128_000, tokenCounter });
   const input = (list: readonly Message[]) => ({ history: list, current: 'next?', tools: BENCH_TOOLS });
 
   let start = performance.now();

@@ -10,7 +10,7 @@ await writeFile(join(workspace, 'AGENTS.md'), '# Rules\n\n- Run the tests before
 const builder = ContextBuilder.forChat({
   systemPrompt: 'You are a careful coding assistant.',
   maxMessages: 20,
-  maxTokens: 8_000,
+  maxInputTokens: 8_000,
   workspace,
   runtimePrompt: { includeBootstrapFiles: true },
 });

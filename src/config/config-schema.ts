@@ -75,7 +75,7 @@ export const ctxloomConfigSchema = z.strictObject({
   /** Keep the pinned prefix plus the newest N messages. */
   maxMessages: z.int().positive().optional(),
   /** The token budget of the built context (tool schemas included). */
-  maxTokens: z.int().positive().optional(),
+  maxInputTokens: z.int().positive().optional(),
   /** The token counter. */
   tokenCounter: tokenCounterConfigSchema.optional(),
   /** The conversation history (JSON or JSONL of messages), relative to the workspace. */

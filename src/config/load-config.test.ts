@@ -49,7 +49,7 @@ describe('loadConfig', () => {
       [
         'preset: react',
         'maxMessages: 40',
-        'maxTokens: 8000',
+        'maxInputTokens: 8000',
         'tokenCounter:',
         '  type: tiktoken',
         '  encoding: o200k_base',
@@ -65,7 +65,7 @@ describe('loadConfig', () => {
     expect(loaded.config).toEqual({
       preset: 'react',
       maxMessages: 40,
-      maxTokens: 8000,
+      maxInputTokens: 8000,
       tokenCounter: { type: 'tiktoken', encoding: 'o200k_base' },
       historyFile: 'history.jsonl',
       includeBootstrapFiles: true,
@@ -101,15 +101,15 @@ describe('loadConfig', () => {
 
   it('names an unknown top-level key', () => {
     expect(() => parseConfig('maxToken: 10\n')).toThrow(
-      /ctxloom\.yaml: \(root\): unknown key "maxToken"; allowed keys: preset, maxMessages, maxTokens,/,
+      /ctxloom\.yaml: \(root\): unknown key "maxToken"; allowed keys: preset, maxMessages, maxInputTokens,/,
     );
   });
 
   it('reports every problem, each on its own line', () => {
-    expect(() => parseConfig('preset: swarm\nmaxTokens: -5\ntokenCounter: {type: gpt}\n')).toThrow(
+    expect(() => parseConfig('preset: swarm\nmaxInputTokens: -5\ntokenCounter: {type: gpt}\n')).toThrow(
       [
         'ctxloom.yaml: preset: expected one of "chat", "react", "skill", "agent", got "swarm"',
-        'ctxloom.yaml: maxTokens: must be > 0, got -5',
+        'ctxloom.yaml: maxInputTokens: must be > 0, got -5',
         'ctxloom.yaml: tokenCounter.type: expected one of "simple", "byte", "tiktoken", "hf", got "gpt"',
       ].join('\n'),
     );
@@ -126,7 +126,7 @@ describe('loadConfig', () => {
 
   it('reports a YAML syntax error with the line and column', async () => {
     const file = path.join(dir, 'ctxloom.yaml');
-    await writeFile(file, 'maxTokens: 10\nprompt: [oops\nmaxMessages: 3\n');
+    await writeFile(file, 'maxInputTokens: 10\nprompt: [oops\nmaxMessages: 3\n');
     const error = await failure(loadConfig({ dir }));
     expect(error.code).toBe('INVALID_CONFIG');
     expect(error.message).toMatch(

@@ -146,8 +146,8 @@ describe('build input validation', () => {
   });
 
   it('reports a non-number maxTokens with its type', () => {
-    expect(() => ContextBuilder.forChat({ maxTokens: untyped('8000') })).toThrow(
-      'maxTokens must be a finite number ≥ 0, got the string "8000"',
+    expect(() => ContextBuilder.forChat({ maxInputTokens: untyped('8000') })).toThrow(
+      'maxInputTokens must be a finite number ≥ 0 (the input budget in tokens), got the string "8000"',
     );
   });
 });

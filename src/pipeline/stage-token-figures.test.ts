@@ -41,7 +41,11 @@ function longHistory(turns: number): readonly Message[] {
 describe('trace token figures', () => {
   it('counts exactly only what the budget walk looked at and what is sent', async () => {
     const tokenCounter = spyCounter();
-    const builder = ContextBuilder.forChat({ systemPrompt: 'Be brief.', maxTokens: 2_000, tokenCounter });
+    const builder = ContextBuilder.forChat({
+      systemPrompt: 'Be brief.',
+      maxInputTokens: 2_000,
+      tokenCounter,
+    });
     const history = longHistory(500);
     const { messages, trace } = await builder.build({ history, current: 'next?' });
     const sentIds = new Set(messages.map((message) => message.id));
@@ -61,7 +65,7 @@ describe('trace token figures', () => {
   });
 
   it('labels nothing as an estimate when everything was counted', async () => {
-    const builder = ContextBuilder.forChat({ systemPrompt: 'Be brief.', maxTokens: 100_000 });
+    const builder = ContextBuilder.forChat({ systemPrompt: 'Be brief.', maxInputTokens: 100_000 });
     const { trace } = await builder.build({ history: longHistory(3), current: 'hi' });
     expect(trace.stages.every((stage) => stage.tokensEstimated === undefined)).toBe(true);
     const last = trace.stages.at(-1);

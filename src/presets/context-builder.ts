@@ -17,7 +17,7 @@ export class ContextBuilder extends ContextPipeline {
   /**
    * The chat preset: persona → bootstrap files (when `runtimePrompt.includeBootstrapFiles` and a
    * workspace) → history; MaxMessages → TokenBudget. Ignores skill fields.
-   * @example const builder = ContextBuilder.forChat({ systemPrompt: 'You are terse.', maxTokens: 8000 });
+   * @example const builder = ContextBuilder.forChat({ systemPrompt: 'You are terse.', maxInputTokens: 8000 });
    */
   static forChat(options: ChatPresetOptions & PresetObserver = {}): ContextBuilder {
     return new ContextBuilder(withObserver(chatPresetOptions(options), options));
@@ -26,7 +26,7 @@ export class ContextBuilder extends ContextPipeline {
   /**
    * The ReAct preset: persona → ReAct protocol → tools description → bootstrap files → history;
    * MaxMessages → TokenBudget. Ignores skill fields.
-   * @example const builder = ContextBuilder.forReact({ toolsDesc: '- read_file: read a file', maxTokens: 8000 });
+   * @example const builder = ContextBuilder.forReact({ toolsDesc: '- read_file: read a file', maxInputTokens: 8000 });
    */
   static forReact(options: ReactPresetOptions & PresetObserver = {}): ContextBuilder {
     return new ContextBuilder(withObserver(reactPresetOptions(options), options));

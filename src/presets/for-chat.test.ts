@@ -65,7 +65,7 @@ describe('ContextBuilder.forChat', () => {
   });
 
   it('adds MaxMessages then TokenBudget when asked, and applies them', async () => {
-    const builder = ContextBuilder.forChat({ maxMessages: 3, maxTokens: 10_000 });
+    const builder = ContextBuilder.forChat({ maxMessages: 3, maxInputTokens: 10_000 });
     expect(builder.filters.map((filter) => filter.id)).toEqual(['max-messages', 'token-budget']);
     const { messages, trace } = await builder.build({ history });
     expect(messages.map((message) => message.id).slice(1)).toEqual(['a2', 't1', 'a3']);

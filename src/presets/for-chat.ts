@@ -1,6 +1,8 @@
 import { DEFAULT_PROMPTS, type PromptDefaults } from '../config/prompt-defaults.js';
+import { ContextError } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Role } from '../core/message.js';
+import { describeValue } from '../core/message-schema-check.js';
 import { MaxMessagesFilter } from '../filters/max-messages-filter.js';
 import { SanitizeToolCallsFilter } from '../filters/sanitize-tool-calls-filter.js';
 import { TokenBudgetFilter } from '../filters/token-budget-filter.js';
@@ -14,14 +16,18 @@ import { StaticPromptProvider } from '../providers/static-prompt-provider.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { WorkspaceFileCache } from '../workspace/file-cache.js';
 
-/** Options for `ContextBuilder.forChat` (spec §6). Skill fields are deliberately not read. */
+/** Options for `ContextBuilder.forChat`. Skill fields are deliberately not read. */
 export type ChatPresetOptions = {
   /** The persona system prompt. @default prompts.personaDefaultPrompt ("You are a helpful assistant.") */
   readonly systemPrompt?: string;
   /** Keep the pinned prefix plus the newest N messages (`MaxMessagesFilter`). @default no limit */
   readonly maxMessages?: number;
-  /** The token budget (`TokenBudgetFilter`, tool schemas included). @default no budget */
-  readonly maxTokens?: number;
+  /**
+   * The input budget: the whole request sent to the model (system prompt, history, current message
+   * and tool schemas) in tokens, enforced by a `TokenBudgetFilter`. Not the model's output limit
+   * (`max_tokens` in the OpenAI and Anthropic APIs). @default no budget
+   */
+  readonly maxInputTokens?: number;
   /**
    * Run-time switches: only `includeBootstrapFiles` and `workspaceDir` are read here; the skill
    * fields are ignored (they take effect on the skill-aware path only). @default {}
@@ -99,7 +105,7 @@ export function historyProviders(options: ChatPresetOptions): readonly MessagePr
 
 /**
  * SanitizeToolCalls (when `sanitizeToolCalls`), then MaxMessages (when `maxMessages`), then
- * TokenBudget (when `maxTokens`). @internal
+ * TokenBudget (when `maxInputTokens`). @internal
  */
 export function budgetFilters(options: ChatPresetOptions): readonly ContextFilter[] {
   const pinned = options.pinnedRoles === undefined ? {} : { pinnedRoles: options.pinnedRoles };
@@ -107,10 +113,18 @@ export function budgetFilters(options: ChatPresetOptions): readonly ContextFilte
   if (options.maxMessages !== undefined) {
     filters.push(new MaxMessagesFilter({ maxMessages: options.maxMessages, ...pinned }));
   }
-  if (options.maxTokens !== undefined) {
+  if (options.maxInputTokens !== undefined) {
+    const budget: unknown = options.maxInputTokens;
+    if (typeof budget !== 'number' || !Number.isFinite(budget) || budget < 0) {
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: `maxInputTokens must be a finite number ≥ 0 (the input budget in tokens), got ${describeValue(budget)}.`,
+        details: { maxInputTokens: budget },
+      });
+    }
     filters.push(
       new TokenBudgetFilter({
-        maxTokens: options.maxTokens,
+        maxTokens: options.maxInputTokens,
         ...pinned,
         ...(options.trimFromStart === undefined ? {} : { trimFromStart: options.trimFromStart }),
       }),

@@ -19,7 +19,7 @@ describe('chat and ReAct presets, end to end', () => {
       const options = {
         annotateHistory: drawn.annotateHistory,
         ...(drawn.maxMessages === undefined ? {} : { maxMessages: drawn.maxMessages }),
-        ...(drawn.maxTokens === undefined ? {} : { maxTokens: drawn.maxTokens }),
+        ...(drawn.maxTokens === undefined ? {} : { maxInputTokens: drawn.maxTokens }),
       };
       const builder = drawn.preferReact ? ContextBuilder.forReact(options) : ContextBuilder.forChat(options);
       const snapshot = structuredClone(history);

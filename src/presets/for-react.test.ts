@@ -4,7 +4,7 @@ import { ContextBuilder } from './context-builder.js';
 
 describe('ContextBuilder.forReact', () => {
   it('is persona, ReAct protocol, tools description, history', async () => {
-    const builder = ContextBuilder.forReact({ toolsDesc: '- read_file: read a file', maxTokens: 5000 });
+    const builder = ContextBuilder.forReact({ toolsDesc: '- read_file: read a file', maxInputTokens: 5000 });
     expect(builder.providers.map((provider) => provider.id)).toEqual([
       'persona',
       'react-protocol',

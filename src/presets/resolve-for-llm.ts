@@ -50,7 +50,7 @@ export function chooseBuilder(options: ResolveForLlmOptions): BuilderChoice {
  * {@link chooseBuilder}). A simple LLM node passes nothing and gets `forChat`; an agent node passes
  * `preferReact: true` and gets `forReact`.
  * @throws ContextError `INVALID_OPTIONS` when `runtimePrompt.contextBuilder` is not a ContextBuilder.
- * @example const builder = resolveForLlm({ preferReact: true, maxTokens: 8000 });
+ * @example const builder = resolveForLlm({ preferReact: true, maxInputTokens: 8000 });
  */
 export function resolveForLlm(options: ResolveForLlmOptions = {}): ContextPipeline {
   if (options.contextBuilder !== undefined) return options.contextBuilder;

@@ -312,7 +312,7 @@ function presetOptions(
   },
 ): ChatPresetOptions {
   const { config, workspace, tokenCounter } = sources;
-  const maxTokens = positiveInteger('--max-tokens', flags['max-tokens']) ?? config.maxTokens;
+  const maxTokens = positiveInteger('--max-tokens', flags['max-tokens']) ?? config.maxInputTokens;
   const maxMessages = positiveInteger('--max-messages', flags['max-messages']) ?? config.maxMessages;
   return {
     workspace,
@@ -322,7 +322,7 @@ function presetOptions(
     sanitizeToolCalls: config.sanitizeToolCalls ?? true,
     generateId: createSequentialIdGenerator('ctx'),
     ...(tokenCounter === undefined ? {} : { tokenCounter }),
-    ...(maxTokens === undefined ? {} : { maxTokens }),
+    ...(maxTokens === undefined ? {} : { maxInputTokens: maxTokens }),
     ...(maxMessages === undefined ? {} : { maxMessages }),
   };
 }
