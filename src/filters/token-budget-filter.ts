@@ -10,7 +10,10 @@ import { unitEndAfter, unitStartBefore } from './unit-walk.js';
 
 /** Options for {@link TokenBudgetFilter}. */
 export type TokenBudgetFilterOptions = {
-  /** The budget for the whole request: messages (with per-message overhead) plus tool schemas. */
+  /**
+   * The input budget: the whole request, messages (with per-message overhead) plus tool schemas, in
+   * tokens. Not the model's output limit (`max_tokens` in the OpenAI and Anthropic APIs).
+   */
   readonly maxTokens: number;
   /** Counts tokens. @default the builder's counter (`context.tokenCounter`) */
   readonly tokenCounter?: TokenCounter;
