@@ -1,3 +1,4 @@
+import { codePointLength } from '../core/code-points.js';
 import { isBlankContent, textOf } from '../core/content.js';
 import type { Content } from '../core/message.js';
 import { truncateText } from '../core/truncate-text.js';
@@ -102,11 +103,11 @@ export async function normalizeToolResult(
       : content.every((part) => part.type === 'text')
         ? textOf(content)
         : undefined;
-  if (text !== undefined && maxChars > 0 && text.length > maxChars) {
+  if (text !== undefined && maxChars > 0 && text.length > maxChars && codePointLength(text) > maxChars) {
     return {
       content: truncateText(text, maxChars),
       action: 'truncated',
-      originalChars: text.length,
+      originalChars: codePointLength(text),
       ...(offloadError === undefined ? {} : { offloadError }),
     };
   }

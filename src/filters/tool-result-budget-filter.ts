@@ -1,3 +1,4 @@
+import { codePointLength } from '../core/code-points.js';
 import { type Decision, decision } from '../core/decision.js';
 import { throwIfAborted } from '../core/errors.js';
 import type { Message } from '../core/message.js';
@@ -89,13 +90,19 @@ export class ToolResultBudgetFilter implements ContextFilter {
     const maxChars = this.#options.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS;
     if (maxChars <= 0) return true;
     const content = message.content;
-    if (typeof content === 'string') return content.length <= maxChars;
-    let length = -1;
+    // Sizes are code points, as nanobot counts them; UTF-16 length is an upper bound, so most results
+    // are decided without scanning their text.
+    if (typeof content === 'string')
+      return content.length <= maxChars || codePointLength(content) <= maxChars;
+    let units = -1;
+    let points = -1;
     for (const part of content) {
       if (part.type !== 'text') return true;
-      length += part.text.length + 1;
+      units += part.text.length + 1;
     }
-    return length <= maxChars;
+    if (units <= maxChars) return true;
+    for (const part of content) if (part.type === 'text') points += codePointLength(part.text) + 1;
+    return points <= maxChars;
   }
 
   #decide(message: Message, result: NormalizedToolResult, tokensAfter: number): Decision {

@@ -1,5 +1,6 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { codePointLength, sliceCodePoints } from '../core/code-points.js';
 import type { Content } from '../core/message.js';
 import { atomicWriteFile } from './atomic-write.js';
 import { fileExists } from './fs-helpers.js';
@@ -84,7 +85,8 @@ export async function persistToolResult(
   if (maxChars <= 0) return { status: 'inline', reason: 'maxChars ≤ 0 turns offloading off' };
   const payload = offloadPayload(options.content);
   if (payload === undefined) return { status: 'inline', reason: 'content has non-text parts' };
-  if (payload.text.length <= maxChars) return { status: 'inline', reason: 'fits maxChars' };
+  const originalChars = codePointLength(payload.text);
+  if (originalChars <= maxChars) return { status: 'inline', reason: 'fits maxChars' };
 
   const root = resolveInside(options.workspace, TOOL_RESULTS_DIR);
   const bucketName = safeSegment(options.sessionKey ?? 'default');
@@ -108,7 +110,7 @@ export async function persistToolResult(
       previewChars: options.previewChars ?? DEFAULT_OFFLOAD_PREVIEW_CHARS,
     }),
     path: target,
-    originalChars: payload.text.length,
+    originalChars,
     created,
     ...retention,
   };
@@ -120,14 +122,13 @@ export function offloadReference(options: {
   readonly text: string;
   readonly previewChars: number;
 }): string {
-  const preview = options.text.slice(0, options.previewChars);
-  const tail =
-    options.text.length > options.previewChars
-      ? '\n...\n(Read the saved file if you need the full output.)'
-      : '';
+  // Sizes and the preview in code points, as nanobot measures them (an emoji is one character).
+  const size = codePointLength(options.text);
+  const preview = sliceCodePoints(options.text, options.previewChars);
+  const tail = size > options.previewChars ? '\n...\n(Read the saved file if you need the full output.)' : '';
   return (
     `${OFFLOAD_REFERENCE_HEADER}\nFull output saved to: ${options.path}\n` +
-    `Original size: ${options.text.length} chars\nPreview:\n${preview}${tail}`
+    `Original size: ${size} chars\nPreview:\n${preview}${tail}`
   );
 }
 
