@@ -84,8 +84,9 @@ export async function normalizeToolResult(
         ...(options.sessionKey === undefined ? {} : { sessionKey: options.sessionKey }),
       });
       if (outcome.status === 'persisted') {
+        // nanobot's last step applies to the reference too: a cap smaller than the reference cuts it.
         return {
-          content: outcome.reference,
+          content: truncateText(outcome.reference, maxChars),
           action: 'offloaded',
           path: outcome.path,
           originalChars: outcome.originalChars,

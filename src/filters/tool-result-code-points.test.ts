@@ -44,9 +44,9 @@ describe('tool-result sizes in code points', () => {
       maxToolResultChars: 100,
       offload: { previewChars: 10 },
     });
-    const { messages } = await filter.apply(turn('🚀'.repeat(101)), {}, context);
+    const { messages } = await filter.apply(turn('🚀'.repeat(301)), {}, context);
     const reference = String(messages[2]?.content);
-    expect(reference).toContain('Original size: 101 chars');
+    expect(reference).toContain('Original size: 301 chars');
     expect(reference).toContain(`Preview:\n${'🚀'.repeat(10)}\n...`);
   });
 
@@ -54,5 +54,16 @@ describe('tool-result sizes in code points', () => {
     const filter = new ToolResultBudgetFilter({ maxToolResultChars: 5 });
     const { messages } = await filter.apply(turn(`ab${'🚀'.repeat(10)}`), {}, context);
     expect(messages[2]?.content).toBe(`ab🚀🚀🚀${TRUNCATION_SUFFIX}`);
+  });
+});
+
+describe('a cap smaller than the offload reference', () => {
+  it('cuts the reference to the cap, as nanobot does after offloading', async () => {
+    const filter = new ToolResultBudgetFilter({ workspace, maxToolResultChars: 120 });
+    const { messages } = await filter.apply(turn('x'.repeat(1_300)), {}, context);
+    const reference = String(messages[2]?.content);
+    expect(reference.startsWith('[tool output persisted]\nFull output saved to: ')).toBe(true);
+    expect(reference).toHaveLength(120 + TRUNCATION_SUFFIX.length);
+    expect(reference.endsWith(TRUNCATION_SUFFIX)).toBe(true);
   });
 });
