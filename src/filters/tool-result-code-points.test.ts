@@ -41,7 +41,7 @@ describe('tool-result sizes in code points', () => {
   it('offloads past the limit with the size and preview in code points', async () => {
     const filter = new ToolResultBudgetFilter({
       workspace,
-      maxToolResultChars: 100,
+      maxToolResultChars: 300,
       offload: { previewChars: 10 },
     });
     const { messages } = await filter.apply(turn('🚀'.repeat(301)), {}, context);
