@@ -1,6 +1,8 @@
 import { DEFAULT_PROMPTS, type PromptDefaults } from '../config/prompt-defaults.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Role } from '../core/message.js';
+import { BudgetGuardFilter } from '../filters/budget-guard-filter.js';
+import { KeepOverBudgetFilter } from '../filters/keep-over-budget-filter.js';
 import { MaxMessagesFilter } from '../filters/max-messages-filter.js';
 import { SanitizeToolCallsFilter } from '../filters/sanitize-tool-calls-filter.js';
 import { TokenBudgetFilter } from '../filters/token-budget-filter.js';
@@ -43,6 +45,13 @@ export type ChatPresetOptions = {
   readonly fileCache?: WorkspaceFileCache;
   /** Roles pinned by both budget filters. @default ['system'] */
   readonly pinnedRoles?: readonly Role[];
+  /**
+   * What a build does when `maxTokens` can't be met (the system prompt, the tool schemas and the
+   * current message alone exceed it): `throw` a `BudgetUnsatisfiableError` naming the numbers, or
+   * `keep` and send only the pinned messages and the current message, over budget.
+   * @default 'throw'
+   */
+  readonly onOverBudget?: 'throw' | 'keep';
   /** Which end `TokenBudgetFilter` trims. @default true (the oldest) */
   readonly trimFromStart?: boolean;
   /**
@@ -99,7 +108,8 @@ export function historyProviders(options: ChatPresetOptions): readonly MessagePr
 
 /**
  * SanitizeToolCalls (when `sanitizeToolCalls`), then MaxMessages (when `maxMessages`), then
- * TokenBudget (when `maxTokens`). @internal
+ * TokenBudget and the budget check (when `maxTokens`): a build fits `maxTokens` or fails with
+ * `BUDGET_UNSATISFIABLE`, unless `onOverBudget` is `keep`. @internal
  */
 export function budgetFilters(options: ChatPresetOptions): readonly ContextFilter[] {
   const pinned = options.pinnedRoles === undefined ? {} : { pinnedRoles: options.pinnedRoles };
@@ -108,11 +118,18 @@ export function budgetFilters(options: ChatPresetOptions): readonly ContextFilte
     filters.push(new MaxMessagesFilter({ maxMessages: options.maxMessages, ...pinned }));
   }
   if (options.maxTokens !== undefined) {
+    const budget = new TokenBudgetFilter({
+      maxTokens: options.maxTokens,
+      ...pinned,
+      ...(options.trimFromStart === undefined ? {} : { trimFromStart: options.trimFromStart }),
+    });
+    const keep = options.onOverBudget === 'keep';
+    filters.push(keep ? new KeepOverBudgetFilter({ filter: budget, ...pinned }) : budget);
     filters.push(
-      new TokenBudgetFilter({
-        maxTokens: options.maxTokens,
-        ...pinned,
-        ...(options.trimFromStart === undefined ? {} : { trimFromStart: options.trimFromStart }),
+      new BudgetGuardFilter({
+        budgetTokens: options.maxTokens,
+        onOverBudget: keep ? 'keep' : 'throw',
+        hint: "raise maxTokens, shorten the system prompt or the current message, send fewer tools, or pass onOverBudget: 'keep'",
       }),
     );
   }
