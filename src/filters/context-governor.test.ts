@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,7 +29,9 @@ describe('resolveInputBudget', () => {
     expect(resolveInputBudget({ contextWindowTokens: 10_000 })).toBe(10_000 - 4_096 - 1_024);
     expect(resolveInputBudget({ contextWindowTokens: 1_000, blockLimit: 5_000 })).toBe(5_000);
     expect(resolveInputBudget({ blockLimit: 5_000 })).toBe(0);
-    expect(resolveInputBudget({ contextWindowTokens: 1_000, maxOutputTokens: 2_000 })).toBe(0);
+    expect(() => resolveInputBudget({ contextWindowTokens: 1_000, maxOutputTokens: 2_000 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
     expect(
       new ContextGovernor({ contextWindowTokens: 8_000, maxOutputTokens: 0, safetyBufferTokens: 0 })
         .budgetTokens,
@@ -58,6 +61,7 @@ describe('ContextGovernor', () => {
       'snip-history',
       'drop-orphan-tool-results-after-snip',
       'backfill-tool-results-after-snip',
+      'budget-guard',
     ]);
     expect(traceDecisions(trace)).toEqual([]);
   });
@@ -125,9 +129,18 @@ describe('ContextGovernor', () => {
     expect(types).toContain('tool-result-offload');
     expect(types).toContain('tool-result-compact');
     expect(types).toContain('message-drop');
-    expect(await readFile(path.join(workspace, '.ctxloom', 'tool-results', 'run', 'c1.txt'), 'utf8')).toBe(
-      big,
-    );
+    expect(
+      await readFile(
+        path.join(
+          workspace,
+          '.ctxloom',
+          'tool-results',
+          'run',
+          `c1.${createHash('sha256').update(big).digest('hex').slice(0, 16)}.txt`,
+        ),
+        'utf8',
+      ),
+    ).toBe(big);
     expect([...compactedToolCallIds].length).toBeGreaterThan(0);
     expect(result.trace.totalTokens).toBeLessThanOrEqual(2_500);
     expect(result.messages.map((message) => message.id)).not.toContain('u0');
@@ -171,7 +184,7 @@ describe('ContextGovernor', () => {
       budget: 1_000,
       required: 2_009,
       pinnedTokens: 2_009,
-      message: expect.stringContaining('but the input budget is 1000'),
+      message: expect.stringContaining('the input budget is 1000'),
     });
     const kept = await new ContextGovernor({
       contextWindowTokens: 1_000,

@@ -1,4 +1,3 @@
-import { BudgetUnsatisfiableError } from '../core/errors.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import { checkMessageList } from '../pipeline/build-input-validator.js';
@@ -9,6 +8,7 @@ import type { RequestObserver } from '../pipeline/request-observer.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { PersistToolResultOptions } from '../workspace/tool-result-offload.js';
 import { BackfillToolResultsFilter } from './backfill-tool-results-filter.js';
+import { BudgetGuardFilter } from './budget-guard-filter.js';
 import { DropOrphanToolResultsFilter } from './drop-orphan-tool-results-filter.js';
 import { type InputBudgetOptions, resolveInputBudget } from './governor-constants.js';
 import { GOVERNOR_STATE_KEY, type GovernorRunState } from './governor-run-state.js';
@@ -48,9 +48,9 @@ export type ContextGovernorOptions = InputBudgetOptions & {
   /** The compaction notice for a tool. @default nanobot's actionable text */
   readonly compactionText?: (toolName: string) => string;
   /**
-   * What `prepareForModel` does when the governed prompt still exceeds the budget (the system prompt,
-   * tools and the last user turn alone do not fit): `throw` a `BudgetUnsatisfiableError` naming the
-   * numbers (DESIGN invariant 3), or `keep` and return it (nanobot's behaviour: the newest message is
+   * What the governor does when the governed prompt still exceeds the budget (the system prompt,
+   * tools and the last user turn alone do not fit), in `prepareForModel` and in its filters alike:
+   * `throw` a `BudgetUnsatisfiableError` naming the numbers, or `keep` and return it (nanobot's behaviour: the newest message is
    * always sent; the output reserve and safety buffer may still absorb it).
    * @default 'throw'
    */
@@ -93,20 +93,17 @@ export type PrepareForModelOptions = {
 export class ContextGovernor {
   /**
    * The nine steps as filters, for a `ContextBuilder` (per-call state goes in `BuildInput.state`
-   * under `GOVERNOR_STATE_KEY`). The over-budget check of `prepareForModel` is not among them; add
+   * under `GOVERNOR_STATE_KEY`), followed by the over-budget check (`BudgetGuardFilter`) when there
+   * is a budget; add
    * `RoleAlternationFilter` after them for strict providers.
    */
   readonly filters: readonly ContextFilter[];
   /** The input budget in tokens (0: compaction and snipping are off). */
   readonly budgetTokens: number;
   readonly #pipeline: ContextPipeline;
-  readonly #onOverBudget: 'throw' | 'keep';
-  readonly #budgetOptions: InputBudgetOptions;
 
   constructor(options: ContextGovernorOptions = {}) {
     this.budgetTokens = resolveInputBudget(options);
-    this.#onOverBudget = options.onOverBudget ?? 'throw';
-    this.#budgetOptions = options;
     this.filters = governorFilters(options, this.budgetTokens);
     this.#pipeline = new ContextPipeline({
       filters: this.filters,
@@ -139,33 +136,7 @@ export class ContextGovernor {
       ...(options.tools === undefined ? {} : { tools: options.tools }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
-    const budget = this.budgetTokens;
-    if (this.#onOverBudget === 'throw' && budget > 0 && result.trace.totalTokens > budget) {
-      const window = this.#budgetOptions.contextWindowTokens ?? 0;
-      throw new BudgetUnsatisfiableError({
-        budget,
-        required: result.trace.totalTokens,
-        pinnedTokens: this.#pinnedTokens(result),
-        message:
-          `The governed prompt needs ${result.trace.totalTokens} tokens (system prompt, ${result.trace.toolTokens} ` +
-          `tokens of tool definitions and the last user turn, which are never cut) but the input budget is ${budget} ` +
-          `(context window ${window}). Raise contextWindowTokens or blockLimit, lower maxOutputTokens, shorten the ` +
-          "current turn, or pass onOverBudget: 'keep' to send it anyway.",
-      });
-    }
     return result;
-  }
-
-  /** Tokens that are never cut: the system messages, the tool definitions and the last user message. */
-  #pinnedTokens(result: BuildResult): number {
-    const counter = this.#pipeline.tokenCounter;
-    const lastUser = result.messages.findLast((message) => message.role === 'user');
-    const system = result.messages.filter((message) => message.role === 'system');
-    return (
-      counter.countMessages(system) +
-      (lastUser === undefined ? 0 : counter.countMessage(lastUser)) +
-      result.trace.toolTokens
-    );
   }
 }
 
@@ -195,5 +166,17 @@ function governorFilters(options: ContextGovernorOptions, budgetTokens: number):
     new SnipHistoryFilter({ budgetTokens }),
     new DropOrphanToolResultsFilter({ id: 'drop-orphan-tool-results-after-snip' }),
     new BackfillToolResultsFilter({ ...backfill, id: 'backfill-tool-results-after-snip' }),
+    ...(budgetTokens > 0
+      ? [
+          new BudgetGuardFilter({
+            budgetTokens,
+            onOverBudget: options.onOverBudget ?? 'throw',
+            hint:
+              `the input budget is ${budgetTokens} (context window ${options.contextWindowTokens ?? 0}); raise ` +
+              'contextWindowTokens or blockLimit, lower maxOutputTokens, shorten the current turn, or pass ' +
+              "onOverBudget: 'keep' to send it anyway",
+          }),
+        ]
+      : []),
   ];
 }

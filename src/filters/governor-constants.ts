@@ -1,3 +1,4 @@
+import { ContextError } from '../core/errors.js';
 /**
  * The texts and defaults of the context governor (nanobot's `context_governance`), in one place so
  * every step and its tests use the same strings. Every value is overridable through the options of
@@ -66,16 +67,41 @@ export type InputBudgetOptions = {
 };
 
 /**
- * The governor's input budget: 0 without a window, else `blockLimit` when set, else
- * `window − maxOutput − safetyBuffer`, never negative.
+ * The governor's input budget: 0 without a window (no budget), else `blockLimit` when set, else
+ * `window − maxOutput − safetyBuffer`.
+ * @throws ContextError `INVALID_OPTIONS` when the window leaves no room for the input (it is not
+ * larger than the output reserve plus the safety buffer) and no `blockLimit` is set, or when a number
+ * is not finite.
  */
 export function resolveInputBudget(options: InputBudgetOptions): number {
   const window = options.contextWindowTokens ?? 0;
-  if (!(window > 0)) return 0;
-  if (options.blockLimit !== undefined && options.blockLimit > 0) return Math.floor(options.blockLimit);
   const output = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
   const buffer = options.safetyBufferTokens ?? DEFAULT_SAFETY_BUFFER_TOKENS;
-  return Math.max(0, Math.floor(window - output - buffer));
+  for (const [name, value] of Object.entries({
+    contextWindowTokens: window,
+    maxOutputTokens: output,
+    safetyBufferTokens: buffer,
+  })) {
+    if (!(Number.isFinite(value) && value >= 0)) {
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: `${name} must be a finite number ≥ 0, got ${String(value)}.`,
+        details: { [name]: value },
+      });
+    }
+  }
+  if (!(window > 0)) return 0;
+  if (options.blockLimit !== undefined && options.blockLimit > 0) return Math.floor(options.blockLimit);
+  const budget = Math.floor(window - output - buffer);
+  if (budget > 0) return budget;
+  throw new ContextError({
+    code: 'INVALID_OPTIONS',
+    message:
+      `The context window (${window} tokens) leaves no room for the input: ${output} tokens are reserved for ` +
+      `the answer (maxOutputTokens) and ${buffer} as a safety buffer (safetyBufferTokens). Raise ` +
+      'contextWindowTokens, lower maxOutputTokens or safetyBufferTokens, or set blockLimit.',
+    details: { contextWindowTokens: window, maxOutputTokens: output, safetyBufferTokens: buffer },
+  });
 }
 
 export {

@@ -6,6 +6,7 @@ export {
   BackfillToolResultsFilter,
   type BackfillToolResultsFilterOptions,
 } from './backfill-tool-results-filter.js';
+export { BudgetGuardFilter, type BudgetGuardFilterOptions } from './budget-guard-filter.js';
 export {
   ContextGovernor,
   type ContextGovernorOptions,
@@ -49,6 +50,7 @@ export {
   SYSTEM_PROMPT_PARTS_KEY,
   type SystemPromptPart,
 } from './join-system-messages-filter.js';
+export { KeepOverBudgetFilter, type KeepOverBudgetFilterOptions } from './keep-over-budget-filter.js';
 export {
   DEFAULT_MAX_MESSAGES_FILTER,
   MaxMessagesFilter,

@@ -60,6 +60,40 @@ export type NormalizedToolResult = {
 export async function normalizeToolResult(
   options: NormalizeToolResultOptions,
 ): Promise<NormalizedToolResult> {
+  const decided = normalizeToolResultSync(options);
+  if (decided.action !== 'offload-candidate') return decided;
+  if (options.workspace === undefined) return decided.fallback;
+  try {
+    const outcome = await persistToolResult({
+      ...options.offload,
+      workspace: options.workspace,
+      toolCallId: options.toolCallId,
+      content: options.content,
+      maxChars: options.maxChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
+      ...(options.sessionKey === undefined ? {} : { sessionKey: options.sessionKey }),
+    });
+    if (outcome.status !== 'persisted') return decided.fallback;
+    // nanobot's last step applies to the reference too: a cap smaller than the reference cuts it.
+    return {
+      content: truncateText(outcome.reference, options.maxChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS),
+      action: 'offloaded',
+      path: outcome.path,
+      originalChars: outcome.originalChars,
+      cleanupErrors: outcome.cleanupErrors,
+    };
+  } catch (error) {
+    return { ...decided.fallback, offloadError: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * The part of {@link normalizeToolResult} that needs no file system: the final result, or
+ * `offload-candidate` for an oversized text result, with the truncation to use when it can't be
+ * offloaded. @internal
+ */
+export function normalizeToolResultSync(
+  options: Pick<NormalizeToolResultOptions, 'content' | 'toolName' | 'maxChars' | 'exemptTools'>,
+): NormalizedToolResult | { readonly action: 'offload-candidate'; readonly fallback: NormalizedToolResult } {
   const { content } = options;
   if (isEmptyResult(content)) return { content: emptyToolResultText(options.toolName), action: 'empty' };
   if ((options.exemptTools ?? DEFAULT_OFFLOAD_EXEMPT_TOOLS).includes(options.toolName)) {
@@ -72,31 +106,6 @@ export async function normalizeToolResult(
   ) {
     return { content, action: 'unchanged' };
   }
-  let offloadError: string | undefined;
-  if (options.workspace !== undefined) {
-    try {
-      const outcome = await persistToolResult({
-        ...options.offload,
-        workspace: options.workspace,
-        toolCallId: options.toolCallId,
-        content,
-        maxChars,
-        ...(options.sessionKey === undefined ? {} : { sessionKey: options.sessionKey }),
-      });
-      if (outcome.status === 'persisted') {
-        // nanobot's last step applies to the reference too: a cap smaller than the reference cuts it.
-        return {
-          content: truncateText(outcome.reference, maxChars),
-          action: 'offloaded',
-          path: outcome.path,
-          originalChars: outcome.originalChars,
-          cleanupErrors: outcome.cleanupErrors,
-        };
-      }
-    } catch (error) {
-      offloadError = error instanceof Error ? error.message : String(error);
-    }
-  }
   // A string, or a list of text parts only (offloaded as one text too), is hard-truncated as the fallback.
   const text =
     typeof content === 'string'
@@ -104,15 +113,14 @@ export async function normalizeToolResult(
       : content.every((part) => part.type === 'text')
         ? textOf(content)
         : undefined;
-  if (text !== undefined && maxChars > 0 && text.length > maxChars && codePointLength(text) > maxChars) {
-    return {
-      content: truncateText(text, maxChars),
-      action: 'truncated',
-      originalChars: codePointLength(text),
-      ...(offloadError === undefined ? {} : { offloadError }),
-    };
-  }
-  return { content, action: 'unchanged' };
+  // Sizes are code points, as nanobot counts them; the UTF-16 length is an upper bound, checked first.
+  if (text === undefined || maxChars <= 0 || text.length <= maxChars) return { content, action: 'unchanged' };
+  const originalChars = codePointLength(text);
+  if (originalChars <= maxChars) return { content, action: 'unchanged' };
+  return {
+    action: 'offload-candidate',
+    fallback: { content: truncateText(text, maxChars), action: 'truncated', originalChars },
+  };
 }
 
 /** nanobot's empty result: a blank string, an empty list, or a list of only blank text parts. */

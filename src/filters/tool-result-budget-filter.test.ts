@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -5,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assistant, tool, user } from '../core/factories.js';
 import type { Message } from '../core/message.js';
 import { createTestBuildContext } from '../testing/test-build-context.js';
+import { injectiveFileName } from '../workspace/safe-path.js';
 import { ToolResultBudgetFilter } from './tool-result-budget-filter.js';
 
 let workspace = '';
@@ -40,7 +42,13 @@ describe('ToolResultBudgetFilter', () => {
     const filter = new ToolResultBudgetFilter({ workspace, sessionKey: 'cli:direct' });
     const input = turn('exec', original);
     const { messages, decisions } = await filter.apply(input, {}, context);
-    const file = path.join(workspace, '.ctxloom', 'tool-results', 'cli_direct', 'c1.txt');
+    const file = path.join(
+      workspace,
+      '.ctxloom',
+      'tool-results',
+      injectiveFileName('cli:direct'),
+      `c1.${createHash('sha256').update(original).digest('hex').slice(0, 16)}.txt`,
+    );
     expect(await readFile(file, 'utf8')).toBe(original);
     expect(messages[2]?.content).toBe(
       `[tool output persisted]\nFull output saved to: ${file}\nOriginal size: ${original.length} chars\nPreview:\n` +
@@ -99,5 +107,26 @@ describe('ToolResultBudgetFilter', () => {
       type: 'message-truncate',
       details: { offloadError: expect.any(String) },
     });
+  });
+
+  it('returns the same offloaded message object on a later build and a new file for a reused call id', async () => {
+    const filter = new ToolResultBudgetFilter({ workspace, sessionKey: 's' });
+    const first = turn('exec', 'a'.repeat(20_000), 'call_0');
+    const built = await filter.apply(first, {}, context);
+    const again = await filter.apply(first, {}, context);
+    expect(again.messages[2]).toBe(built.messages[2]);
+    expect(again.decisions).toEqual(built.decisions);
+    const later = [
+      ...first,
+      user('again', { id: 'u2' }),
+      assistant('', { id: 'a2', toolCalls: [{ id: 'call_0', name: 'exec', arguments: '{}' }] }),
+      tool('b'.repeat(20_000), { id: 't2', toolCallId: 'call_0', name: 'exec' }),
+    ];
+    const next = await filter.apply(later, {}, context);
+    expect(next.messages[2]).toBe(built.messages[2]);
+    const paths = next.decisions.map((entry) => String(entry.details?.['path']));
+    expect(new Set(paths).size).toBe(2);
+    expect(await readFile(paths[1] as string, 'utf8')).toBe('b'.repeat(20_000));
+    expect(String(next.messages[5]?.content)).toContain(paths[1] as string);
   });
 });

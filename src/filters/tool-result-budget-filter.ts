@@ -2,11 +2,31 @@ import { codePointLength } from '../core/code-points.js';
 import { type Decision, decision } from '../core/decision.js';
 import { throwIfAborted } from '../core/errors.js';
 import type { Message } from '../core/message.js';
+import { truncateText } from '../core/truncate-text.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
-import type { PersistToolResultOptions } from '../workspace/tool-result-offload.js';
+import {
+  type PersistToolResultOptions,
+  type PlannedToolResultOffload,
+  planToolResultOffload,
+  ToolResultOffloadWriter,
+} from '../workspace/tool-result-offload.js';
 import { DEFAULT_MAX_TOOL_RESULT_CHARS, DEFAULT_OFFLOAD_EXEMPT_TOOLS } from './governor-constants.js';
-import { isEmptyResult, type NormalizedToolResult, normalizeToolResult } from './normalize-tool-result.js';
+import {
+  isEmptyResult,
+  type NormalizedToolResult,
+  normalizeToolResultSync,
+} from './normalize-tool-result.js';
+
+/** A tool message as this filter returned it, and the decision that goes with it. */
+type Rewritten = { readonly next: Message; readonly decision?: Decision };
+
+/** A tool message waiting for its offload file; `fallback` is used when the write fails. */
+type PendingOffload = {
+  readonly pending: number;
+  readonly message: Message;
+  readonly fallback: NormalizedToolResult;
+};
 
 /** Options for {@link ToolResultBudgetFilter}. */
 export type ToolResultBudgetFilterOptions = {
@@ -32,11 +52,18 @@ export type ToolResultBudgetFilterOptions = {
  * empty results get the `({tool} completed with no output)` text, oversized ones are offloaded to
  * the workspace or hard-truncated, `read_file` results are left alone. Every change is a decision
  * (`message-rewrite`, `tool-result-offload`, `message-truncate`).
+ *
+ * Offloads of one build are written as one batch (see `ToolResultOffloadWriter`): a reference is
+ * sent only once its file is complete on disk. The filter remembers, per session, the message it
+ * returned for each tool message it rewrote, so a later build of the same history returns the same
+ * objects and touches no file.
  */
 export class ToolResultBudgetFilter implements ContextFilter {
   readonly specificationVersion = 'v1' as const;
   readonly id: string;
   readonly #options: ToolResultBudgetFilterOptions;
+  readonly #writer = new ToolResultOffloadWriter();
+  readonly #rewritten = new Map<string, WeakMap<Message, Rewritten>>();
 
   constructor(options: ToolResultBudgetFilterOptions = {}) {
     this.id = options.id ?? 'tool-result-budget';
@@ -44,43 +71,135 @@ export class ToolResultBudgetFilter implements ContextFilter {
   }
 
   async apply(messages: readonly Message[], input: BuildInput, context: BuildContext): Promise<FilterResult> {
-    let out: Message[] | undefined;
-    const decisions: Decision[] = [];
     const sessionKey = this.#options.sessionKey ?? input.sessionKey;
+    const cache = this.#cacheFor(sessionKey ?? 'default');
+    const slots: (Rewritten | PendingOffload | undefined)[] = [];
+    const plans: PlannedToolResultOffload[] = [];
     for (const [index, message] of messages.entries()) {
       if (message.role !== 'tool') {
-        out?.push(message);
+        slots.push(undefined);
         continue;
       }
       const toolName = message.name !== undefined && message.name !== '' ? message.name : 'tool';
       if (this.#isUnchanged(message, toolName)) {
-        out?.push(message);
+        slots.push(undefined);
+        continue;
+      }
+      const known = cache.get(message);
+      if (known !== undefined) {
+        slots.push(known);
         continue;
       }
       throwIfAborted(context.signal);
-      const result = await normalizeToolResult({
-        toolCallId:
-          message.toolCallId !== undefined && message.toolCallId !== ''
-            ? message.toolCallId
-            : `tool_${index}`,
-        toolName,
-        content: message.content,
-        maxChars: this.#options.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
-        ...(this.#options.workspace === undefined ? {} : { workspace: this.#options.workspace }),
-        ...(sessionKey === undefined ? {} : { sessionKey }),
-        ...(this.#options.exemptTools === undefined ? {} : { exemptTools: this.#options.exemptTools }),
-        ...(this.#options.offload === undefined ? {} : { offload: this.#options.offload }),
-      });
-      if (result.action === 'unchanged' || result.content === message.content) {
+      const planned = this.#plan(message, { index, toolName, sessionKey });
+      if ('plan' in planned) {
+        slots.push({ pending: plans.length, message, fallback: planned.fallback });
+        plans.push(planned.plan);
+      } else slots.push(this.#rewrite(message, planned.result, context));
+    }
+    const written =
+      plans.length === 0 || this.#options.offload?.dryRun === true ? [] : await this.#writer.write(plans);
+    let out: Message[] | undefined;
+    const decisions: Decision[] = [];
+    let created = false;
+    for (const [index, slot] of slots.entries()) {
+      const message = messages[index] as Message; // slots has one entry per message
+      let rewritten = slot === undefined || 'next' in slot ? slot : undefined;
+      if (slot !== undefined && 'pending' in slot) {
+        const plan = plans[slot.pending] as PlannedToolResultOffload;
+        const outcome = written[slot.pending] ?? { ok: true, created: false };
+        created ||= outcome.ok && outcome.created;
+        rewritten = this.#rewrite(
+          message,
+          outcome.ok
+            ? {
+                // nanobot's last step applies to the reference too: a cap smaller than it cuts it.
+                content: truncateText(
+                  plan.reference,
+                  this.#options.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
+                ),
+                action: 'offloaded',
+                path: plan.path,
+                originalChars: plan.originalChars,
+              }
+            : { ...slot.fallback, offloadError: outcome.error },
+          context,
+        );
+        if (outcome.ok && this.#options.offload?.dryRun !== true) cache.set(message, rewritten);
+      } else if (rewritten !== undefined) cache.set(message, rewritten);
+      if (rewritten === undefined || rewritten.next === message) {
         out?.push(message);
         continue;
       }
       out ??= messages.slice(0, index);
-      const next: Message = { ...message, content: result.content };
-      out.push(next);
-      decisions.push(this.#decide(message, result, context.tokenCounter.countMessage(next)));
+      out.push(rewritten.next);
+      if (rewritten.decision !== undefined) decisions.push(rewritten.decision);
     }
+    if (created) await this.#retention(plans[0] as PlannedToolResultOffload, decisions);
     return out === undefined ? { messages, decisions: [] } : { messages: out, decisions };
+  }
+
+  #cacheFor(sessionKey: string): WeakMap<Message, Rewritten> {
+    let cache = this.#rewritten.get(sessionKey);
+    if (cache === undefined) {
+      cache = new WeakMap();
+      this.#rewritten.set(sessionKey, cache);
+    }
+    return cache;
+  }
+
+  /** Decides one result synchronously: an offload to write, or the final normalisation. */
+  #plan(
+    message: Message,
+    where: { readonly index: number; readonly toolName: string; readonly sessionKey: string | undefined },
+  ):
+    | { readonly plan: PlannedToolResultOffload; readonly fallback: NormalizedToolResult }
+    | { readonly result: NormalizedToolResult } {
+    const maxChars = this.#options.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS;
+    const toolCallId =
+      message.toolCallId !== undefined && message.toolCallId !== ''
+        ? message.toolCallId
+        : `tool_${where.index}`;
+    const result = normalizeToolResultSync({ content: message.content, toolName: where.toolName, maxChars });
+    if (result.action !== 'offload-candidate') return { result };
+    if (this.#options.workspace !== undefined) {
+      const plan = planToolResultOffload({
+        workspace: this.#options.workspace,
+        toolCallId,
+        content: message.content,
+        maxChars,
+        ...(this.#options.offload?.previewChars === undefined
+          ? {}
+          : { previewChars: this.#options.offload.previewChars }),
+        ...(where.sessionKey === undefined ? {} : { sessionKey: where.sessionKey }),
+      });
+      if (!('status' in plan)) return { plan, fallback: result.fallback };
+    }
+    return { result: result.fallback };
+  }
+
+  #rewrite(message: Message, result: NormalizedToolResult, context: BuildContext): Rewritten {
+    if (result.action === 'unchanged' || result.content === message.content) {
+      return { next: message };
+    }
+    const next: Message = { ...message, content: result.content };
+    return { next, decision: this.#decide(message, result, context.tokenCounter.countMessage(next)) };
+  }
+
+  async #retention(plan: PlannedToolResultOffload, decisions: Decision[]): Promise<void> {
+    const offload = this.#options.offload;
+    const outcome = await this.#writer.applyRetention({
+      root: plan.root,
+      current: plan.bucketName,
+      ...(offload?.maxBucketAgeMs === undefined ? {} : { maxAgeMs: offload.maxBucketAgeMs }),
+      ...(offload?.maxBuckets === undefined ? {} : { maxBuckets: offload.maxBuckets }),
+      now: (offload?.clock ?? (() => new Date()))().getTime(),
+    });
+    if (outcome.cleanupErrors.length === 0) return;
+    const index = decisions.findIndex((entry) => entry.type === 'tool-result-offload');
+    const first = decisions[index];
+    if (first === undefined) return;
+    decisions[index] = { ...first, details: { ...first.details, cleanupErrors: outcome.cleanupErrors } };
   }
 
   /** The synchronous fast path: a result that is not empty and fits (or is exempt) stays as it is. */

@@ -27,6 +27,8 @@ describe('inspectContext on the agent preset', () => {
         contextWindowTokens: window,
         maxOutputTokens: 512,
         recentHistory: false,
+        // Small windows with one char per token can't hold the system prompt; this property is about the split.
+        governor: { onOverBudget: 'keep' },
       });
       const { messages, trace } = await builder.build({ history, tools, current: 'What next?' });
       const inspection = inspectContext({

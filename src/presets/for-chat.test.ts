@@ -66,7 +66,11 @@ describe('ContextBuilder.forChat', () => {
 
   it('adds MaxMessages then TokenBudget when asked, and applies them', async () => {
     const builder = ContextBuilder.forChat({ maxMessages: 3, maxInputTokens: 10_000 });
-    expect(builder.filters.map((filter) => filter.id)).toEqual(['max-messages', 'token-budget']);
+    expect(builder.filters.map((filter) => filter.id)).toEqual([
+      'max-messages',
+      'token-budget',
+      'budget-guard',
+    ]);
     const { messages, trace } = await builder.build({ history });
     expect(messages.map((message) => message.id).slice(1)).toEqual(['a2', 't1', 'a3']);
     expect(trace.stages.map((stage) => stage.id)).toEqual([
@@ -75,6 +79,7 @@ describe('ContextBuilder.forChat', () => {
       'current-message',
       'max-messages',
       'token-budget',
+      'budget-guard',
     ]);
   });
 

@@ -3,6 +3,8 @@ import { ContextError } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Role } from '../core/message.js';
 import { describeValue } from '../core/message-schema-check.js';
+import { BudgetGuardFilter } from '../filters/budget-guard-filter.js';
+import { KeepOverBudgetFilter } from '../filters/keep-over-budget-filter.js';
 import { MaxMessagesFilter } from '../filters/max-messages-filter.js';
 import { SanitizeToolCallsFilter } from '../filters/sanitize-tool-calls-filter.js';
 import { TokenBudgetFilter } from '../filters/token-budget-filter.js';
@@ -16,7 +18,7 @@ import { StaticPromptProvider } from '../providers/static-prompt-provider.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { WorkspaceFileCache } from '../workspace/file-cache.js';
 
-/** Options for `ContextBuilder.forChat`. Skill fields are deliberately not read. */
+/** Options for `ContextBuilder.forChat` (spec §6). Skill fields are deliberately not read. */
 export type ChatPresetOptions = {
   /** The persona system prompt. @default prompts.personaDefaultPrompt ("You are a helpful assistant.") */
   readonly systemPrompt?: string;
@@ -49,6 +51,13 @@ export type ChatPresetOptions = {
   readonly fileCache?: WorkspaceFileCache;
   /** Roles pinned by both budget filters. @default ['system'] */
   readonly pinnedRoles?: readonly Role[];
+  /**
+   * What a build does when `maxInputTokens` can't be met (the system prompt, the tool schemas and the
+   * current message alone exceed it): `throw` a `BudgetUnsatisfiableError` naming the numbers, or
+   * `keep` and send only the pinned messages and the current message, over budget.
+   * @default 'throw'
+   */
+  readonly onOverBudget?: 'throw' | 'keep';
   /** Which end `TokenBudgetFilter` trims. @default true (the oldest) */
   readonly trimFromStart?: boolean;
   /**
@@ -105,7 +114,8 @@ export function historyProviders(options: ChatPresetOptions): readonly MessagePr
 
 /**
  * SanitizeToolCalls (when `sanitizeToolCalls`), then MaxMessages (when `maxMessages`), then
- * TokenBudget (when `maxInputTokens`). @internal
+ * TokenBudget and the budget check (when `maxInputTokens`): a build fits `maxInputTokens` or fails with
+ * `BUDGET_UNSATISFIABLE`, unless `onOverBudget` is `keep`. @internal
  */
 export function budgetFilters(options: ChatPresetOptions): readonly ContextFilter[] {
   const pinned = options.pinnedRoles === undefined ? {} : { pinnedRoles: options.pinnedRoles };
@@ -114,19 +124,26 @@ export function budgetFilters(options: ChatPresetOptions): readonly ContextFilte
     filters.push(new MaxMessagesFilter({ maxMessages: options.maxMessages, ...pinned }));
   }
   if (options.maxInputTokens !== undefined) {
-    const budget: unknown = options.maxInputTokens;
-    if (typeof budget !== 'number' || !Number.isFinite(budget) || budget < 0) {
+    const maxInputTokens: unknown = options.maxInputTokens;
+    if (typeof maxInputTokens !== 'number' || !Number.isFinite(maxInputTokens) || maxInputTokens < 0) {
       throw new ContextError({
         code: 'INVALID_OPTIONS',
-        message: `maxInputTokens must be a finite number ≥ 0 (the input budget in tokens), got ${describeValue(budget)}.`,
-        details: { maxInputTokens: budget },
+        message: `maxInputTokens must be a finite number ≥ 0 (the input budget in tokens), got ${describeValue(maxInputTokens)}.`,
+        details: { maxInputTokens },
       });
     }
+    const budget = new TokenBudgetFilter({
+      maxTokens: maxInputTokens,
+      ...pinned,
+      ...(options.trimFromStart === undefined ? {} : { trimFromStart: options.trimFromStart }),
+    });
+    const keep = options.onOverBudget === 'keep';
+    filters.push(keep ? new KeepOverBudgetFilter({ filter: budget, ...pinned }) : budget);
     filters.push(
-      new TokenBudgetFilter({
-        maxTokens: options.maxInputTokens,
-        ...pinned,
-        ...(options.trimFromStart === undefined ? {} : { trimFromStart: options.trimFromStart }),
+      new BudgetGuardFilter({
+        budgetTokens: maxInputTokens,
+        onOverBudget: keep ? 'keep' : 'throw',
+        hint: "raise maxInputTokens, shorten the system prompt or the current message, send fewer tools, or pass onOverBudget: 'keep'",
       }),
     );
   }

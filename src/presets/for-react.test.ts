@@ -12,7 +12,7 @@ describe('ContextBuilder.forReact', () => {
       'history',
       'current-message',
     ]);
-    expect(builder.filters.map((filter) => filter.id)).toEqual(['token-budget']);
+    expect(builder.filters.map((filter) => filter.id)).toEqual(['token-budget', 'budget-guard']);
     const { messages } = await builder.build({ current: 'hi' });
     expect(messages.map((message) => message.content)).toEqual([
       DEFAULT_PROMPTS.personaDefaultPrompt,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { leavesFolder, resolveInside, safeFileName } from './safe-path.js';
+import { injectiveFileName, leavesFolder, resolveInside, safeFileName } from './safe-path.js';
 
 const root = path.resolve('/tmp/ctxloom-root');
 
@@ -39,4 +39,26 @@ describe('safeFileName', () => {
     expect(name).not.toMatch(/[/\\]/);
     expect(path.dirname(resolveInside(root, name))).toBe(root);
   });
+});
+
+describe('injectiveFileName', () => {
+  it('keeps plain names and gives every other name a digest suffix', () => {
+    expect(injectiveFileName('call_1')).toBe('call_1');
+    expect(injectiveFileName('call:1')).toMatch(/^call_1~[0-9a-f]{16}$/);
+    expect(injectiveFileName('a:b')).not.toBe(injectiveFileName('a_b'));
+    expect(injectiveFileName('Call')).not.toBe('call');
+    expect(injectiveFileName('k\uD800')).not.toBe(injectiveFileName('k\uDBFF'));
+    for (const reserved of ['con', 'NUL', 'com1', 'LPT9', 'a.', 'a ', '..', '', '../../x']) {
+      expect(injectiveFileName(reserved)).toMatch(/^[A-Za-z0-9_-]*~[0-9a-f]{16}$/);
+    }
+  });
+
+  test.prop([fc.string(), fc.string()])(
+    'maps distinct strings to names that differ even case-folded',
+    (a, b) => {
+      fc.pre(a !== b);
+      expect(injectiveFileName(a).toLowerCase()).not.toBe(injectiveFileName(b).toLowerCase());
+      expect(path.dirname(resolveInside(root, injectiveFileName(a)))).toBe(root);
+    },
+  );
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { ContextError } from '../core/errors.js';
 
@@ -42,4 +43,27 @@ export function safeFileName(raw: string): string {
  */
 export function leavesFolder(relativePath: string): boolean {
   return relativePath === '..' || relativePath.startsWith(`..${path.sep}`) || path.isAbsolute(relativePath);
+}
+
+/** Names a plain segment may keep as they are: lower-case ASCII letters, digits, `_` and `-`. */
+const PLAIN_SEGMENT = /^[a-z0-9_-]{1,64}$/;
+
+/** Device names Windows reserves whatever the extension or case (`CON`, `nul.txt`, `COM1`, `LPT¹`). */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
+
+/**
+ * Maps any string to one file or folder name, injectively: distinct inputs get distinct names, on
+ * case-sensitive and case-insensitive file systems alike. A plain name (1 to 64 lower-case letters,
+ * digits, `_` or `-`, not a Windows device name) is kept as it is; anything else becomes a readable
+ * part (at most 40 characters of `[A-Za-z0-9_-]`) followed by `~` and 16 hex digits of the SHA-256 of
+ * the UTF-16 code units, so `call:1` and `call_1`, `a:b` and `a_b`, `Call` and `call`, or two keys
+ * that differ only in a lone surrogate never share a name. The result is valid on Windows too (no
+ * reserved characters, device names, leading or trailing dots or spaces) and never a path separator,
+ * `.` or `..`, so it can't leave its folder.
+ */
+export function injectiveFileName(raw: string): string {
+  if (PLAIN_SEGMENT.test(raw) && !WINDOWS_RESERVED.test(raw)) return raw;
+  const readable = raw.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 40);
+  const digest = createHash('sha256').update(Buffer.from(raw, 'utf16le')).digest('hex').slice(0, 16);
+  return `${readable}~${digest}`;
 }

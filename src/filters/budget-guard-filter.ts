@@ -1,0 +1,72 @@
+import { BudgetUnsatisfiableError, ContextError } from '../core/errors.js';
+import type { Message } from '../core/message.js';
+import type { BuildInput } from '../pipeline/build-input.js';
+import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
+import { formatCount } from './pinned-prefix.js';
+
+/** Options for {@link BudgetGuardFilter}. */
+export type BudgetGuardFilterOptions = {
+  /** The stage id. @default 'budget-guard' */
+  readonly id?: string;
+  /** The input budget: messages (with per-message overhead) plus tool schemas. */
+  readonly budgetTokens: number;
+  /** `throw` a `BudgetUnsatisfiableError` when the request exceeds the budget, or `keep` and send it. @default 'throw' */
+  readonly onOverBudget?: 'throw' | 'keep';
+  /** How to reach the budget, appended to the error message. @default a generic hint */
+  readonly hint?: string;
+};
+
+/**
+ * The last step of a budgeted chain: checks that the request (messages plus tool schemas, counted
+ * with the builder's counter) fits `budgetTokens`, and otherwise throws a `BudgetUnsatisfiableError`
+ * naming the total, the budget and the tokens that are never cut (system messages, tool schemas and
+ * the last user message). With `onOverBudget: 'keep'` the request passes unchanged. Changes nothing
+ * (the same array comes back) when it fits.
+ * @throws ContextError `INVALID_OPTIONS` when `budgetTokens` is not a finite number ≥ 0.
+ */
+export class BudgetGuardFilter implements ContextFilter {
+  readonly specificationVersion = 'v1' as const;
+  readonly id: string;
+  readonly budgetTokens: number;
+  readonly #onOverBudget: 'throw' | 'keep';
+  readonly #hint: string;
+
+  constructor(options: BudgetGuardFilterOptions) {
+    if (!(Number.isFinite(options.budgetTokens) && options.budgetTokens >= 0)) {
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: `BudgetGuardFilter: budgetTokens must be a finite number ≥ 0, got ${String(options.budgetTokens)}.`,
+        details: { budgetTokens: options.budgetTokens },
+      });
+    }
+    this.id = options.id ?? 'budget-guard';
+    this.budgetTokens = options.budgetTokens;
+    this.#onOverBudget = options.onOverBudget ?? 'throw';
+    this.#hint =
+      options.hint ??
+      "raise the budget, shorten the system prompt or the current message, send fewer tools, or pass onOverBudget: 'keep' to send it anyway";
+  }
+
+  // biome-ignore lint/complexity/useMaxParams: the ContextFilter contract fixes this signature
+  apply(messages: readonly Message[], input: BuildInput, context: BuildContext): FilterResult {
+    if (this.#onOverBudget === 'keep') return { messages, decisions: [] };
+    const counter = context.tokenCounter;
+    const toolTokens = counter.countTools(input.tools ?? []);
+    const total = counter.countMessages(messages) + toolTokens;
+    if (total <= this.budgetTokens) return { messages, decisions: [] };
+    const lastUser = messages.findLast((message) => message.role === 'user');
+    const pinnedTokens =
+      counter.countMessages(messages.filter((message) => message.role === 'system')) +
+      (lastUser === undefined ? 0 : counter.countMessage(lastUser)) +
+      toolTokens;
+    throw new BudgetUnsatisfiableError({
+      budget: this.budgetTokens,
+      required: total,
+      pinnedTokens,
+      message:
+        `The request needs ${formatCount(total)} tokens after every cut (system messages, ${formatCount(toolTokens)} ` +
+        `tokens of tool schemas and the last user message: ${formatCount(pinnedTokens)}) but the budget is ` +
+        `${formatCount(this.budgetTokens)}; ${this.#hint}.`,
+    });
+  }
+}
