@@ -15,6 +15,8 @@ export type AgentHistoryWindowOptions = {
   readonly budgetTokens: number;
   /** Assistant texts the governor strips as placeholders (they cost nothing in the window walk). */
   readonly placeholderTexts: readonly string[];
+  /** Characters a tool result may have before the governor offloads or truncates it. */
+  readonly maxToolResultChars: number;
 };
 
 /**
@@ -23,9 +25,10 @@ export type AgentHistoryWindowOptions = {
  * snip, so that nothing after it looks at them: no count, no offload, no integrity scan.
  *
  * Why the output is unchanged: walking from the newest message, it adds up a lower bound of what each
- * message can cost once governed (its exact tokens for user messages and plain assistant answers, 0
- * for tool results, assistants with tool calls and placeholders, which the governor may shrink or
- * drop, and 0 for the newest message, which may be merged with the current one). Once that
+ * message can cost once governed: its exact tokens for user messages, assistant answers whose tool
+ * calls are all sendable, and tool results that answer their assistant and are not over the size
+ * limit; 0 for what the governor may shrink or drop (oversized or unpaired results, placeholders,
+ * assistants with a broken call) and for the newest message, which may be merged with the current one. Once that
  * sum exceeds the whole budget, the governor's own newest-first walk must stop inside the part
  * walked, so everything before the last user message at or before that point is snipped, whatever
  * the later steps do. The window is only used when nothing in the part left out can change how the
@@ -44,6 +47,7 @@ export class AgentHistoryWindow implements MessageProvider {
   readonly id = 'history';
   readonly #budget: number;
   readonly #placeholders: ReadonlySet<string>;
+  readonly #maxToolResultChars: number;
   #seen: readonly Message[] = [];
   #seenLength = 0;
   /** Length of the leading run of system messages of the history. */
@@ -57,6 +61,7 @@ export class AgentHistoryWindow implements MessageProvider {
   constructor(options: AgentHistoryWindowOptions) {
     this.#budget = options.budgetTokens;
     this.#placeholders = new Set(options.placeholderTexts);
+    this.#maxToolResultChars = options.maxToolResultChars;
   }
 
   getMessages(input: BuildInput, context: BuildContext): ProviderResult {
@@ -106,7 +111,7 @@ export class AgentHistoryWindow implements MessageProvider {
     // current one, and the governor keeps the newest message whatever it costs.
     let index = history.length - 2;
     for (; index >= lead; index -= 1) {
-      floor += this.#floorTokens(history[index] as Message, counter); // index is in range
+      floor += this.#floorTokens(history, { index, counter });
       if (floor > this.#budget) break;
     }
     while (index >= lead && history[index]?.role !== 'user') index -= 1;
@@ -117,12 +122,40 @@ export class AgentHistoryWindow implements MessageProvider {
     return index;
   }
 
-  /** What a message costs at least once governed. */
-  #floorTokens(message: Message, counter: TokenCounter): number {
-    if (message.role === 'user') return counter.countMessage(message);
-    if (message.role !== 'assistant' || message.toolCalls !== undefined) return 0;
-    if (typeof message.content === 'string' && this.#placeholders.has(message.content.trim())) return 0;
-    return counter.countMessage(message);
+  /** What the message at `index` costs at least once governed. */
+  #floorTokens(
+    history: readonly Message[],
+    at: { readonly index: number; readonly counter: TokenCounter },
+  ): number {
+    const message = history[at.index] as Message; // the walk stays in range
+    switch (message.role) {
+      case 'user':
+        return at.counter.countMessage(message);
+      case 'assistant':
+        // An empty or broken call list may leave an empty assistant, which the governor drops.
+        if (
+          message.toolCalls !== undefined &&
+          (message.toolCalls.length === 0 || !message.toolCalls.every(isSendableCall))
+        )
+          return 0;
+        if (message.toolCalls === undefined && this.#isPlaceholder(message)) return 0;
+        return at.counter.countMessage(message);
+      case 'tool':
+        return this.#keepsItsSize(message) && isPairedResult(history, at.index)
+          ? at.counter.countMessage(message)
+          : 0;
+      default:
+        return 0;
+    }
+  }
+
+  #isPlaceholder(message: Message): boolean {
+    return typeof message.content === 'string' && this.#placeholders.has(message.content.trim());
+  }
+
+  /** A result the governor leaves as it is or only grows (an empty one gets a notice). */
+  #keepsItsSize(message: Message): boolean {
+    return typeof message.content === 'string' && message.content.length <= this.#maxToolResultChars;
   }
 
   /** Adds the tool call ids and late system messages of `[#scanned, end)` to the ledger. */
@@ -168,4 +201,27 @@ export class AgentHistoryWindow implements MessageProvider {
       ],
     };
   }
+}
+
+/** A tool call the governor keeps: a non-empty id and name (duplicates make the window fall back). */
+function isSendableCall(call: { readonly id: unknown; readonly name: unknown }): boolean {
+  return typeof call.id === 'string' && call.id !== '' && typeof call.name === 'string' && call.name !== '';
+}
+
+/**
+ * True when the tool result at `index` answers a sendable call of the assistant right before its run
+ * of tool messages, and no earlier result in that run answers the same id (the governor keeps the
+ * first and drops the others as orphans).
+ */
+function isPairedResult(history: readonly Message[], index: number): boolean {
+  const id = history[index]?.toolCallId;
+  if (id === undefined || id === '') return false;
+  let start = index - 1;
+  while (start >= 0 && history[start]?.role === 'tool') {
+    if (history[start]?.toolCallId === id) return false;
+    start -= 1;
+  }
+  const caller = history[start];
+  if (caller?.role !== 'assistant') return false;
+  return (caller.toolCalls ?? []).some((call) => call.id === id && isSendableCall(call));
 }

@@ -1,7 +1,7 @@
 import { ContextError } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import { ContextGovernor, type ContextGovernorOptions } from '../filters/context-governor.js';
-import { DEFAULT_PLACEHOLDER_TEXTS } from '../filters/governor-constants.js';
+import { DEFAULT_MAX_TOOL_RESULT_CHARS, DEFAULT_PLACEHOLDER_TEXTS } from '../filters/governor-constants.js';
 import { JoinSystemMessagesFilter } from '../filters/join-system-messages-filter.js';
 import { MergeCurrentMessageFilter } from '../filters/merge-current-message-filter.js';
 import { RoleAlternationFilter } from '../filters/role-alternation-filter.js';
@@ -152,6 +152,7 @@ export function agentPresetOptions(options: AgentPresetOptions): ContextPipeline
       : new AgentHistoryWindow({
           budgetTokens: governor.budgetTokens,
           placeholderTexts: options.governor?.placeholderTexts ?? DEFAULT_PLACEHOLDER_TEXTS,
+          maxToolResultChars: options.governor?.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
         });
   return {
     providers: agentProviders(options, { catalog, isSeparateProject, history }),
