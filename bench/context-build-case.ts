@@ -33,6 +33,8 @@ import { CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
 export const BUDGET_TOKENS = 100_000;
 const WARM_RUNS = 5;
 const WARM_TIME_LIMIT_MS = 8_000;
+/** A case whose cold call took longer than this gets one warm call per figure (keeps the run short). */
+const SLOW_COLD_MS = 5_000;
 
 export type CaseFigures = {
   readonly name: string;
@@ -86,8 +88,9 @@ async function main(): Promise<void> {
     const coldMs = performance.now() - start;
     sampledNow();
     const peakBytes = peak - withCounter;
+    const runs = coldMs > SLOW_COLD_MS ? 1 : WARM_RUNS;
     const grown: Message[] = [...history];
-    const plusOne = await timed(async (turn) => {
+    const plusOne = await timed(runs, async (turn) => {
       grown.push(
         turn % 2 === 0
           ? assistant(`Answer ${turn}: 已完成, the budget walk stops early.`)
@@ -99,7 +102,7 @@ async function main(): Promise<void> {
       return performance.now() - start;
     });
     const same = [...grown];
-    const nothingNew = await timed(async () => {
+    const nothingNew = await timed(runs, async () => {
       start = performance.now();
       await turns.call(same);
       return performance.now() - start;
@@ -131,11 +134,11 @@ function keepAlive(value: unknown): void {
   alive.push(value);
 }
 
-/** Median of up to WARM_RUNS runs, fewer when a case is slow. */
-async function timed(run: (turn: number) => Promise<number>): Promise<number> {
+/** Median of up to `runs` runs, fewer when a case is slow. */
+async function timed(runs: number, run: (turn: number) => Promise<number>): Promise<number> {
   const times: number[] = [];
   const started = performance.now();
-  for (let turn = 0; turn < WARM_RUNS; turn += 1) {
+  for (let turn = 0; turn < runs; turn += 1) {
     times.push(await run(turn));
     if (performance.now() - started > WARM_TIME_LIMIT_MS) break;
   }
