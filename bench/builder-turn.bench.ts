@@ -1,8 +1,9 @@
 /**
  * The whole builder path, not just one filter: `ContextBuilder.forChat` with a 128k token budget on a
- * 10,000-message history (o200k_base). The pipeline counts every message once for its trace (tokens
- * per stage and section), so the FIRST build of a builder encodes the whole history; later turns reuse
- * its content-keyed cache and only encode what is new.
+ * 10,000-message history (o200k_base). The trace counts exactly only what is sent (dropped messages
+ * get known or labelled-estimate figures), and the budget walk goes newest-first and stops at the
+ * budget, so the first build encodes what is kept plus one unit; later turns reuse the counter's
+ * cache and only encode what is new. See context-build.bench.ts for forAgent and the other libraries.
  */
 
 import { assistant, user } from '../src/core/index.js';

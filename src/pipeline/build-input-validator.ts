@@ -15,6 +15,8 @@ import {
  */
 export class BuildInputValidator {
   readonly #seen = new WeakSet<object>();
+  /** The last list checked in full: a list that only grew from it needs its new messages checked. */
+  #lastList: readonly unknown[] = [];
 
   /**
    * Checks a `BuildInput`.
@@ -41,15 +43,24 @@ export class BuildInputValidator {
     if (!Array.isArray(messages))
       return { path, expected: 'an array of messages', received: describeValue(messages) };
     const seen = this.#seen;
-    for (let index = 0; index < messages.length; index += 1) {
+    const from = grownFrom(this.#lastList, messages);
+    for (let index = from; index < messages.length; index += 1) {
       const message: unknown = messages[index];
       if (typeof message === 'object' && message !== null && seen.has(message)) continue;
       const found = checkMessageShape(message, `${path}[${index}]`);
       if (found !== undefined) return found;
       seen.add(message as object);
     }
+    this.#lastList = messages;
     return undefined;
   }
+}
+
+/** How many leading messages `next` shares (by identity) with `last`, when it holds all of them; else 0. */
+function grownFrom(last: readonly unknown[], next: readonly unknown[]): number {
+  if (next.length < last.length) return 0;
+  for (let index = 0; index < last.length; index += 1) if (last[index] !== next[index]) return 0;
+  return last.length;
 }
 
 const standalone = new BuildInputValidator();

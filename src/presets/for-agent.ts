@@ -1,6 +1,7 @@
 import { ContextError } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import { ContextGovernor, type ContextGovernorOptions } from '../filters/context-governor.js';
+import { DEFAULT_MAX_TOOL_RESULT_CHARS, DEFAULT_PLACEHOLDER_TEXTS } from '../filters/governor-constants.js';
 import { JoinSystemMessagesFilter } from '../filters/join-system-messages-filter.js';
 import { MergeCurrentMessageFilter } from '../filters/merge-current-message-filter.js';
 import { RoleAlternationFilter } from '../filters/role-alternation-filter.js';
@@ -33,6 +34,7 @@ import { SkillsCatalog } from '../skills/skills-catalog.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { resolveAgentWorkspace } from '../workspace/agent-workspace.js';
 import type { WorkspaceFileCache } from '../workspace/file-cache.js';
+import { AgentHistoryWindow } from './for-agent-history-window.js';
 import { pipelineOptions } from './for-chat.js';
 
 /** Skill options of the agent preset. */
@@ -107,6 +109,14 @@ export type AgentPresetOptions = {
   readonly generateId?: IdGenerator;
   /** Check integrity after every filter. @default false */
   readonly debug?: boolean;
+  /**
+   * Leave out, before any filter sees them, the oldest history messages the governor is certain to
+   * snip, and remember across builds what was learnt about a history that only grows (see
+   * `AgentHistoryWindow`): a turn then costs what is new plus the kept window. The messages sent are
+   * the same either way; `false` hands the governor the whole history every build.
+   * @default true
+   */
+  readonly historyWindow?: boolean;
 };
 
 /** Defaults of {@link AgentPresetOptions}. */
@@ -136,8 +146,16 @@ export function agentPresetOptions(options: AgentPresetOptions): ContextPipeline
     workspace: agentDir,
     ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter }),
   });
+  const history =
+    options.historyWindow === false
+      ? new StateHistoryProvider()
+      : new AgentHistoryWindow({
+          budgetTokens: governor.budgetTokens,
+          placeholderTexts: options.governor?.placeholderTexts ?? DEFAULT_PLACEHOLDER_TEXTS,
+          maxToolResultChars: options.governor?.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
+        });
   return {
-    providers: agentProviders(options, { catalog, isSeparateProject }),
+    providers: agentProviders(options, { catalog, isSeparateProject, history }),
     filters: [
       new JoinSystemMessagesFilter(),
       new MergeCurrentMessageFilter(),
@@ -150,7 +168,11 @@ export function agentPresetOptions(options: AgentPresetOptions): ContextPipeline
 
 function agentProviders(
   options: AgentPresetOptions,
-  shared: { readonly catalog: SkillsCatalog; readonly isSeparateProject: boolean },
+  shared: {
+    readonly catalog: SkillsCatalog;
+    readonly isSeparateProject: boolean;
+    readonly history: MessageProvider;
+  },
 ): readonly MessageProvider[] {
   const { workspace } = options;
   const project =
@@ -188,7 +210,7 @@ function agentProviders(
     }),
     ...(recent === false ? [] : [new RecentHistoryProvider({ workspace, ...recent })]),
     new ArchivedSummaryProvider(),
-    new StateHistoryProvider(),
+    shared.history,
     new CurrentMessageProvider({ ...options.currentMessage, catalog: shared.catalog }),
   ];
 }

@@ -10,6 +10,7 @@ export {
   agentPresetOptions,
   DEFAULT_AGENT_PRESET,
 } from './for-agent.js';
+export { AgentHistoryWindow, type AgentHistoryWindowOptions } from './for-agent-history-window.js';
 export type { ChatPresetOptions } from './for-chat.js';
 export { type ReactPresetOptions, reactPresetOptions } from './for-react.js';
 export {

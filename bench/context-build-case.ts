@@ -1,0 +1,386 @@
+/**
+ * One case of the context-build benchmark, run in its own process so its first call is really cold:
+ * `node --expose-gc --import tsx bench/context-build-case.ts <case> <messages>`. Prints one JSON line
+ * with the figures (ms, bytes). Cases: ctxloom (forAgent), floor, mastra, langchain-exact,
+ * langchain-approx, ai-sdk-prune, naive. Not a test: nothing here fails on a slow machine.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  SystemMessage,
+  ToolMessage,
+  trimMessages,
+} from '@langchain/core/messages';
+import { TokenLimiterProcessor } from '@mastra/core/processors';
+import { type ModelMessage, pruneMessages } from 'ai';
+import { assistant, textOf, user } from '../src/core/index.js';
+import {
+  CachedTokenCounter,
+  ContextBuilder,
+  type Message,
+  TiktokenTokenCounter,
+  type TokenCounter,
+} from '../src/index.js';
+import { CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
+
+/** The token budget of every case: the whole request (messages + tool schemas) must fit in it. */
+export const BUDGET_TOKENS = 100_000;
+const WARM_RUNS = 5;
+const WARM_TIME_LIMIT_MS = 8_000;
+/** A case whose cold call took longer than this gets one warm call per figure (keeps the run short). */
+const SLOW_COLD_MS = 5_000;
+
+export type CaseFigures = {
+  readonly name: string;
+  readonly messages: number;
+  readonly coldMs: number;
+  readonly plusOneMs: number;
+  readonly nothingNewMs: number;
+  readonly kept: number;
+  /** Heap over the raw history: the highest seen during the cold call (garbage included). */
+  readonly peakBytes: number;
+  /** Heap over the raw history after a full GC, with the builder/cache kept alive. */
+  readonly retainedBytes: number;
+  readonly rawHistoryBytes: number;
+  readonly note?: string;
+};
+
+type Turns = {
+  /** The cold call on the history. */
+  readonly cold: () => Promise<number>;
+  /** One call on `list` (warm state kept). Returns the kept message count. */
+  readonly call: (list: readonly Message[]) => Promise<number>;
+  readonly note?: string;
+};
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+let peak = 0;
+/** Samples the heap; the ctxloom builder calls it at every stage boundary (its injected clock). */
+function sampledNow(): number {
+  const used = process.memoryUsage().heapUsed;
+  if (used > peak) peak = used;
+  return performance.now();
+}
+
+async function main(): Promise<void> {
+  const [name = 'ctxloom', sizeArgument = '1000'] = process.argv.slice(2);
+  const size = Number(sizeArgument);
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const history = await loadAgentCorpus(size);
+  gc();
+  const baseline = process.memoryUsage().heapUsed;
+  const exact = await TiktokenTokenCounter.create({ encoding: 'o200k_base' });
+  gc();
+  const withCounter = process.memoryUsage().heapUsed;
+  const workspace = await mkdtemp(path.join(tmpdir(), 'ctxloom-bench-'));
+  try {
+    const turns = makeCase(name, { history, exact, workspace });
+    peak = withCounter;
+    let start = performance.now();
+    const kept = await turns.cold();
+    const coldMs = performance.now() - start;
+    sampledNow();
+    const peakBytes = peak - withCounter;
+    const runs = coldMs > SLOW_COLD_MS ? 1 : WARM_RUNS;
+    const grown: Message[] = [...history];
+    const plusOne = await timed(runs, async (turn) => {
+      grown.push(
+        turn % 2 === 0
+          ? assistant(`Answer ${turn}: 已完成, the budget walk stops early.`)
+          : user(`Follow-up ${turn}?`),
+      );
+      const list = [...grown];
+      start = performance.now();
+      await turns.call(list);
+      return performance.now() - start;
+    });
+    const same = [...grown];
+    const nothingNew = await timed(runs, async () => {
+      start = performance.now();
+      await turns.call(same);
+      return performance.now() - start;
+    });
+    keepAlive(turns);
+    gc();
+    const retainedBytes = process.memoryUsage().heapUsed - withCounter;
+    const figures: CaseFigures = {
+      name,
+      messages: size,
+      coldMs,
+      plusOneMs: plusOne,
+      nothingNewMs: nothingNew,
+      kept,
+      peakBytes,
+      retainedBytes,
+      rawHistoryBytes: baseline - before,
+      ...(turns.note === undefined ? {} : { note: turns.note }),
+    };
+    process.stdout.write(`${JSON.stringify(figures)}\n`);
+  } finally {
+    await rm(workspace, { recursive: true, force: true });
+  }
+}
+
+const alive: unknown[] = [];
+/** Keeps the case's state (builder, caches) reachable until the retained figure is taken. */
+function keepAlive(value: unknown): void {
+  alive.push(value);
+}
+
+/** Median of up to `runs` runs, fewer when a case is slow. */
+async function timed(runs: number, run: (turn: number) => Promise<number>): Promise<number> {
+  const times: number[] = [];
+  const started = performance.now();
+  for (let turn = 0; turn < runs; turn += 1) {
+    times.push(await run(turn));
+    if (performance.now() - started > WARM_TIME_LIMIT_MS) break;
+  }
+  times.sort((left, right) => left - right);
+  return times[Math.floor(times.length / 2)] ?? 0;
+}
+
+type Shared = {
+  readonly history: readonly Message[];
+  readonly exact: TokenCounter;
+  readonly workspace: string;
+};
+
+function makeCase(name: string, shared: Shared): Turns {
+  switch (name) {
+    case 'ctxloom':
+      return ctxloomCase(shared);
+    case 'floor':
+      return floorCase(shared);
+    case 'mastra':
+      return mastraCase(shared);
+    case 'langchain-exact':
+      return langChainCase(shared, 'exact');
+    case 'langchain-approx':
+      return langChainCase(shared, 'approx');
+    case 'ai-sdk-prune':
+      return aiSdkCase(shared);
+    case 'naive':
+      return naiveCase(shared);
+    default:
+      throw new Error(`unknown case ${name}`);
+  }
+}
+
+function ctxloomCase({ history, exact, workspace }: Shared): Turns {
+  const builder = ContextBuilder.forAgent({
+    workspace,
+    channel: 'cli',
+    tokenCounter: exact,
+    contextWindowTokens: 128_000,
+    governor: { blockLimit: BUDGET_TOKENS },
+    skills: { builtinDir: null },
+    recentHistory: false,
+    now: sampledNow,
+  });
+  const build = async (list: readonly Message[]) =>
+    (
+      await builder.build({
+        history: list.slice(0, -1),
+        current: textOf((list.at(-1) as Message).content),
+        tools: CORPUS_TOOLS,
+        sessionKey: 'bench',
+      })
+    ).messages.length;
+  return { cold: () => build(history), call: build };
+}
+
+/** The floor: newest-first walk with exact counting (cached) and an early exit at the budget. */
+function floorCase({ history, exact }: Shared): Turns {
+  const counter = new CachedTokenCounter({ counter: exact });
+  const walk = async (list: readonly Message[]) => {
+    let used = counter.countTools(CORPUS_TOOLS) + counter.countMessage(list[0] as Message);
+    let index = list.length - 1;
+    for (; index > 0; index -= 1) {
+      used += counter.countMessage(list[index] as Message);
+      if (used > BUDGET_TOKENS) break;
+    }
+    return list.length - index;
+  };
+  return { cold: () => walk(history), call: walk };
+}
+
+/** Mastra's TokenLimiterProcessor at the LLM-request stage (its own heuristic estimator, tokenx). */
+function mastraCase({ history }: Shared): Turns {
+  const limiter = new TokenLimiterProcessor({ limit: BUDGET_TOKENS });
+  const converted = new WeakMap<Message, ModelMessage>();
+  const toPrompt = (list: readonly Message[]) =>
+    list.map((message) => memo(converted, message, toModelMessage));
+  const call = async (list: readonly Message[]) => {
+    const prompt = toPrompt(list);
+    const args = { prompt, stepNumber: 0, steps: [], state: {}, abort: abortStub };
+    // biome-ignore lint/suspicious/noExplicitAny: the benchmark passes the few fields the limiter reads
+    const result = (await limiter.processLLMRequest(args as any)) as
+      | { prompt?: readonly unknown[] }
+      | undefined;
+    return result?.prompt?.length ?? prompt.length;
+  };
+  return {
+    cold: () => call(history),
+    call,
+    note: `Mastra ${process.version} (it declares Node ≥ 22.13; run on the repo's Node)`,
+  };
+}
+
+function abortStub(): never {
+  throw new Error('aborted');
+}
+
+/** LangChain's trimMessages, strategy 'last', with an exact (memoised) or an approximate counter. */
+function langChainCase({ history, exact }: Shared, kind: 'exact' | 'approx'): Turns {
+  const converted = new WeakMap<Message, BaseMessage>();
+  const byContent = new Map<string, number>();
+  const byObject = new WeakMap<BaseMessage, number>();
+  const countOne = (message: BaseMessage): number => {
+    const known = byObject.get(message);
+    if (known !== undefined) return known;
+    const text = langChainText(message);
+    let count =
+      kind === 'approx' ? Math.ceil(text.length / 4) + 4 : byContent.get(`${message.getType()}\u0000${text}`);
+    if (count === undefined) {
+      count = exact.countText(text) + 4;
+      byContent.set(`${message.getType()}\u0000${text}`, count);
+    }
+    byObject.set(message, count);
+    return count;
+  };
+  const tokenCounter = (messages: BaseMessage[]) =>
+    messages.reduce((sum, message) => sum + countOne(message), 0);
+  const toolTokens = exact.countTools(CORPUS_TOOLS);
+  const call = async (list: readonly Message[]) =>
+    (
+      await trimMessages(
+        list.map((message) => memo(converted, message, toLangChain)),
+        {
+          maxTokens: BUDGET_TOKENS - toolTokens,
+          strategy: 'last',
+          tokenCounter,
+          includeSystem: true,
+          startOn: 'human',
+        },
+      )
+    ).length;
+  return {
+    cold: () => call(history),
+    call,
+    note:
+      kind === 'exact' ? 'o200k counts memoised by content (trimMessages copies messages)' : 'chars/4 + 4',
+  };
+}
+
+/** The AI SDK's pruneMessages (drops reasoning and old tool calls; it has no token budget). */
+function aiSdkCase({ history }: Shared): Turns {
+  const converted = new WeakMap<Message, ModelMessage>();
+  const call = async (list: readonly Message[]) =>
+    pruneMessages({
+      messages: list.map((message) => memo(converted, message, toModelMessage)),
+      reasoning: 'all',
+      toolCalls: 'before-last-2-messages',
+      emptyMessages: 'remove',
+    }).length;
+  return { cold: () => call(history), call, note: 'no token budget: prunes reasoning and old tool calls' };
+}
+
+/** A naive loop: count every message exactly (no cache), then drop the oldest until it fits. */
+function naiveCase({ history, exact }: Shared): Turns {
+  const call = async (list: readonly Message[]) => {
+    const counts = list.map((message) => exact.countMessage(message));
+    let total = counts.reduce((sum, count) => sum + count, exact.countTools(CORPUS_TOOLS));
+    let first = 1;
+    while (total > BUDGET_TOKENS && first < list.length - 1) {
+      total -= counts[first] ?? 0;
+      first += 1;
+    }
+    return list.length - first + 1;
+  };
+  return { cold: () => call(history), call };
+}
+
+function memo<TValue>(
+  cache: WeakMap<Message, TValue>,
+  message: Message,
+  convert: (message: Message) => TValue,
+): TValue {
+  let value = cache.get(message);
+  if (value === undefined) {
+    value = convert(message);
+    cache.set(message, value);
+  }
+  return value;
+}
+
+function toModelMessage(message: Message): ModelMessage {
+  const text = textOf(message.content);
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: text };
+    case 'user':
+      return { role: 'user', content: [{ type: 'text', text }] };
+    case 'tool':
+      return {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: message.toolCallId ?? '',
+            toolName: message.name ?? 'tool',
+            output: { type: 'text', value: text },
+          },
+        ],
+      };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: [
+          ...(text === '' ? [] : [{ type: 'text' as const, text }]),
+          ...(message.toolCalls ?? []).map((call) => ({
+            type: 'tool-call' as const,
+            toolCallId: call.id,
+            toolName: call.name,
+            input: JSON.parse(call.arguments) as unknown,
+          })),
+        ],
+      };
+  }
+}
+
+function toLangChain(message: Message): BaseMessage {
+  const content = textOf(message.content);
+  switch (message.role) {
+    case 'system':
+      return new SystemMessage(content);
+    case 'user':
+      return new HumanMessage(content);
+    case 'tool':
+      return new ToolMessage({ content, tool_call_id: message.toolCallId ?? '' });
+    case 'assistant':
+      return new AIMessage({
+        content,
+        tool_calls: (message.toolCalls ?? []).map((call) => ({
+          id: call.id,
+          name: call.name,
+          args: JSON.parse(call.arguments) as Record<string, unknown>,
+          type: 'tool_call' as const,
+        })),
+      });
+  }
+}
+
+function langChainText(message: BaseMessage): string {
+  const content = typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
+  const calls = message instanceof AIMessage ? (message.tool_calls ?? []) : [];
+  return [content, ...calls.flatMap((call) => [call.name, JSON.stringify(call.args)])]
+    .filter((part) => part !== '')
+    .join('\n');
+}
+
+await main();

@@ -1,0 +1,138 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fc, test } from '@fast-check/vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { textOf } from '../core/content.js';
+import { createSequentialIdGenerator } from '../core/ids.js';
+import type { Message } from '../core/message.js';
+import type { BuildInput } from '../pipeline/build-input.js';
+import { conversationArbitrary, malformedConversationArbitrary } from '../testing/arbitraries.js';
+import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
+import { ContextBuilder } from './context-builder.js';
+import type { AgentPresetOptions } from './for-agent.js';
+
+let workspace = '';
+/** Builds in which the window left messages out: the property must exercise the window, not only the fallback. */
+let windowed = 0;
+beforeAll(async () => {
+  workspace = await mkdtemp(path.join(tmpdir(), 'ctxloom-window-'));
+});
+afterAll(async () => {
+  expect(windowed).toBeGreaterThan(10);
+  await rm(workspace, { recursive: true, force: true });
+});
+
+function builder(options: { readonly blockLimit: number; readonly historyWindow: boolean }): ContextBuilder {
+  const preset: AgentPresetOptions = {
+    workspace,
+    platform: { os: 'linux', arch: 'x64', nodeVersion: '20.20.2' },
+    skills: { builtinDir: null },
+    includeMemory: false,
+    recentHistory: false,
+    tokenCounter: new SimpleTokenCounter(),
+    contextWindowTokens: 1_000_000,
+    governor: { blockLimit: options.blockLimit, maxToolResultChars: 60, offload: { dryRun: true } },
+    generateId: createSequentialIdGenerator('g'),
+    historyWindow: options.historyWindow,
+  };
+  return ContextBuilder.forAgent(preset);
+}
+
+/** One turn of a growing session: append messages, edit an old one, or send the same history again. */
+type Step =
+  | { readonly kind: 'grow'; readonly by: number }
+  | { readonly kind: 'edit'; readonly at: number }
+  | { readonly kind: 'same' }
+  | { readonly kind: 'reuse-call-id' };
+
+const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('grow' as const), by: fc.integer({ min: 1, max: 8 }) }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('edit' as const), at: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('same' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reuse-call-id' as const) }) },
+);
+
+/** What comes after the history: a user message, nothing, or an assistant message. */
+const currentArbitrary = fc.constantFrom<Pick<BuildInput, 'current' | 'currentRole'>>(
+  { current: 'next' },
+  {},
+  { current: 'go on', currentRole: 'assistant' },
+);
+
+/** A later turn that reuses the first call id of the session (providers do), with its result. */
+function reusedCallTurn(master: readonly Message[], turn: number): readonly Message[] {
+  const id = master.find((message) => (message.toolCalls?.length ?? 0) > 0)?.toolCalls?.[0]?.id ?? 'call-1';
+  return [
+    { id: `reuse-u-${turn}`, role: 'user', content: 'again' },
+    {
+      id: `reuse-a-${turn}`,
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id, name: 'exec', arguments: '{}' }],
+    },
+    { id: `reuse-t-${turn}`, role: 'tool', toolCallId: id, name: 'exec', content: 'output again' },
+  ];
+}
+
+/** Generated messages (the joined system prompt, backfilled results) get new ids per builder. */
+function normalised(messages: readonly Message[], known: ReadonlySet<string>): readonly Message[] {
+  return messages.map((message) => (known.has(message.id) ? message : { ...message, id: '<generated>' }));
+}
+
+function edited(message: Message): Message {
+  return { ...message, content: `${textOf(message.content)} (edited)` };
+}
+
+describe('AgentHistoryWindow', () => {
+  test.prop(
+    [
+      fc.oneof(
+        conversationArbitrary({ minUnits: 4, maxUnits: 40, maxTextLength: 200 }),
+        malformedConversationArbitrary({ minUnits: 4, maxUnits: 40, maxTextLength: 200 }),
+      ),
+      fc.array(stepArbitrary, { minLength: 1, maxLength: 8 }),
+      fc.integer({ min: 0, max: 60 }),
+      fc.integer({ min: 20, max: 900 }),
+      currentArbitrary,
+    ],
+    { numRuns: 60 },
+  )(
+    'a warm builder sends what a builder given the whole history sends, over growing and edited histories',
+    async (conversation, steps, startLength, historyBudget, current) => {
+      const fixedTokens = (await builder({ blockLimit: 1, historyWindow: false }).build(current)).trace
+        .totalTokens;
+      const blockLimit = fixedTokens + historyBudget;
+      const incremental = builder({ blockLimit, historyWindow: true });
+      const whole = builder({ blockLimit, historyWindow: false });
+      const master = [...conversation];
+      let length = Math.min(startLength, master.length);
+      for (const [turn, step] of steps.entries()) {
+        if (step.kind === 'reuse-call-id') {
+          const turnMessages = reusedCallTurn(master, turn);
+          master.splice(length, 0, ...turnMessages);
+          length += turnMessages.length;
+        }
+        if (step.kind === 'grow') length = Math.min(master.length, length + step.by);
+        if (step.kind === 'edit' && length > 0) {
+          const at = step.at % length;
+          master[at] = edited(master[at] as Message);
+        }
+        const history = master.slice(0, length);
+        const known = new Set(master.map((message) => message.id));
+        const input = { history, ...current };
+        const fast = await incremental.build(input);
+        const full = await whole.build(input);
+        expect(normalised(fast.messages, known)).toEqual(normalised(full.messages, known));
+        expect(fast.trace.totalTokens).toBe(full.trace.totalTokens);
+        expect(fast.trace.sections).toEqual(full.trace.sections);
+        const historyStage = fast.trace.stages.find((stage) => stage.id === 'history');
+        if (historyStage?.decisions.some((item) => item.messageRange !== undefined)) windowed += 1;
+      }
+    },
+    60_000,
+  );
+});

@@ -1,0 +1,227 @@
+/**
+ * The history part of the agent preset, with a ledger of what it learnt about a history that only
+ * grows. This file is over 100 lines because the safety argument and the ledger belong together.
+ */
+import { decision } from '../core/decision.js';
+import type { Message } from '../core/message.js';
+import { GOVERNOR_STATE_KEY } from '../filters/governor-run-state.js';
+import type { BuildInput } from '../pipeline/build-input.js';
+import type { BuildContext, MessageProvider, ProviderResult } from '../pipeline/contracts.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+
+/** Options for {@link AgentHistoryWindow}. */
+export type AgentHistoryWindowOptions = {
+  /** The governor's input budget in tokens; 0 turns the window off (the whole history is emitted). */
+  readonly budgetTokens: number;
+  /** Assistant texts the governor strips as placeholders (they cost nothing in the window walk). */
+  readonly placeholderTexts: readonly string[];
+  /** Characters a tool result may have before the governor offloads or truncates it. */
+  readonly maxToolResultChars: number;
+};
+
+/**
+ * Emits `input.history` like the plain history provider (same id, `history`; no copy of the list
+ * and no copy of a message), but leaves out the oldest messages the context governor is certain to
+ * snip, so that nothing after it looks at them: no count, no offload, no integrity scan.
+ *
+ * Why the output is unchanged: walking from the newest message, it adds up a lower bound of what each
+ * message can cost once governed: its exact tokens for user messages, assistant answers whose tool
+ * calls are all sendable, and tool results that answer their assistant and are not over the size
+ * limit; 0 for what the governor may shrink or drop (oversized or unpaired results, placeholders,
+ * assistants with a broken call) and for the newest message, which may be merged with the current one. Once that
+ * sum exceeds the whole budget, the governor's own newest-first walk must stop inside the part
+ * walked, so everything before the last user message at or before that point is snipped, whatever
+ * the later steps do. The window is only used when nothing in the part left out can change how the
+ * rest is governed: no system message after the leading ones (the governor keeps those), no tool
+ * call id shared with the window (duplicate ids are renamed), no duplicate id inside the window, and
+ * no tool-loop state in the input (in-flight compaction works by position).
+ *
+ * The ledger: the last history seen, and the tool call ids and late system messages of the part left
+ * out so far. A turn that only appends messages checks the old messages by identity (no text is
+ * read), scans only what newly left the window, and walks the window; an edited old message (a new
+ * object at an old position) resets the ledger. Stateful by design (one per builder); the result is
+ * always what the whole history would give.
+ */
+export class AgentHistoryWindow implements MessageProvider {
+  readonly specificationVersion = 'v1' as const;
+  readonly id = 'history';
+  readonly #budget: number;
+  readonly #placeholders: ReadonlySet<string>;
+  readonly #maxToolResultChars: number;
+  #seen: readonly Message[] = [];
+  #seenLength = 0;
+  /** Length of the leading run of system messages of the history. */
+  #lead = 0;
+  /** How far `#leftOutCallIds` and `#lateSystem` have scanned. */
+  #scanned = 0;
+  #leftOutCallIds = new Set<string>();
+  #lateSystem = false;
+  #last: { readonly start: number; readonly length: number; readonly out: ProviderResult } | undefined;
+
+  constructor(options: AgentHistoryWindowOptions) {
+    this.#budget = options.budgetTokens;
+    this.#placeholders = new Set(options.placeholderTexts);
+    this.#maxToolResultChars = options.maxToolResultChars;
+  }
+
+  getMessages(input: BuildInput, context: BuildContext): ProviderResult {
+    const history = input.history ?? [];
+    if (!(this.#budget > 0) || input.state?.[GOVERNOR_STATE_KEY] !== undefined) {
+      return { messages: history, decisions: [] };
+    }
+    this.#learn(history);
+    const start = this.#safeStart(history, context.tokenCounter);
+    const last = this.#last;
+    if (last !== undefined && last.start === start && last.length === history.length) return last.out;
+    const out = this.#emit(history, start);
+    this.#last = { start, length: history.length, out };
+    return out;
+  }
+
+  /** Keeps the ledger when `history` only grew since the last build; resets it otherwise. */
+  #learn(history: readonly Message[]): void {
+    const seen = this.#seen;
+    let grown = history.length >= this.#seenLength;
+    for (let index = 0; grown && index < this.#seenLength; index += 1) {
+      if (history[index] !== seen[index]) grown = false;
+    }
+    if (!grown) {
+      this.#scanned = 0;
+      this.#leftOutCallIds = new Set();
+      this.#lateSystem = false;
+      this.#last = undefined;
+    }
+    if (!grown || this.#lead === this.#seenLength) {
+      // First sight, an edit, or a history that so far was only system messages: find the leading run.
+      let lead = grown ? this.#lead : 0;
+      while (lead < history.length && history[lead]?.role === 'system') lead += 1;
+      this.#lead = lead;
+      this.#scanned = Math.max(this.#scanned, lead);
+    }
+    if (this.#last !== undefined && this.#last.length !== history.length) this.#last = undefined;
+    this.#seen = history;
+    this.#seenLength = history.length;
+  }
+
+  /** The first history index to emit after the leading system run (`#lead` when nothing can go). */
+  #safeStart(history: readonly Message[], counter: TokenCounter): number {
+    const lead = this.#lead;
+    let floor = 0;
+    // The newest history message is left out of the sum: a user message there is merged with the
+    // current one, and the governor keeps the newest message whatever it costs.
+    let index = history.length - 2;
+    for (; index >= lead; index -= 1) {
+      floor += this.#floorTokens(history, { index, counter });
+      if (floor > this.#budget) break;
+    }
+    while (index >= lead && history[index]?.role !== 'user') index -= 1;
+    if (index <= lead) return lead;
+    if (index < this.#scanned) return lead; // never moves back on a grown history; be safe if it does
+    this.#scanLeftOut(history, index);
+    if (this.#lateSystem || !this.#windowCallIdsAreFree(history, index)) return lead;
+    return index;
+  }
+
+  /** What the message at `index` costs at least once governed. */
+  #floorTokens(
+    history: readonly Message[],
+    at: { readonly index: number; readonly counter: TokenCounter },
+  ): number {
+    const message = history[at.index] as Message; // the walk stays in range
+    switch (message.role) {
+      case 'user':
+        return at.counter.countMessage(message);
+      case 'assistant':
+        // An empty or broken call list may leave an empty assistant, which the governor drops.
+        if (
+          message.toolCalls !== undefined &&
+          (message.toolCalls.length === 0 || !message.toolCalls.every(isSendableCall))
+        )
+          return 0;
+        if (message.toolCalls === undefined && this.#isPlaceholder(message)) return 0;
+        return at.counter.countMessage(message);
+      case 'tool':
+        return this.#keepsItsSize(message) && isPairedResult(history, at.index)
+          ? at.counter.countMessage(message)
+          : 0;
+      default:
+        return 0;
+    }
+  }
+
+  #isPlaceholder(message: Message): boolean {
+    return typeof message.content === 'string' && this.#placeholders.has(message.content.trim());
+  }
+
+  /** A result the governor leaves as it is or only grows (an empty one gets a notice). */
+  #keepsItsSize(message: Message): boolean {
+    return typeof message.content === 'string' && message.content.length <= this.#maxToolResultChars;
+  }
+
+  /** Adds the tool call ids and late system messages of `[#scanned, end)` to the ledger. */
+  #scanLeftOut(history: readonly Message[], end: number): void {
+    for (let index = this.#scanned; index < end; index += 1) {
+      const message = history[index] as Message; // index is in range
+      if (message.role === 'system') this.#lateSystem = true;
+      for (const call of message.toolCalls ?? []) this.#leftOutCallIds.add(call.id);
+    }
+    this.#scanned = end;
+  }
+
+  #windowCallIdsAreFree(history: readonly Message[], start: number): boolean {
+    const inWindow = new Set<string>();
+    for (let index = start; index < history.length; index += 1) {
+      for (const call of history[index]?.toolCalls ?? []) {
+        if (inWindow.has(call.id) || this.#leftOutCallIds.has(call.id)) return false;
+        inWindow.add(call.id);
+      }
+    }
+    return true;
+  }
+
+  #emit(history: readonly Message[], start: number): ProviderResult {
+    const lead = this.#lead;
+    if (start <= lead) return { messages: history, decisions: [] };
+    const messages = lead === 0 ? history.slice(start) : [...history.slice(0, lead), ...history.slice(start)];
+    const first = history[lead] as Message; // lead < start ≤ length
+    const lastLeftOut = history[start - 1] as Message;
+    const count = start - lead;
+    return {
+      messages,
+      decisions: [
+        decision('message-drop', {
+          stage: this.id,
+          reason:
+            `Left out the ${count} oldest history message(s): even at their smallest the newer ones exceed ` +
+            `the input budget of ${this.#budget} tokens, so the governor would snip them (not counted).`,
+          messageIds: [],
+          messageRange: { firstId: first.id, lastId: lastLeftOut.id, count },
+          details: { budgetTokens: this.#budget },
+        }),
+      ],
+    };
+  }
+}
+
+/** A tool call the governor keeps: a non-empty id and name (duplicates make the window fall back). */
+function isSendableCall(call: { readonly id: unknown; readonly name: unknown }): boolean {
+  return typeof call.id === 'string' && call.id !== '' && typeof call.name === 'string' && call.name !== '';
+}
+
+/**
+ * True when the tool result at `index` answers a sendable call of the assistant right before its run
+ * of tool messages, and no earlier result in that run answers the same id (the governor keeps the
+ * first and drops the others as orphans).
+ */
+function isPairedResult(history: readonly Message[], index: number): boolean {
+  const id = history[index]?.toolCallId;
+  if (id === undefined || id === '') return false;
+  let start = index - 1;
+  while (start >= 0 && history[start]?.role === 'tool') {
+    if (history[start]?.toolCallId === id) return false;
+    start -= 1;
+  }
+  const caller = history[start];
+  if (caller?.role !== 'assistant') return false;
+  return (caller.toolCalls ?? []).some((call) => call.id === id && isSendableCall(call));
+}
