@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { toAiSdkMessages } from '../../ai-sdk/index.js';
 import {
+  AdapterError,
   type BuildInput,
   type BuildTrace,
   type ChatPresetOptions,
@@ -116,6 +117,7 @@ Options:
                          tiktoken for a known OpenAI agent.model, else an estimate)
   --tokenizer FILE       the tokenizer.json for --counter hf (default: tokenCounter.tokenizerPath)
   --format NAME          ${Object.keys(FORMATS).join(' | ')} (default: json)
+  --strict-format        exit 5 instead of warning when --format cannot carry part of the context
   --config FILE          the config file (default: DIR/ctxloom.yaml)
   --json                 print one JSON object: the messages in --format, the sections, totals, decisions
   --no-summary           leave out the token table on stderr
@@ -184,6 +186,12 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   if (problems.length > 0 && flags['allow-over-budget'] !== true)
     throw overBudgetError(problems, agent.budget, trace.totalTokens);
   const rendered = FORMATS[formatName]?.(messages) ?? { value: [], text: '', warnings: [] };
+  if (flags['strict-format'] === true && rendered.warnings.length > 0)
+    throw new AdapterError({
+      format: formatName,
+      feature: 'lossless',
+      message: `--format ${formatName} cannot carry everything in this context (${rendered.warnings.join('; ')}); drop --strict-format to print it anyway with these warnings on stderr, or pick another --format.`,
+    });
   if (flags.json === true) {
     const report = {
       preset: presetName,
@@ -336,6 +344,7 @@ const BUILD_FLAGS = {
   'context-window': { type: 'string' },
   'max-output': { type: 'string' },
   'allow-over-budget': { type: 'boolean' },
+  'strict-format': { type: 'boolean' },
   counter: { type: 'string' },
   tokenizer: { type: 'string' },
   format: { type: 'string' },

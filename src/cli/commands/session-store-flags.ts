@@ -182,11 +182,11 @@ async function checkPostgresSchema(url: string, schema: string): Promise<void> {
   }
   try {
     const found = await client.query<{ table: string | null }>('SELECT to_regclass($1) AS table', [
-      `"${schema.replaceAll('"', '""')}".sessions`,
+      `"${schema.replaceAll('"', '""')}".ctxloom_sessions`,
     ]);
     if (found.rows[0]?.table !== null && found.rows[0]?.table !== undefined) return;
     const schemas = await client.query<{ name: string }>(
-      `SELECT table_schema AS name FROM information_schema.tables WHERE table_name = 'sessions' AND table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1`,
+      `SELECT table_schema AS name FROM information_schema.tables WHERE table_name = 'ctxloom_sessions' AND table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1`,
     );
     const names = schemas.rows.map((row) => row.name);
     throw new ContextError({
