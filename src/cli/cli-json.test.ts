@@ -356,6 +356,10 @@ describe('one error style', () => {
         ['session', 'list', '--pg-schema', 'x'],
         /^INVALID_OPTIONS: --pg-schema names a schema of the PostgreSQL store/,
       ],
+      [
+        ['inspect', '--workspace', 'ws', '--context-window', '1000', '--max-output', '8192'],
+        /^INVALID_OPTIONS: The output reserve \(8192 tokens\) does not fit in the context window \(1000 tokens\)/,
+      ],
     ];
     for (const [args, pattern] of cases) {
       const io = memoryIo(dir);

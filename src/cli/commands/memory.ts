@@ -54,10 +54,12 @@ const FLAGS = {
 } as const;
 
 const USAGE = `Usage:
-  ctxloom memory status
+  ctxloom memory status [--json]
   ctxloom memory consolidate [KEY...] [--context-window N] [--max-output N] [--max-rounds N] [--idle-minutes N]
                              [--legacy-history] [--plain-prompt] [--raw-archive-unusable]
   ctxloom memory write [--dry-run] [--min-retained PERCENT] [--max-output N]
+  (--json prints each action's result as one JSON value on stdout; progress goes to stderr, one live line
+  on a terminal)
 
 consolidate: archives old turns of the given sessions (default: all) into memory/history.jsonl once a
 session's prompt reaches the budget (context window − max output − 1024; defaults: the agent section of

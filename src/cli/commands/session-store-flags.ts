@@ -38,7 +38,8 @@ export const STORE_USAGE = `Where sessions are (default: --workspace .):
   --workspace DIR    the agent workspace; sessions in DIR/sessions (nanobot JSONL)
   --sessions DIR     a folder of nanobot JSONL session files
   --sqlite PATH      a SQLite database
-  --pg URL           a PostgreSQL connection string (--pg-schema NAME, default public)`;
+  --pg URL           a PostgreSQL connection string (--pg-schema NAME, default public)
+Commands that only read (list, show, status) need the file, folder or schema to exist; they create nothing.`;
 
 /** Usage lines for {@link MODEL_FLAGS}. */
 export const MODEL_USAGE = `Model endpoint (OpenAI-compatible; flags override the environment):
@@ -99,7 +100,7 @@ export async function openStore(values: Values, io: CliIo, mode: StoreMode = 're
   const pg = stringFlag(values, 'pg');
   if (pg !== undefined) {
     checkPostgresUrl(pg);
-    if (mode === 'read') await checkPostgresSchema(pg, schema ?? 'public');
+    await checkPostgres(pg, mode === 'read' ? (schema ?? 'public') : undefined);
     return new PostgresSessionStore({ connectionString: pg, ...(schema === undefined ? {} : { schema }) });
   }
   const sessions = stringFlag(values, 'sessions');
@@ -158,10 +159,11 @@ function checkPostgresUrl(url: string): void {
 const PG_CONNECT_TIMEOUT_MS = 5_000;
 
 /**
- * Checks, without creating anything, that the schema holds ctxloom's session tables.
- * @throws ContextError `NOT_FOUND` when it does not; `STORE_UNAVAILABLE` when the server does not answer.
+ * Checks, without creating anything, that the server answers within a few seconds and, given a
+ * schema (read commands), that it holds ctxloom's session tables.
+ * @throws ContextError `NOT_FOUND` when the schema does not; `STORE_UNAVAILABLE` when the server does not answer.
  */
-async function checkPostgresSchema(url: string, schema: string): Promise<void> {
+async function checkPostgres(url: string, schema: string | undefined): Promise<void> {
   const { default: pg } = await import('pg').catch((error: unknown) => {
     throw new ContextError({
       code: 'DEPENDENCY_MISSING',
@@ -181,6 +183,7 @@ async function checkPostgresSchema(url: string, schema: string): Promise<void> {
     });
   }
   try {
+    if (schema === undefined) return;
     const found = await client.query<{ table: string | null }>('SELECT to_regclass($1) AS table', [
       `"${schema.replaceAll('"', '""')}".ctxloom_sessions`,
     ]);
