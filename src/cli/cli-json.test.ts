@@ -357,6 +357,22 @@ describe('one error style', () => {
         /^INVALID_OPTIONS: --pg-schema names a schema of the PostgreSQL store/,
       ],
       [
+        ['memory', 'status', '--workspace', 'ws', '--max-rounds', '3'],
+        /^INVALID_OPTIONS: --max-rounds does nothing for 'ctxloom memory status'/,
+      ],
+      [
+        ['session', 'list', '--workspace', 'ws', '--replace'],
+        /^INVALID_OPTIONS: --replace does nothing for 'ctxloom session list'/,
+      ],
+      [
+        ['session', 'show', 'cli:direct', '--workspace', 'ws', '--max-tokens', '50'],
+        /^INVALID_OPTIONS: --max-tokens shapes the replayed history: add --replay/,
+      ],
+      [
+        ['build', '--workspace', 'ws', '--context-window', '9000', 'hi'],
+        /^INVALID_OPTIONS: --context-window sets the window of the agent preset, but the preset is react/,
+      ],
+      [
         ['inspect', '--workspace', 'ws', '--context-window', '1000', '--max-output', '8192'],
         /^INVALID_OPTIONS: The output reserve \(8192 tokens\) does not fit in the context window \(1000 tokens\)/,
       ],

@@ -142,6 +142,14 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   );
   const presetName = pick('--preset', flags.preset ?? config.preset ?? 'chat', PRESETS);
   const formatName = pick('--format', flags.format ?? 'json', FORMATS);
+  const agentOnly = (['context-window', 'max-output', 'allow-over-budget'] as const).find(
+    (name) => flags[name] !== undefined,
+  );
+  if (presetName !== 'agent' && agentOnly !== undefined)
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: `--${agentOnly} sets the window of the agent preset, but the preset is ${presetName}; add --preset agent, or use --max-tokens for the ${presetName} preset's budget.`,
+    });
   const settings = resolveAgentSettings(config, workspace);
   const tokenCounter = await loadCounter(flags, {
     config,

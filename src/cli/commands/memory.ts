@@ -32,6 +32,7 @@ import {
   openModel,
   openStore,
   parseFlags,
+  rejectIgnoredFlags,
   STORE_FLAGS,
   STORE_USAGE,
   type StoreMode,
@@ -108,6 +109,23 @@ export const memoryCommand: CliCommand = {
     const [action, ...keys] = positionals;
     const run = action === undefined ? undefined : ACTIONS[action];
     if (run === undefined) throw unknownAction('memory', action, Object.keys(ACTIONS));
+    const model = Object.keys(MODEL_FLAGS).map((flag) => [flag, ['consolidate', 'write']] as const);
+    rejectIgnoredFlags('memory', action ?? '', values, {
+      ...Object.fromEntries(model),
+      'context-window': ['consolidate'],
+      'max-output': ['consolidate', 'write'],
+      'max-rounds': ['consolidate'],
+      'idle-minutes': ['consolidate'],
+      'legacy-history': ['consolidate'],
+      'plain-prompt': ['consolidate'],
+      'raw-archive-unusable': ['consolidate'],
+      'dry-run': ['write'],
+      'min-retained': ['write'],
+      sessions: ['status', 'consolidate'],
+      sqlite: ['status', 'consolidate'],
+      pg: ['status', 'consolidate'],
+      'pg-schema': ['status', 'consolidate'],
+    });
     if (action !== 'consolidate' && keys.length > 0)
       throw new ContextError({
         code: 'INVALID_OPTIONS',

@@ -283,3 +283,23 @@ export function unknownAction(
         : `Unknown action '${action}' for 'ctxloom ${command}'.${didYouMean(action, actions)} The actions are: ${list}; run 'ctxloom ${command} --help' for details.`,
   });
 }
+
+/**
+ * Rejects a flag the action would ignore (`memory status --max-rounds 3`), naming the actions that
+ * take it. `onlyFor` lists, per flag, the actions that read it; flags not listed are read by all.
+ * @throws ContextError `INVALID_OPTIONS`.
+ */
+export function rejectIgnoredFlags(
+  command: string,
+  action: string,
+  values: Values,
+  onlyFor: Readonly<Record<string, readonly string[]>>,
+): void {
+  for (const [flag, actions] of Object.entries(onlyFor)) {
+    if (values[flag] === undefined || actions.includes(action)) continue;
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: `--${flag} does nothing for 'ctxloom ${command} ${action}' (it is read by ${actions.map((name) => `'${command} ${name}'`).join(', ')}); drop it.`,
+    });
+  }
+}
