@@ -246,6 +246,37 @@ describe('read commands create nothing', () => {
     expect(await readdir(dir)).toEqual(before);
   });
 
+  it('leaves every file of the workspace as it was after build, inspect, session list|show and memory status', async () => {
+    const tree = async (): Promise<string[]> =>
+      (await readdir(path.join(dir, 'ws'), { recursive: true, withFileTypes: true }))
+        .map((entry) => `${path.relative(dir, entry.parentPath)}/${entry.name}`)
+        .sort();
+    const before = await tree();
+    for (const args of [
+      ['build', '--workspace', 'ws', '--preset', 'agent', '--session', 'telegram:8281248569', 'Next?'],
+      [
+        'build',
+        '--workspace',
+        'ws',
+        '--preset',
+        'agent',
+        '--session',
+        'cli:direct',
+        '--max-tokens',
+        '1800',
+        'Next?',
+      ],
+      ['inspect', '--workspace', 'ws', '--session', 'telegram:8281248569'],
+      ['session', 'list', '--workspace', 'ws'],
+      ['session', 'show', 'cli:direct', '--workspace', 'ws', '--replay'],
+      ['memory', 'status', '--workspace', 'ws'],
+    ]) {
+      const io = memoryIo(dir);
+      expect(await main(args, io), `${args.join(' ')}\n${io.err()}`).toBe(0);
+    }
+    expect(await tree()).toEqual(before);
+  });
+
   it('does not create a PostgreSQL schema for session list, memory status or inspect', async (context) => {
     requirePostgres(context);
     const schema = `ctxloom_typo_${process.pid}`;
