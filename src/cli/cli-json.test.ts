@@ -145,6 +145,30 @@ describe('every ctxloom command prints pure JSON on stdout', () => {
     }
   });
 
+  it('prints the same numbers in build --preset agent and inspect for the same --history file', async () => {
+    const source = ['--history', 'ws/history.jsonl'];
+    const built = (await json([
+      'build',
+      '--workspace',
+      'ws',
+      '--preset',
+      'agent',
+      ...source,
+      '--json',
+      'Go',
+    ])) as {
+      totalTokens: number;
+      sections: { section: string; tokens: number }[];
+    };
+    const inspected = (await json(['inspect', '--workspace', 'ws', ...source, '--json', 'Go'])) as {
+      usedTokens: number;
+      sections: { section: string; tokens: number }[];
+    };
+    expect(built.totalTokens).toBe(inspected.usedTokens);
+    expect(built.sections.map(({ section, tokens }) => ({ section, tokens }))).toEqual(inspected.sections);
+    expect(inspected.sections.find((row) => row.section === 'history')?.tokens).toBeGreaterThan(0);
+  });
+
   it('honours --max-tokens and --max-messages in the agent preset', async () => {
     const base = ['build', '--workspace', 'ws', '--preset', 'agent', '--session', 'cli:direct', '--json'];
     const full = (await json([...base, 'Next?'])) as { totalTokens: number; messages: unknown[] };
