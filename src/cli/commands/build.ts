@@ -8,6 +8,7 @@ import {
 } from '../../config/index.js';
 import { createSequentialIdGenerator, textOf } from '../../core/index.js';
 import {
+  AdapterError,
   type BuildInput,
   type BuildTrace,
   type ChatPresetOptions,
@@ -117,6 +118,7 @@ Options:
                          tiktoken for a known OpenAI agent.model, else an estimate)
   --tokenizer FILE       the tokenizer.json for --counter hf (default: tokenCounter.tokenizerPath)
   --format NAME          ${Object.keys(FORMATS).join(' | ')} (default: json)
+  --strict-format        exit 5 instead of warning when --format cannot carry part of the context
   --config FILE          the config file (default: DIR/ctxloom.yaml)
   --json                 print one JSON object: the messages in --format, the sections, totals, decisions
   --no-summary           leave out the token table on stderr
@@ -141,6 +143,7 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   );
   const presetName = pick('--preset', flags.preset ?? config.preset ?? 'chat', PRESETS);
   const formatName = pick('--format', flags.format ?? 'json', FORMATS);
+  rejectAgentOnlyFlags(flags, presetName);
   const settings = resolveAgentSettings(config, workspace);
   const tokenCounter = await loadCounter(flags, {
     config,
@@ -184,18 +187,36 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   const problems = presetName === 'agent' ? budgetProblems(trace, agent.budget) : [];
   if (problems.length > 0 && flags['allow-over-budget'] !== true)
     throw overBudgetError(problems, agent.budget, trace.totalTokens);
-  const rendered = FORMATS[formatName]?.(messages) ?? { value: [], text: '', warnings: [] };
+  const rendered = render(formatName, messages, flags['strict-format'] === true);
+  writeResult(io, { flags, presetName, formatName, rendered, shown, problems, budget: agent.budget });
+  return EXIT_CODES.ok;
+}
+
+/** What `build` prints: the result on stdout, the warnings and the token table on stderr. */
+function writeResult(
+  io: CliIo,
+  result: {
+    readonly flags: Flags;
+    readonly presetName: string;
+    readonly formatName: string;
+    readonly rendered: Rendered;
+    readonly shown: BuildTrace;
+    readonly problems: readonly string[];
+    readonly budget: AgentContext['budget'];
+  },
+): void {
+  const { flags, presetName, formatName, rendered, shown, problems } = result;
   if (flags.json === true) {
     const report = {
       preset: presetName,
       format: formatName,
       messages: rendered.value,
       sections: shown.sections,
-      toolTokens: trace.toolTokens,
-      totalTokens: trace.totalTokens,
-      tokenCounter: trace.tokenCounter,
-      ...(presetName === 'agent' ? { budget: agent.budget } : {}),
-      decisions: traceDecisions(trace),
+      toolTokens: shown.toolTokens,
+      totalTokens: shown.totalTokens,
+      tokenCounter: shown.tokenCounter,
+      ...(presetName === 'agent' ? { budget: result.budget } : {}),
+      decisions: traceDecisions(shown),
       warnings: [...problems, ...rendered.warnings],
     };
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -203,7 +224,32 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   for (const warning of rendered.warnings) io.stderr.write(`warning (${formatName}): ${warning}\n`);
   for (const problem of problems) io.stderr.write(`warning: ${problem}\n`);
   if (flags['no-summary'] !== true && flags.json !== true) io.stderr.write(renderSummary(shown, presetName));
-  return EXIT_CODES.ok;
+}
+
+/** @throws ContextError `INVALID_OPTIONS` for a window flag of the agent preset with another preset. */
+function rejectAgentOnlyFlags(flags: Flags, presetName: string): void {
+  const agentOnly = (['context-window', 'max-output', 'allow-over-budget'] as const).find(
+    (name) => flags[name] !== undefined,
+  );
+  if (presetName === 'agent' || agentOnly === undefined) return;
+  throw new ContextError({
+    code: 'INVALID_OPTIONS',
+    message: `--${agentOnly} sets the window of the agent preset, but the preset is ${presetName}; add --preset agent, or use --max-tokens for the ${presetName} preset's budget.`,
+  });
+}
+
+/**
+ * The messages in the format; with `strict`, a format that cannot carry everything is an error.
+ * @throws AdapterError `ADAPTER_UNSUPPORTED` (exit 5) with `strict` and any warning.
+ */
+function render(formatName: string, messages: readonly Message[], strict: boolean): Rendered {
+  const rendered = FORMATS[formatName]?.(messages) ?? { value: [], text: '', warnings: [] };
+  if (!strict || rendered.warnings.length === 0) return rendered;
+  throw new AdapterError({
+    format: formatName,
+    feature: 'lossless',
+    message: `--format ${formatName} cannot carry everything in this context (${rendered.warnings.join('; ')}); drop --strict-format to print it anyway with these warnings on stderr, or pick another --format.`,
+  });
 }
 
 /**
@@ -337,6 +383,7 @@ const BUILD_FLAGS = {
   'context-window': { type: 'string' },
   'max-output': { type: 'string' },
   'allow-over-budget': { type: 'boolean' },
+  'strict-format': { type: 'boolean' },
   counter: { type: 'string' },
   tokenizer: { type: 'string' },
   format: { type: 'string' },

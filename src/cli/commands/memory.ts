@@ -32,6 +32,7 @@ import {
   openModel,
   openStore,
   parseFlags,
+  rejectIgnoredFlags,
   STORE_FLAGS,
   STORE_USAGE,
   type StoreMode,
@@ -54,10 +55,12 @@ const FLAGS = {
 } as const;
 
 const USAGE = `Usage:
-  ctxloom memory status
+  ctxloom memory status [--json]
   ctxloom memory consolidate [KEY...] [--context-window N] [--max-output N] [--max-rounds N] [--idle-minutes N]
                              [--legacy-history] [--plain-prompt] [--raw-archive-unusable]
   ctxloom memory write [--dry-run] [--min-retained PERCENT] [--max-output N]
+  (--json prints each action's result as one JSON value on stdout; progress goes to stderr, one live line
+  on a terminal)
 
 consolidate: archives old turns of the given sessions (default: all) into memory/history.jsonl once a
 session's prompt reaches the budget (context window − max output − 1024; defaults: the agent section of
@@ -106,6 +109,23 @@ export const memoryCommand: CliCommand = {
     const [action, ...keys] = positionals;
     const run = action === undefined ? undefined : ACTIONS[action];
     if (run === undefined) throw unknownAction('memory', action, Object.keys(ACTIONS));
+    const model = Object.keys(MODEL_FLAGS).map((flag) => [flag, ['consolidate', 'write']] as const);
+    rejectIgnoredFlags('memory', action ?? '', values, {
+      ...Object.fromEntries(model),
+      'context-window': ['consolidate'],
+      'max-output': ['consolidate', 'write'],
+      'max-rounds': ['consolidate'],
+      'idle-minutes': ['consolidate'],
+      'legacy-history': ['consolidate'],
+      'plain-prompt': ['consolidate'],
+      'raw-archive-unusable': ['consolidate'],
+      'dry-run': ['write'],
+      'min-retained': ['write'],
+      sessions: ['status', 'consolidate'],
+      sqlite: ['status', 'consolidate'],
+      pg: ['status', 'consolidate'],
+      'pg-schema': ['status', 'consolidate'],
+    });
     if (action !== 'consolidate' && keys.length > 0)
       throw new ContextError({
         code: 'INVALID_OPTIONS',

@@ -38,7 +38,8 @@ export const STORE_USAGE = `Where sessions are (default: --workspace .):
   --workspace DIR    the agent workspace; sessions in DIR/sessions (nanobot JSONL)
   --sessions DIR     a folder of nanobot JSONL session files
   --sqlite PATH      a SQLite database
-  --pg URL           a PostgreSQL connection string (--pg-schema NAME, default public)`;
+  --pg URL           a PostgreSQL connection string (--pg-schema NAME, default public)
+Commands that only read (list, show, status) need the file, folder or schema to exist; they create nothing.`;
 
 /** Usage lines for {@link MODEL_FLAGS}. */
 export const MODEL_USAGE = `Model endpoint (OpenAI-compatible; flags override the environment):
@@ -99,7 +100,7 @@ export async function openStore(values: Values, io: CliIo, mode: StoreMode = 're
   const pg = stringFlag(values, 'pg');
   if (pg !== undefined) {
     checkPostgresUrl(pg);
-    if (mode === 'read') await checkPostgresSchema(pg, schema ?? 'public');
+    await checkPostgres(pg, mode === 'read' ? (schema ?? 'public') : undefined);
     return new PostgresSessionStore({ connectionString: pg, ...(schema === undefined ? {} : { schema }) });
   }
   const sessions = stringFlag(values, 'sessions');
@@ -158,10 +159,11 @@ function checkPostgresUrl(url: string): void {
 const PG_CONNECT_TIMEOUT_MS = 5_000;
 
 /**
- * Checks, without creating anything, that the schema holds ctxloom's session tables.
- * @throws ContextError `NOT_FOUND` when it does not; `STORE_UNAVAILABLE` when the server does not answer.
+ * Checks, without creating anything, that the server answers within a few seconds and, given a
+ * schema (read commands), that it holds ctxloom's session tables.
+ * @throws ContextError `NOT_FOUND` when the schema does not; `STORE_UNAVAILABLE` when the server does not answer.
  */
-async function checkPostgresSchema(url: string, schema: string): Promise<void> {
+async function checkPostgres(url: string, schema: string | undefined): Promise<void> {
   const { default: pg } = await import('pg').catch((error: unknown) => {
     throw new ContextError({
       code: 'DEPENDENCY_MISSING',
@@ -181,12 +183,13 @@ async function checkPostgresSchema(url: string, schema: string): Promise<void> {
     });
   }
   try {
+    if (schema === undefined) return;
     const found = await client.query<{ table: string | null }>('SELECT to_regclass($1) AS table', [
-      `"${schema.replaceAll('"', '""')}".sessions`,
+      `"${schema.replaceAll('"', '""')}".ctxloom_sessions`,
     ]);
     if (found.rows[0]?.table !== null && found.rows[0]?.table !== undefined) return;
     const schemas = await client.query<{ name: string }>(
-      `SELECT table_schema AS name FROM information_schema.tables WHERE table_name = 'sessions' AND table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1`,
+      `SELECT table_schema AS name FROM information_schema.tables WHERE table_name = 'ctxloom_sessions' AND table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1`,
     );
     const names = schemas.rows.map((row) => row.name);
     throw new ContextError({
@@ -279,4 +282,24 @@ export function unknownAction(
         ? `ctxloom ${command} needs an action: ${list}. Run 'ctxloom ${command} --help' for details.`
         : `Unknown action '${action}' for 'ctxloom ${command}'.${didYouMean(action, actions)} The actions are: ${list}; run 'ctxloom ${command} --help' for details.`,
   });
+}
+
+/**
+ * Rejects a flag the action would ignore (`memory status --max-rounds 3`), naming the actions that
+ * take it. `onlyFor` lists, per flag, the actions that read it; flags not listed are read by all.
+ * @throws ContextError `INVALID_OPTIONS`.
+ */
+export function rejectIgnoredFlags(
+  command: string,
+  action: string,
+  values: Values,
+  onlyFor: Readonly<Record<string, readonly string[]>>,
+): void {
+  for (const [flag, actions] of Object.entries(onlyFor)) {
+    if (values[flag] === undefined || actions.includes(action)) continue;
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: `--${flag} does nothing for 'ctxloom ${command} ${action}' (it is read by ${actions.map((name) => `'${command} ${name}'`).join(', ')}); drop it.`,
+    });
+  }
 }

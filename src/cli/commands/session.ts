@@ -22,6 +22,7 @@ import {
   numberFlag,
   openStore,
   parseFlags,
+  rejectIgnoredFlags,
   STORE_FLAGS,
   STORE_USAGE,
   stringFlag,
@@ -175,6 +176,21 @@ export const sessionCommand: CliCommand = {
     const [action, ...rest] = positionals;
     const run = action === undefined ? undefined : ACTIONS[action];
     if (run === undefined) throw unknownAction('session', action, Object.keys(ACTIONS));
+    rejectIgnoredFlags('session', action ?? '', values, {
+      replay: ['show'],
+      public: ['show'],
+      'max-tokens': ['show'],
+      role: ['append'],
+      file: ['append'],
+      strict: ['append'],
+      replace: ['import'],
+      'skip-unreadable': ['import'],
+    });
+    if (values['replay'] !== true && (values['public'] === true || values['max-tokens'] !== undefined))
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: `${values['public'] === true ? '--public' : '--max-tokens'} shapes the replayed history: add --replay, or drop it.`,
+      });
     const nanobot = action !== 'import' && typeof values['nanobot-config'] === 'string';
     if (nanobot && ['sessions', 'sqlite', 'pg'].some((name) => typeof values[name] === 'string'))
       throw new ContextError({
