@@ -5,9 +5,11 @@ import {
   ContextBuilder,
   createSequentialIdGenerator,
   createTokenCounter,
+  JsonlRequestStore,
   JsonlSessionStore,
   loadConfig,
   MemorySessionStore,
+  type RequestRecordStore,
   readMessagesFile,
   replaySession,
   resolveAgentSettings,
@@ -34,6 +36,8 @@ export type OpenWorkspaceInspectorOptions = {
   readonly largeItemShare?: number;
   /** Use this store instead of the workspace's. @default JsonlSessionStore over `<workspace>/sessions` */
   readonly store?: SessionStore;
+  /** The request recorder's store, for the timeline. @default the JSONL logs beside the workspace's sessions (`JsonlRequestStore.besideSessions`) */
+  readonly requests?: RequestRecordStore;
   /** Counts tokens. @default from `ctxloom.yaml` `tokenCounter`, else tiktoken for OpenAI models, else simple */
   readonly tokenCounter?: TokenCounter;
   readonly signal?: AbortSignal;
@@ -108,6 +112,7 @@ export async function openWorkspaceInspector(
     contextWindowTokens,
     maxOutputTokens,
     model: resolved.model,
+    requests: resolved.requests ?? JsonlRequestStore.besideSessions(agent.sessionsDir),
     ...(resolved.largeItemShare === undefined ? {} : { largeItemShare: resolved.largeItemShare }),
   });
 }

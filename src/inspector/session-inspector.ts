@@ -4,6 +4,9 @@ import {
   type BuildTrace,
   ContextError,
   type Message,
+  type RecordedRequest,
+  type RequestRecordStore,
+  readRecordedRequests,
   type SessionRecord,
   type SessionStore,
   type SessionSummary,
@@ -46,6 +49,8 @@ export type SessionInspectorOptions = {
   readonly model?: string;
   /** Share of the window from which one item is warned about. @default 0.1 */
   readonly largeItemShare?: number;
+  /** The request recorder's store, for the timeline of what was sent. @default none (no timeline) */
+  readonly requests?: RequestRecordStore;
 };
 
 /** One section of the built context, as the page shows it: consecutive pieces of one category. */
@@ -86,6 +91,25 @@ export class SessionInspector {
 
   constructor(options: SessionInspectorOptions) {
     this.#options = options;
+  }
+
+  /** The request recorder's store, when the inspector has one. */
+  get requests(): RequestRecordStore | undefined {
+    return this.#options.requests;
+  }
+
+  /** The session store. */
+  get store(): SessionStore {
+    return this.#options.store;
+  }
+
+  /** The recorded requests of a session, oldest first, with their usage (empty without a request store). */
+  async recordedRequests(
+    key: string,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<readonly RecordedRequest[]> {
+    const store = this.#options.requests;
+    return store === undefined ? [] : readRecordedRequests(store, { sessionKey: key, ...options });
   }
 
   /** The stored sessions, sorted by key. */
@@ -154,6 +178,7 @@ export class SessionInspector {
         replayed: request.replayed.history,
         sent: messages,
         decisions: inspection.decisions,
+        lastConsolidated: request.record?.lastConsolidated ?? 0,
       }),
     };
   }

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { ContextError } from '../../index.js';
-import { openWorkspaceInspector, startInspectorServer } from '../../inspector/index.js';
 import type { CliCommand } from '../cli-io.js';
 
 const USAGE = `Usage: ctxloom serve [--workspace DIR] [--port N] [--host ADDRESS] [--model NAME]
@@ -29,6 +28,8 @@ export const serveCommand: CliCommand = {
     const port = parseNumber('--port', values.port);
     const contextWindowTokens = parseNumber('--context-window', values['context-window']);
     const maxOutputTokens = parseNumber('--max-output', values['max-output']);
+    // The inspector (and its HTTP server, Hono) loads only when serving.
+    const { openWorkspaceInspector, startInspectorServer } = await import('../../inspector/index.js');
     const inspector = await openWorkspaceInspector({
       workspace: values.workspace ?? io.cwd,
       ...(values.model === undefined ? {} : { model: values.model }),
