@@ -88,6 +88,13 @@ export type SessionInspection = {
  */
 export class SessionInspector {
   readonly #options: SessionInspectorOptions;
+  /** The last sessions loaded and replayed, reused while the store's summary of them is unchanged. */
+  readonly #loaded: {
+    readonly key: string;
+    readonly signature: string;
+    readonly record: SessionRecord;
+    readonly replayed: ReplayedSession;
+  }[] = [];
 
   constructor(options: SessionInspectorOptions) {
     this.#options = options;
@@ -125,7 +132,20 @@ export class SessionInspector {
     key: string,
     options: { readonly message?: string; readonly signal?: AbortSignal } = {},
   ): Promise<SessionInspection> {
-    const signalOption = options.signal === undefined ? {} : { signal: options.signal };
+    const { record, replayed } = await this.#load(key, options.signal);
+    return this.inspectHistory({ key, record, replayed, ...options });
+  }
+
+  /** Loads and replays a session, or reuses the last load while the store's summary of it is the same. */
+  async #load(
+    key: string,
+    signal: AbortSignal | undefined,
+  ): Promise<{ readonly record: SessionRecord; readonly replayed: ReplayedSession }> {
+    const signalOption = signal === undefined ? {} : { signal };
+    const summary = (await this.#options.store.list(signalOption)).find((entry) => entry.key === key);
+    const signature = JSON.stringify(summary ?? null);
+    const known = this.#loaded.find((entry) => entry.key === key && entry.signature === signature);
+    if (known !== undefined && summary !== undefined) return known;
     const record = await this.#options.store.load(key, signalOption);
     if (!record.exists) {
       throw new ContextError({
@@ -134,7 +154,9 @@ export class SessionInspector {
       });
     }
     const replayed = this.#options.replay?.(record) ?? { history: record.messages };
-    return this.inspectHistory({ key, record, replayed, ...options });
+    this.#loaded.unshift({ key, signature, record, replayed });
+    this.#loaded.splice(2);
+    return { record, replayed };
   }
 
   /** Builds and analyses a context from a history that is not in the store (e.g. a JSON file). */
