@@ -19,7 +19,7 @@ describe('diffHistory', () => {
       ],
     });
     expect(diff.stored.map((entry) => [entry.id, entry.status, entry.reasons])).toEqual([
-      ['a', 'not-replayed', []],
+      ['a', 'boundary-skipped', []],
       ['b', 'dropped', ['message-drop by snip: over budget']],
       ['c', 'rewritten', ['tool-result-offload by budget: saved to a file']],
       ['d', 'kept', []],

@@ -2,8 +2,12 @@ import { sectionOf } from '../core/index.js';
 import type { Decision, Message } from '../index.js';
 import { messageText } from '../tokens/index.js';
 
-/** How one message fared between the store and the model. */
-export type HistoryStatus = 'kept' | 'rewritten' | 'dropped' | 'not-replayed' | 'added';
+/**
+ * How one message fared between the store and the model. A stored message the replay left out is
+ * `archived` (before the consolidation pointer: summarised into memory) or `boundary-skipped` (after
+ * it, but cut by the replay's window or its legal-start rule).
+ */
+export type HistoryStatus = 'kept' | 'rewritten' | 'dropped' | 'archived' | 'boundary-skipped' | 'added';
 
 /** One row of a {@link HistoryDiff} column. */
 export type HistoryDiffEntry = {
@@ -11,11 +15,18 @@ export type HistoryDiffEntry = {
   readonly role: Message['role'];
   /** The message's text as counters see it (content, tool calls, reasoning). */
   readonly text: string;
+  /** The content alone, for display: text parts, and `[image]` / `[file]` for media parts. */
+  readonly content: string;
   readonly status: HistoryStatus;
   /** The reasons of the decisions that name this message. */
   readonly reasons: readonly string[];
   /** The section (provider id) of a sent message. */
   readonly section?: string;
+  /** The tool calls of an assistant message. */
+  readonly toolCalls?: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];
+  /** The call a tool result answers, and the tool's name when the message carries it. */
+  readonly toolCallId?: string;
+  readonly name?: string;
 };
 
 /** The stored history next to what the model receives. */
@@ -36,11 +47,13 @@ export type DiffHistoryOptions = {
   readonly sent: readonly Message[];
   /** The build's decisions; their reasons are attached to the messages they name. */
   readonly decisions?: readonly Decision[];
+  /** Stored messages before this index were archived by consolidation. @default 0 */
+  readonly lastConsolidated?: number;
 };
 
 /**
  * Lines up the stored history with what the model receives, by message id: a stored message that the
- * replay left out is `not-replayed`, one the filters removed is `dropped`, one whose content, tool
+ * replay left out is `archived` or `boundary-skipped`, one the filters removed is `dropped`, one whose content, tool
  * calls or tool-call id changed is `rewritten`; a sent message with no stored counterpart is `added`.
  * Pure; the inputs are not changed.
  */
@@ -55,15 +68,29 @@ export function diffHistory(options: DiffHistoryOptions): HistoryDiff {
       id: message.id,
       role: message.role,
       text: messageText(message),
+      content: displayContent(message),
       status,
       reasons: reasons.get(message.id) ?? [],
       ...(section === undefined ? {} : { section }),
+      ...(message.toolCalls === undefined || message.toolCalls.length === 0
+        ? {}
+        : {
+            toolCalls: message.toolCalls.map((call) => ({
+              id: call.id,
+              name: call.name,
+              arguments: call.arguments,
+            })),
+          }),
+      ...(message.toolCallId === undefined ? {} : { toolCallId: message.toolCallId }),
+      ...(message.name === undefined ? {} : { name: message.name }),
     };
   };
+  const archivedBefore = options.lastConsolidated ?? 0;
   return {
-    stored: options.stored.map((message) => {
+    stored: options.stored.map((message, index) => {
       const replay = replayed.get(message.id);
-      if (replay === undefined) return entry(message, 'not-replayed');
+      if (replay === undefined)
+        return entry(message, index < archivedBefore ? 'archived' : 'boundary-skipped');
       const out = sent.get(message.id);
       if (out === undefined) return entry(message, 'dropped');
       return entry(message, isSame(message, out) ? 'kept' : 'rewritten');
@@ -95,4 +122,9 @@ function isSame(a: Message, b: Message): boolean {
     JSON.stringify(a.toolCalls ?? []) === JSON.stringify(b.toolCalls ?? []) &&
     a.toolCallId === b.toolCallId
   );
+}
+
+function displayContent(message: Message): string {
+  if (typeof message.content === 'string') return message.content;
+  return message.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
 }

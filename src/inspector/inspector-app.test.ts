@@ -67,7 +67,13 @@ describe('createInspectorApp', () => {
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toContain('<title>ctxloom inspector</title>');
-    expect(html).not.toMatch(/<(?:script|link|img)[^>]+(?:src|href)=/i);
+    // nothing is loaded from elsewhere: the only reference is the same-origin icon
+    expect(html).not.toMatch(/<(?:script|link|img)[^>]+(?:src|href)="(?!\/favicon\.svg")/i);
+    const icon = await get(app, '/favicon.svg');
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await icon.text()).toMatch(/^<svg /);
+    expect((await get(app, '/favicon.ico')).status).toBe(200);
     expect(html.replaceAll('http://www.w3.org/2000/svg', '')).not.toMatch(/https?:\/\//);
     expect(response.headers.get('content-security-policy')).toMatch(
       /default-src 'none'; script-src 'sha256-/,
@@ -95,10 +101,12 @@ describe('createInspectorApp', () => {
       };
       sections: { name: string }[];
       trace: { stages: { id: string }[]; totalTokens: number };
-      diff: {
-        stored: { id: string; status: string; reasons: string[] }[];
-        sent: { id: string; status: string }[];
-      };
+      rows: {
+        index: number;
+        stored?: { id: string; status: string; reasons: string[] };
+        sent?: { id: string; status: string };
+      }[];
+      totalRows: number;
     };
     expect(body.key).toBe('cli:direct');
     const used = body.inspection.categories.filter((category) => category.kind === 'used');
@@ -111,28 +119,54 @@ describe('createInspectorApp', () => {
       'current-message',
       'drop-first-user',
     ]);
-    expect(body.diff.stored.map((entry) => [entry.id, entry.status])).toEqual([
-      ['u1', 'dropped'],
-      ['a1', 'kept'],
-      ['t1', 'kept'],
-      ['a2', 'kept'],
+    // stored and sent side by side, one row per message
+    expect(
+      body.rows.map((row) => [
+        row.stored?.id ?? '',
+        row.stored?.status ?? '',
+        row.sent?.id ?? '',
+        row.sent?.status ?? '',
+      ]),
+    ).toEqual([
+      ['u1', 'dropped', '', ''],
+      ['', '', 's1', 'added'],
+      ['a1', 'kept', 'a1', 'kept'],
+      ['t1', 'kept', 't1', 'kept'],
+      ['a2', 'kept', 'a2', 'kept'],
+      ['', '', 'now', 'added'],
     ]);
-    expect(body.diff.stored[0]?.reasons).toEqual(['message-drop by drop-first-user: over budget']);
-    expect(body.diff.sent.map((entry) => [entry.id, entry.status])).toEqual([
-      ['s1', 'added'],
-      ['a1', 'kept'],
-      ['t1', 'kept'],
-      ['a2', 'kept'],
-      ['now', 'added'],
-    ]);
+    expect(body.totalRows).toBe(6);
+    expect(body.rows[0]?.stored?.reasons).toEqual(['message-drop by drop-first-user: over budget']);
   });
 
   it('decodes hostile session keys from the path and returns their content as JSON data', async () => {
     const response = await get(await setup(), `/api/sessions/${encodeURIComponent(HOSTILE_KEY)}/context`);
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { key: string; diff: { stored: { text: string }[] } };
+    const body = (await response.json()) as { key: string; rows: { stored?: { text: string } }[] };
     expect(body.key).toBe(HOSTILE_KEY);
-    expect(body.diff.stored[0]?.text).toBe('<img src=x onerror=alert(1)>');
+    expect(body.rows.find((row) => row.stored !== undefined)?.stored?.text).toBe(
+      '<img src=x onerror=alert(1)>',
+    );
+  });
+
+  it('pages the rows (the latest page by default) and searches a session', async () => {
+    const app = await setup();
+    type Page = {
+      rows: { index: number }[];
+      offset: number;
+      totalRows: number;
+      statusCounts: Record<string, number>;
+    };
+    const latest = (await (await get(app, '/api/sessions/cli%3Adirect/context?limit=2')).json()) as Page;
+    expect([latest.offset, latest.rows.map((row) => row.index)]).toEqual([3, [3, 4]]);
+    expect(latest.statusCounts).toEqual({ dropped: 1, added: 1, kept: 3 });
+    const first = (await (
+      await get(app, '/api/sessions/cli%3Adirect/context?limit=2&offset=0')
+    ).json()) as Page;
+    expect(first.rows.map((row) => row.index)).toEqual([0, 1]);
+    const search = await (await get(app, '/api/sessions/cli%3Adirect/search?q=AGENTS')).json();
+    expect(search).toMatchObject({ total: 1, hits: [{ index: 2, id: 'a1', role: 'assistant' }] });
+    expect((await get(app, '/api/sessions/cli%3Adirect/context?offset=-1')).status).toBe(400);
   });
 
   it('answers 404 with a JSON error for an unknown session or path', async () => {

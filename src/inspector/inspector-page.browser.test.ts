@@ -1,17 +1,27 @@
+/**
+ * The inspector page in headless Chromium (playwright-core, /usr/bin/chromium) at 1400 px and 400 px:
+ * the context view with stored and sent aligned, the timeline of recorded requests, a 50,000-message
+ * session, live refresh, hostile content; each view passes a layout check (nothing wider than the
+ * viewport, nothing cut off) and is saved as a screenshot under test-results/.
+ */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JsonlSessionStore } from '../index.js';
+import { assistant, tool, user } from '../core/index.js';
+import { ContextBuilder, JsonlSessionStore, type Message } from '../index.js';
+import { JsonlRequestStore, RequestRecorder } from '../recorder/index.js';
 import { openWorkspaceInspector } from './open-workspace-inspector.js';
 import { type InspectorServer, startInspectorServer } from './start-inspector-server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const SCREENSHOT = path.join(ROOT, 'test-results/inspector.png');
+const RESULTS = path.join(ROOT, 'test-results');
 const HOSTILE_KEY = 'web:<img src=x onerror="window.__pwned=1">';
+const BIG_KEY = 'big:50k';
+const BIG_COUNT = 50_000;
 const isAvailable = existsSync(CHROMIUM);
 const { CI = '' } = process.env;
 const isCi = CI !== '' && CI !== 'false';
@@ -26,19 +36,144 @@ if (!isAvailable && isCi) {
   });
 }
 
+/** Problems with the layout: anything wider than the viewport or cut off by its box. */
+function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const problems: string[] = [];
+    if (document.documentElement.scrollWidth > width + 1) {
+      problems.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+    }
+    const describe = (node: Element) =>
+      `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${node.className && typeof node.className === 'string' ? `.${node.className.split(' ').join('.')}` : ''}`;
+    const inScroller = (node: Element) => {
+      for (
+        let parent = node.parentElement;
+        parent !== null && parent !== document.body;
+        parent = parent.parentElement
+      ) {
+        if (['auto', 'scroll'].includes(getComputedStyle(parent).overflowX)) return true;
+      }
+      return false;
+    };
+    for (const node of Array.from(document.querySelectorAll('body *'))) {
+      const box = node.getBoundingClientRect();
+      if (box.width === 0 && box.height === 0) continue;
+      if (inScroller(node)) continue;
+      if (box.right > width + 1 || box.left < -1)
+        problems.push(`${describe(node)} spans ${box.left}–${box.right} of ${width}`);
+      const style = getComputedStyle(node);
+      if (['hidden', 'clip'].includes(style.overflowX) && node.scrollWidth > node.clientWidth + 1) {
+        problems.push(`${describe(node)} cuts off ${node.scrollWidth - node.clientWidth}px`);
+      }
+    }
+    // counts such as "2 messages" never wrap inside a word
+    for (const count of Array.from(document.querySelectorAll('nav .count'))) {
+      if (count.getClientRects().length > 1) problems.push(`nav count wraps: ${count.textContent}`);
+    }
+    return problems.slice(0, 20);
+  });
+}
+
+async function recordRequests(workspace: string): Promise<void> {
+  const sessions = path.join(workspace, 'sessions');
+  const recorder = new RequestRecorder({ store: JsonlRequestStore.besideSessions(sessions) });
+  const record = await new JsonlSessionStore({ dir: sessions }).load('cli:direct');
+  const builder = ContextBuilder.forAgent({ workspace, channel: 'cli', observer: recorder });
+  const built = await builder.build({
+    history: record.messages.slice(8),
+    current: 'Run the tests.',
+    sessionKey: 'cli:direct',
+  });
+  await recorder.observeUsage({
+    inputTokens: 3_120,
+    cachedInputTokens: 2_048,
+    outputTokens: 41,
+    latencyMs: 812,
+    model: 'gpt-4o',
+  });
+  let messages: readonly Message[] = built.messages;
+  for (const stepNumber of [0, 1, 2]) {
+    const step = await ContextBuilder.forChat({}).transform(messages, {});
+    await recorder.observeRequest({
+      source: 'prepare-step',
+      runId: 'run-1',
+      stepNumber,
+      sessionKey: 'cli:direct',
+      messages,
+      tools: [{ name: 'exec' }],
+      trace: step.trace,
+      model: 'gpt-4o',
+    });
+    await recorder.observeUsage({
+      runId: 'run-1',
+      stepNumber,
+      inputTokens: 3_200 + stepNumber * 90,
+      cachedInputTokens: 3_072,
+      outputTokens: 25,
+      latencyMs: 640,
+    });
+    messages = [
+      ...messages,
+      assistant('', {
+        id: `call-${stepNumber}`,
+        toolCalls: [
+          { id: `c${stepNumber}`, name: 'exec', arguments: { cmd: `npm test -- part ${stepNumber}` } },
+        ],
+      }),
+      tool(`PASS part ${stepNumber}\n${'ok '.repeat(400)}`, {
+        id: `result-${stepNumber}`,
+        toolCallId: `c${stepNumber}`,
+        name: 'exec',
+      }),
+    ];
+  }
+}
+
+async function writeBigSession(sessions: string): Promise<void> {
+  const lines = [
+    JSON.stringify({
+      _type: 'metadata',
+      key: BIG_KEY,
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
+      metadata: {},
+      last_consolidated: 0,
+    }),
+  ];
+  for (let index = 0; index < BIG_COUNT; index += 1) {
+    lines.push(
+      JSON.stringify({
+        role: index % 2 === 0 ? 'user' : 'assistant',
+        content: `message ${index}: ${'lorem ipsum dolor '.repeat(4)}`,
+        timestamp: '2026-01-01T00:00:00.000Z',
+        id: `b${index}`,
+      }),
+    );
+  }
+  await appendFile(
+    path.join(sessions, `${Buffer.from(BIG_KEY).toString('base64url')}.jsonl`),
+    `${lines.join('\n')}\n`,
+  );
+}
+
 describe.skipIf(!isAvailable)('inspector page in Chromium', () => {
   let temp = '';
+  let workspace = '';
   let server: InspectorServer | undefined;
   let context: BrowserContext | undefined;
   const external: string[] = [];
 
   beforeAll(async () => {
     temp = await mkdtemp(path.join(tmpdir(), 'ctxloom-browser-'));
-    const workspace = path.join(temp, 'workspace');
+    workspace = path.join(temp, 'workspace');
     await cp(path.join(ROOT, 'examples/workspace'), workspace, { recursive: true });
-    await new JsonlSessionStore({ dir: path.join(workspace, 'sessions') }).append(HOSTILE_KEY, [
+    const sessions = path.join(workspace, 'sessions');
+    await new JsonlSessionStore({ dir: sessions }).append(HOSTILE_KEY, [
       { id: 'x1', role: 'user', content: '<script>window.__pwned=2</script><b>bold?</b>' },
     ]);
+    await writeBigSession(sessions);
+    await recordRequests(workspace);
     server = await startInspectorServer({ inspector: await openWorkspaceInspector({ workspace }), port: 0 });
     context = await chromium.launchPersistentContext(path.join(temp, 'profile'), {
       executablePath: CHROMIUM,
@@ -51,15 +186,17 @@ describe.skipIf(!isAvailable)('inspector page in Chromium', () => {
         '--no-first-run',
         '--disable-sync',
       ],
-      viewport: { width: 1280, height: 900 },
+      viewport: { width: 1400, height: 900 },
     });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await context.route('**/*', async (route) => {
       const url = new URL(route.request().url());
       if (url.hostname === '127.0.0.1') return route.continue();
       external.push(url.href);
       return route.abort();
     });
-  }, 120_000);
+    await mkdir(RESULTS, { recursive: true });
+  }, 180_000);
 
   afterAll(async () => {
     await context?.close();
@@ -67,21 +204,28 @@ describe.skipIf(!isAvailable)('inspector page in Chromium', () => {
     await rm(temp, { recursive: true, force: true });
   });
 
-  it('shows a session section by section with the budget chart, trace and diff', async () => {
+  async function open(width: number, hash = ''): Promise<{ page: Page; errors: string[] }> {
     if (context === undefined || server === undefined) throw new Error('setup failed');
     const page = await context.newPage();
+    await page.setViewportSize({ width, height: 900 });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
     });
-    await page.goto(server.url);
-    const sessions = page.locator('#sessions a');
-    await expect
-      .poll(() => sessions.allTextContents())
-      .toEqual(['cli:direct', 'telegram:8281248569', HOSTILE_KEY]);
+    await page.goto(`${server.url}${hash}`);
+    return { page, errors };
+  }
 
-    // the inline style and script run under the strict CSP (hash-allowed), so the page is styled
+  it('shows a session at 1400 px with stored and sent aligned, structured tool calls and no layout defect', async () => {
+    const { page, errors } = await open(1400);
+    await expect
+      .poll(() => page.locator('#sessions a').allTextContents())
+      .toEqual([BIG_KEY, 'cli:direct', 'telegram:8281248569', HOSTILE_KEY]);
+    // nothing picked yet: the header keeps its height on a short page
+    expect(await page.locator('header').evaluate((node) => node.getBoundingClientRect().height)).toBeLessThan(
+      80,
+    );
     expect(await page.locator('header').evaluate((node) => getComputedStyle(node).backgroundColor)).toBe(
       'rgb(29, 36, 51)',
     );
@@ -91,57 +235,129 @@ describe.skipIf(!isAvailable)('inspector page in Chromium', () => {
       /^gpt-4o · [\d,]+\/128,000 tokens \(\d+\.\d%\)/,
     );
     expect(await page.locator('#chart svg rect').count()).toBeGreaterThanOrEqual(5);
-    expect(await page.locator('#chart .legend tr').allTextContents()).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^ AGENTS\.md[\d,]+\d+\.\d%$/)]),
-    );
-    const summaries = await page.locator('details.section > summary').allTextContents();
-    expect(summaries.map((text) => text.replace(/ [\d,]+ tokens$/, '').trim())).toEqual(
-      expect.arrayContaining(['Identity', 'AGENTS.md', 'SOUL.md', 'USER.md', 'History']),
-    );
-
-    const agents = page.locator('details.section[data-section="file:AGENTS.md"]');
-    expect(await agents.evaluate((node) => node.hasAttribute('open'))).toBe(false);
-    await agents.locator('summary').click();
-    expect(await agents.evaluate((node) => node.hasAttribute('open'))).toBe(true);
-    await expect.poll(() => agents.locator('pre').first().isVisible()).toBe(true);
-    expect(await agents.locator('pre').first().textContent()).toMatch(/^## AGENTS\.md\n\n/);
-
-    expect(await page.locator('#trace tr').count()).toBeGreaterThan(3);
-    expect(await page.locator('#trace li.decision[data-type="message-drop"]').count()).toBeGreaterThan(0);
-    expect(await page.locator('#trace li.decision[data-type="tool-result-offload"]').count()).toBe(1);
-    const status = (id: string) => page.locator(`#stored li[data-id="${id}"]`).getAttribute('data-status');
-    expect(await status('m01')).toBe('not-replayed');
+    const status = (id: string) =>
+      page.locator(`#rows [data-side="stored"] .msg[data-id="${id}"]`).getAttribute('data-status');
+    expect(await status('m01')).toBe('archived');
     expect(await status('m18')).toBe('rewritten');
     expect(await status('m22')).toBe('dropped');
-    expect(await page.locator('#stored li[data-id="m22"] .reasons').textContent()).toMatch(
-      /^message-drop by /,
+    // a stored message and its sent copy share a row
+    const row = page.locator('#rows .row', { has: page.locator('[data-side="stored"] .msg[data-id="m18"]') });
+    expect(await row.locator('[data-side="sent"] .msg').getAttribute('data-id')).toBe('m18');
+    const tops = await row
+      .locator('.cell')
+      .evaluateAll((cells) => cells.map((cell) => Math.round(cell.getBoundingClientRect().top)));
+    expect(new Set(tops).size).toBe(1);
+    expect(await page.locator('#rows .tool-call .tool-label').count()).toBeGreaterThan(0);
+    expect(await page.locator('#rows .tool-result .tool-label').first().textContent()).toMatch(
+      /^tool result/,
     );
-    expect(await page.locator('#sent li[data-status="added"]').count()).toBeGreaterThan(0);
-
-    await page.locator('#message').fill('What should I work on next?');
-    await page.locator('#rebuild').click();
-    await page.locator('details.section[data-section="current-message"]').waitFor();
-    await agents.locator('summary').waitFor();
-    await page.locator('details.section[data-section="file:AGENTS.md"] > summary').click();
-
-    await mkdir(path.dirname(SCREENSHOT), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    // a long block (the sent system prompt) is clipped with a button that shows it all
+    const systemBlock = page.locator('#rows [data-side="sent"] .msg[data-role="system"] .block').first();
+    await systemBlock.locator('button.expand').click();
+    expect(await systemBlock.locator('pre').evaluate((node) => node.classList.contains('clipped'))).toBe(
+      false,
+    );
+    expect(await page.locator('#status-counts [data-status="archived"]').textContent()).toMatch(
+      /^archived \d+$/,
+    );
+    await page.locator('#search').fill('footnote');
+    await page.locator('#search-button').click();
+    await expect.poll(() => page.locator('#search-results a').count()).toBeGreaterThan(0);
+    expect(await layoutProblems(page)).toEqual([]);
+    await page.screenshot({ path: path.join(RESULTS, 'inspector-1400.png'), fullPage: true });
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-top.png') });
-    expect(existsSync(SCREENSHOT)).toBe(true);
+    await page.screenshot({ path: path.join(RESULTS, 'inspector-1400-top.png') });
     expect(errors).toEqual([]);
     expect(external).toEqual([]);
   }, 120_000);
 
+  it('shows the timeline of recorded turns and steps with usage, changes and a copy of the request', async () => {
+    const { page, errors } = await open(1400, `#/session/${encodeURIComponent('cli:direct')}`);
+    await page.locator('#tab-timeline').click();
+    await page.locator('#timeline details.turn').first().waitFor();
+    expect(await page.locator('#timeline details.turn').count()).toBe(2);
+    const run = page.locator('#timeline details.turn').nth(1);
+    expect(await run.locator('summary').textContent()).toMatch(/^Turn 2 · 3 steps · .* · run run-1$/);
+    const steps = run.locator('.step');
+    expect(await steps.count()).toBe(3);
+    expect(await steps.nth(1).locator('.chip.usage').textContent()).toBe(
+      'provider: in 3,290 · cached 3,072 · out 25 · 640 ms',
+    );
+    expect(await steps.nth(1).locator('.chip.change').first().textContent()).toBe('+2 −0 ~0 since previous');
+    await steps.nth(2).locator('button.show-request').click();
+    await steps.nth(2).locator('.step-body .tool-call').first().waitFor();
+    expect(await steps.nth(2).locator('.step-body .msg[data-status="added"]').count()).toBe(2);
+    await steps.nth(2).locator('button.copy').click();
+    await expect
+      .poll(() => steps.nth(2).locator('.copied').textContent())
+      .toMatch(/^Copied [\d,]+ characters$/);
+    const copied = await page.evaluate(() => String(Reflect.get(window, '__ctxloomCopied')));
+    const sent = JSON.parse(copied) as { id: string }[];
+    expect(sent.map((message) => message.id).slice(-2)).toEqual(['call-1', 'result-1']);
+    expect(await layoutProblems(page)).toEqual([]);
+    await page.screenshot({ path: path.join(RESULTS, 'inspector-timeline.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('stays usable at 400 px: Rebuild visible, content full width, nothing overflows', async () => {
+    const { page, errors } = await open(400, `#/session/${encodeURIComponent('cli:direct')}`);
+    await page.locator('#rows .row').first().waitFor();
+    const rebuild = await page.locator('#rebuild').boundingBox();
+    expect(rebuild).not.toBeNull();
+    expect((rebuild?.x ?? 0) + (rebuild?.width ?? 0)).toBeLessThanOrEqual(400);
+    expect(await page.locator('#rebuild').isVisible()).toBe(true);
+    expect(
+      await page.locator('main').evaluate((node) => node.getBoundingClientRect().width),
+    ).toBeGreaterThanOrEqual(380);
+    expect(await layoutProblems(page)).toEqual([]);
+    await page.screenshot({ path: path.join(RESULTS, 'inspector-400.png') });
+    await page.screenshot({ path: path.join(RESULTS, 'inspector-400-full.png'), fullPage: true });
+    await page.locator('#tab-timeline').click();
+    await page.locator('#timeline details.turn').first().waitFor();
+    expect(await layoutProblems(page)).toEqual([]);
+    await page.screenshot({ path: path.join(RESULTS, 'inspector-400-timeline.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('opens a 50,000-message session one page at a time', async () => {
+    const { page, errors } = await open(1400, `#/session/${encodeURIComponent(BIG_KEY)}`);
+    await page.locator('#rows .row').first().waitFor({ timeout: 60_000 });
+    const pager = page.locator('#rows-pager span.muted');
+    expect(await pager.textContent()).toMatch(/^rows [\d,]+–([\d,]+) of \1$/);
+    const total = Number((await pager.textContent())?.replace(/^.* of /, '').replaceAll(',', ''));
+    expect(total).toBeGreaterThan(BIG_COUNT);
+    expect(await page.locator('#rows .row').count()).toBe(200);
+    await page.locator('#rows-pager button[data-page="first"]').click();
+    await expect.poll(() => pager.textContent()).toMatch(/^rows 1–200 of /);
+    expect(await page.locator('#rows [data-side="stored"] .msg').first().getAttribute('data-status')).toBe(
+      'boundary-skipped',
+    );
+    expect(await layoutProblems(page)).toEqual([]);
+    await page.screenshot({ path: path.join(RESULTS, 'inspector-50k.png') });
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('refreshes by itself when the session changes on disk', async () => {
+    const { page } = await open(1400, `#/session/${encodeURIComponent('telegram:8281248569')}`);
+    await page.locator('#rows .row').first().waitFor();
+    await expect.poll(() => page.locator('#live').textContent()).toBe('● live');
+    const before = await page.locator('#rows [data-side="stored"] .msg').count();
+    await new JsonlSessionStore({ dir: path.join(workspace, 'sessions') }).append('telegram:8281248569', [
+      user('And the release date?', { id: 'live-1' }),
+    ]);
+    await expect.poll(() => page.locator('#live').textContent(), { timeout: 15_000 }).toMatch(/^● updated /);
+    await expect
+      .poll(() => page.locator('#rows [data-side="stored"] .msg').count(), { timeout: 15_000 })
+      .toBe(before + 1);
+  }, 60_000);
+
   it('shows hostile session content as text and never runs it', async () => {
-    if (context === undefined || server === undefined) throw new Error('setup failed');
-    const page = await context.newPage();
-    await page.goto(`${server.url}#/session/${encodeURIComponent(HOSTILE_KEY)}`);
+    const { page } = await open(1400, `#/session/${encodeURIComponent(HOSTILE_KEY)}`);
     await page.locator('#session-title').getByText(HOSTILE_KEY).waitFor();
-    expect(await page.locator('#stored pre').first().textContent()).toBe(
+    expect(await page.locator('#rows [data-side="stored"] pre').first().textContent()).toBe(
       '<script>window.__pwned=2</script><b>bold?</b>',
     );
     expect(await page.evaluate(() => Reflect.get(window, '__pwned'))).toBeUndefined();
-    expect(await page.locator('#stored b').count()).toBe(0);
+    expect(await page.locator('#rows b').count()).toBe(0);
   }, 60_000);
 });

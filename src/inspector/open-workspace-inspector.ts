@@ -11,6 +11,7 @@ import {
   type TokenCounter,
 } from '../index.js';
 import { agentOptionsFromSettings } from '../presets/index.js';
+import { JsonlRequestStore, type RequestRecordStore } from '../recorder/index.js';
 import { readMessagesFile, replaySession } from '../sessions/index.js';
 import { SessionInspector } from './session-inspector.js';
 
@@ -32,6 +33,8 @@ export type OpenWorkspaceInspectorOptions = {
   readonly largeItemShare?: number;
   /** Use this store instead of the workspace's. @default JsonlSessionStore over `<workspace>/sessions` */
   readonly store?: SessionStore;
+  /** The request recorder's store, for the timeline. @default the JSONL logs beside the workspace's sessions (`JsonlRequestStore.besideSessions`) */
+  readonly requests?: RequestRecordStore;
   /** Counts tokens. @default from `ctxloom.yaml` `tokenCounter`, else tiktoken for OpenAI models, else simple */
   readonly tokenCounter?: TokenCounter;
   readonly signal?: AbortSignal;
@@ -106,6 +109,7 @@ export async function openWorkspaceInspector(
     contextWindowTokens,
     maxOutputTokens,
     model: resolved.model,
+    requests: resolved.requests ?? JsonlRequestStore.besideSessions(agent.sessionsDir),
     ...(resolved.largeItemShare === undefined ? {} : { largeItemShare: resolved.largeItemShare }),
   });
 }

@@ -10,6 +10,7 @@ import {
   type TokenCounter,
   type ToolDefinition,
 } from '../index.js';
+import { type RecordedRequest, type RequestRecordStore, readRecordedRequests } from '../recorder/index.js';
 import type { ContextPiece } from './context-pieces.js';
 import { diffHistory, type HistoryDiff } from './diff-history.js';
 import { type ContextInspection, inspectContext } from './inspect-context.js';
@@ -46,6 +47,8 @@ export type SessionInspectorOptions = {
   readonly model?: string;
   /** Share of the window from which one item is warned about. @default 0.1 */
   readonly largeItemShare?: number;
+  /** The request recorder's store, for the timeline of what was sent. @default none (no timeline) */
+  readonly requests?: RequestRecordStore;
 };
 
 /** One section of the built context, as the page shows it: consecutive pieces of one category. */
@@ -83,9 +86,35 @@ export type SessionInspection = {
  */
 export class SessionInspector {
   readonly #options: SessionInspectorOptions;
+  /** The last sessions loaded and replayed, reused while the store's summary of them is unchanged. */
+  readonly #loaded: {
+    readonly key: string;
+    readonly signature: string;
+    readonly record: SessionRecord;
+    readonly replayed: ReplayedSession;
+  }[] = [];
 
   constructor(options: SessionInspectorOptions) {
     this.#options = options;
+  }
+
+  /** The request recorder's store, when the inspector has one. */
+  get requests(): RequestRecordStore | undefined {
+    return this.#options.requests;
+  }
+
+  /** The session store. */
+  get store(): SessionStore {
+    return this.#options.store;
+  }
+
+  /** The recorded requests of a session, oldest first, with their usage (empty without a request store). */
+  async recordedRequests(
+    key: string,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<readonly RecordedRequest[]> {
+    const store = this.#options.requests;
+    return store === undefined ? [] : readRecordedRequests(store, { sessionKey: key, ...options });
   }
 
   /** The stored sessions, sorted by key. */
@@ -101,7 +130,20 @@ export class SessionInspector {
     key: string,
     options: { readonly message?: string; readonly signal?: AbortSignal } = {},
   ): Promise<SessionInspection> {
-    const signalOption = options.signal === undefined ? {} : { signal: options.signal };
+    const { record, replayed } = await this.#load(key, options.signal);
+    return this.inspectHistory({ key, record, replayed, ...options });
+  }
+
+  /** Loads and replays a session, or reuses the last load while the store's summary of it is the same. */
+  async #load(
+    key: string,
+    signal: AbortSignal | undefined,
+  ): Promise<{ readonly record: SessionRecord; readonly replayed: ReplayedSession }> {
+    const signalOption = signal === undefined ? {} : { signal };
+    const summary = (await this.#options.store.list(signalOption)).find((entry) => entry.key === key);
+    const signature = JSON.stringify(summary ?? null);
+    const known = this.#loaded.find((entry) => entry.key === key && entry.signature === signature);
+    if (known !== undefined && summary !== undefined) return known;
     const record = await this.#options.store.load(key, signalOption);
     if (!record.exists) {
       throw new ContextError({
@@ -110,7 +152,9 @@ export class SessionInspector {
       });
     }
     const replayed = this.#options.replay?.(record) ?? { history: record.messages };
-    return this.inspectHistory({ key, record, replayed, ...options });
+    this.#loaded.unshift({ key, signature, record, replayed });
+    this.#loaded.splice(2);
+    return { record, replayed };
   }
 
   /** Builds and analyses a context from a history that is not in the store (e.g. a JSON file). */
@@ -154,6 +198,7 @@ export class SessionInspector {
         replayed: request.replayed.history,
         sent: messages,
         decisions: inspection.decisions,
+        lastConsolidated: request.record?.lastConsolidated ?? 0,
       }),
     };
   }

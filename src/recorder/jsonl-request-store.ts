@@ -108,6 +108,17 @@ export class JsonlRequestStore implements RequestRecordStore {
     return [...keys].sort();
   }
 
+  /** The size and modification time of the session's log. */
+  async version(sessionKey: string): Promise<string> {
+    try {
+      const { size, mtimeMs } = await stat(this.#file(sessionKey));
+      return `${size}:${mtimeMs}`;
+    } catch (error) {
+      if (isMissingFileError(error)) return 'none';
+      throw error;
+    }
+  }
+
   async close(): Promise<void> {}
 
   #file(sessionKey: string): string {

@@ -18,6 +18,11 @@ export interface RequestRecordStore {
   read(sessionKey: string, options?: ReadRequestRecordsOptions): Promise<readonly RecorderRecord[]>;
   /** The sessions that have lines, sorted. */
   listSessions(options?: ReadRequestRecordsOptions): Promise<readonly string[]>;
+  /**
+   * Optional capability: a cheap value that changes whenever the session's log changes (watchers poll
+   * it instead of reading the log). @default none: watchers read the log
+   */
+  version?(sessionKey: string): Promise<string>;
   /** Releases connections or handles. */
   close(): Promise<void>;
 }

@@ -1,6 +1,5 @@
 import { resolveAgentSettings } from '../../config/index.js';
 import { ContextError, loadConfig } from '../../index.js';
-import { openWorkspaceInspector, startInspectorServer } from '../../inspector/index.js';
 import type { CliCommand } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { parseCliArgs } from '../parse-cli-args.js';
@@ -49,6 +48,8 @@ export const serveCommand: CliCommand = {
     );
     const store = await openStore(values, io, 'read');
     try {
+      // The inspector (and its HTTP server, Hono) loads only when serving.
+      const { openWorkspaceInspector, startInspectorServer } = await import('../../inspector/index.js');
       const model = text('model');
       const inspector = await openWorkspaceInspector({
         workspace,

@@ -1,0 +1,2 @@
+/** The inspector's icon: a woven square in the header's colours (SVG, served at `/favicon.svg` and `/favicon.ico`). */
+export const INSPECTOR_FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1d2433"/><path d="M7 10h18M7 16h18M7 22h18" stroke="#5fafff" stroke-width="3"/><path d="M11 6v20M21 6v20" stroke="#ffaf00" stroke-width="3"/></svg>`;

@@ -1,0 +1,66 @@
+import type { SectionTokens } from '../index.js';
+import {
+  diffRecordedRequests,
+  type RecordedCounts,
+  type RecordedRequest,
+  type RecordedRequestDiff,
+  type RecordedUsage,
+} from '../recorder/index.js';
+
+/** One recorded request as the timeline shows it (its messages are fetched on demand). */
+export type TimelineStep = {
+  readonly id: string;
+  readonly at: string;
+  readonly source: RecordedRequest['source'];
+  readonly stepNumber?: number;
+  readonly model?: string;
+  readonly totalTokens: number;
+  readonly toolTokens: number;
+  readonly messageCount: number;
+  readonly tools: readonly string[];
+  readonly sections: readonly SectionTokens[];
+  readonly counts: RecordedCounts;
+  readonly usage?: RecordedUsage;
+  /** What changed since the session's previous request (absent for the first). */
+  readonly changes?: RecordedRequestDiff;
+};
+
+/** A turn: the steps of one run (AI SDK `runId`), or a single build. */
+export type TimelineTurn = {
+  readonly index: number;
+  readonly runId?: string;
+  readonly steps: readonly TimelineStep[];
+};
+
+/** Groups a session's recorded requests into turns of steps, each step with its changes since the previous request. Pure. */
+export function requestTimeline(requests: readonly RecordedRequest[]): readonly TimelineTurn[] {
+  const turns: { index: number; runId?: string; steps: TimelineStep[] }[] = [];
+  requests.forEach((request, index) => {
+    const previous = requests[index - 1];
+    const step: TimelineStep = {
+      id: request.id,
+      at: request.at,
+      source: request.source,
+      ...(request.stepNumber === undefined ? {} : { stepNumber: request.stepNumber }),
+      ...(request.model === undefined ? {} : { model: request.model }),
+      totalTokens: request.totalTokens,
+      toolTokens: request.toolTokens,
+      messageCount: request.messageHashes.length,
+      tools: request.tools,
+      sections: request.sections,
+      counts: request.counts,
+      ...(request.usage === undefined ? {} : { usage: request.usage }),
+      ...(previous === undefined ? {} : { changes: diffRecordedRequests(previous, request) }),
+    };
+    const last = turns.at(-1);
+    if (last !== undefined && request.runId !== undefined && last.runId === request.runId)
+      last.steps.push(step);
+    else
+      turns.push({
+        index: turns.length,
+        ...(request.runId === undefined ? {} : { runId: request.runId }),
+        steps: [step],
+      });
+  });
+  return turns;
+}
