@@ -5,6 +5,10 @@ import { type AiSdkMessageLike, fieldOf } from './ai-sdk-message-like.js';
 import type { AiSdkStepTrace } from './ai-sdk-step-trace.js';
 import { promptToolDefinitions } from './ai-sdk-tool-definitions.js';
 import { type AiSdkGovernorSource, governAiSdkMessages } from './govern-ai-sdk-messages.js';
+import {
+  type AiSdkAnthropicCacheOptions,
+  markAiSdkCacheBreakpoints,
+} from './mark-ai-sdk-cache-breakpoints.js';
 import { AI_SDK_PROVIDER_KEY } from './read-ai-sdk-messages.js';
 
 /** Options for {@link ctxloomMiddleware}. */
@@ -18,6 +22,12 @@ export type CtxloomMiddlewareOptions = {
    * `providerOptions: { ctxloom: { runId } }` on the `generateText` call). @default `call-<n>`
    */
   readonly generateId?: IdGenerator;
+  /**
+   * Anthropic prompt caching: `auto` (or options) sets `providerOptions.anthropic.cacheControl` on the
+   * conversation tail, the previous call's end, the last system message and the last tool (at most
+   * four markers with the caller's own, never below the minimum cacheable length). @default 'off'
+   */
+  readonly cache?: 'auto' | 'off' | AiSdkAnthropicCacheOptions;
 };
 
 /**
@@ -68,7 +78,20 @@ export function ctxloomMiddleware(
       });
       // The writer gives back the provider's own prompt messages or writes parts of the model's
       // prompt version (v3 or v4), so the result has the type of the prompt it was given.
-      return result.changed ? { ...params, prompt: result.messages as typeof params.prompt } : params;
+      const governed = result.changed
+        ? { ...params, prompt: result.messages as typeof params.prompt }
+        : params;
+      const cache = options.cache ?? 'off';
+      if (cache === 'off') return governed;
+      const marked = markAiSdkCacheBreakpoints(governed.prompt, {
+        tools: governed.tools,
+        options: cache === 'auto' ? {} : cache,
+      });
+      return {
+        ...governed,
+        prompt: marked.messages as typeof params.prompt,
+        ...(marked.tools === undefined ? {} : { tools: marked.tools as typeof params.tools }),
+      };
     },
   };
 }
