@@ -58,14 +58,13 @@ const system = `You are a careful coding agent. ${'Follow the repository rules. 
 /** Where the request carries cache_control: `system`, `tools`, or `message <i> part <j>`. */
 function markers(body: Body): string[] {
   const found: string[] = [];
-  body.tools?.forEach((entry, index) => entry.cache_control !== undefined && found.push(`tool ${index}`));
-  body.system?.forEach((entry, index) => entry.cache_control !== undefined && found.push(`system ${index}`));
-  body.messages.forEach((message, index) =>
-    message.content.forEach(
-      (part, partIndex) =>
-        part.cache_control !== undefined && found.push(`message ${index} part ${partIndex}`),
-    ),
-  );
+  for (const [index, entry] of (body.tools ?? []).entries())
+    if (entry.cache_control !== undefined) found.push(`tool ${index}`);
+  for (const [index, entry] of (body.system ?? []).entries())
+    if (entry.cache_control !== undefined) found.push(`system ${index}`);
+  for (const [index, message] of body.messages.entries())
+    for (const [partIndex, part] of message.content.entries())
+      if (part.cache_control !== undefined) found.push(`message ${index} part ${partIndex}`);
   return found;
 }
 
