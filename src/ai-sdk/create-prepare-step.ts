@@ -3,11 +3,16 @@ import type { IdGenerator } from '../core/ids.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { RequestObserver } from '../pipeline/request-observer.js';
+import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
 import type { AiSdkStepTrace } from './ai-sdk-step-trace.js';
 import { type AiSdkSystem, aiSdkSystemMessages } from './ai-sdk-system.js';
 import { type AiSdkToolSet, aiSdkToolDefinitions } from './ai-sdk-tool-definitions.js';
 import { aiSdkUsage } from './ai-sdk-usage.js';
 import { type AiSdkGovernorSource, governAiSdkMessages } from './govern-ai-sdk-messages.js';
+import {
+  type AiSdkAnthropicCacheOptions,
+  markAiSdkCacheBreakpoints,
+} from './mark-ai-sdk-cache-breakpoints.js';
 
 /** Options for {@link createPrepareStep}. */
 export type CreatePrepareStepOptions = {
@@ -33,6 +38,12 @@ export type CreatePrepareStepOptions = {
   readonly generateId?: IdGenerator;
   /** Cancels governing (pass the `abortSignal` given to `generateText`); throws `ABORTED`. */
   readonly signal?: AbortSignal;
+  /**
+   * Anthropic prompt caching: `auto` (or options) sets `providerOptions.anthropic.cacheControl` on the
+   * conversation tail, the previous request's end and the last system message (at most four markers
+   * with the caller's own, never below the minimum cacheable length). @default 'off'
+   */
+  readonly cache?: 'auto' | 'off' | AiSdkAnthropicCacheOptions;
 };
 
 /** One step of an AI SDK run, as the AI SDK reports it to `prepareStep`. */
@@ -78,6 +89,7 @@ export function createPrepareStep(
   const runs = new WeakMap<object, RunState>();
   const produced = new WeakMap<object, object>();
   let runCount = 0;
+  const counter = new EstimatingTokenCounter();
   let tools: Promise<readonly ToolDefinition[]> | undefined;
   const runOf = (step: PrepareStepArguments): RunState => {
     const key = step.steps;
@@ -94,12 +106,13 @@ export function createPrepareStep(
   return async (step) => {
     tools ??= aiSdkToolDefinitions(options.tools ?? {});
     const run = runOf(step);
+    const system = aiSdkSystemMessages(step.instructions ?? options.system);
     const result = await governAiSdkMessages({
       source,
       messages: step.messages,
       dialect: 'model-message',
       inflight: inflightOf(step, produced),
-      system: aiSdkSystemMessages(step.instructions ?? options.system),
+      system,
       tools: await tools,
       compactedToolCallIds: run.compactedToolCallIds,
       input: options.input,
@@ -111,7 +124,22 @@ export function createPrepareStep(
       if (from !== undefined && from !== message) produced.set(message, produced.get(from) ?? from);
     });
     // The writer gives back the AI SDK's own ModelMessages or writes shapes valid in AI SDK 6 and 7.
-    const sent = (result.changed ? result.messages : step.messages) as readonly ModelMessage[];
+    const governed = (result.changed ? result.messages : step.messages) as readonly ModelMessage[];
+    const cache = options.cache ?? 'off';
+    const sent =
+      cache === 'off'
+        ? governed
+        : // Marked copies are the same ModelMessages with one more providerOptions entry.
+          (markAiSdkCacheBreakpoints(governed, {
+            options: cache === 'auto' ? {} : cache,
+            leadingTokens: result.trace.toolTokens + counter.countMessages(system),
+          }).messages as readonly ModelMessage[]);
+    sent.forEach((message, index) => {
+      const from = governed[index];
+      if (from !== undefined && from !== message) produced.set(message, produced.get(from) ?? from);
+    });
+    const changed =
+      sent.length !== step.messages.length || sent.some((message, index) => message !== step.messages[index]);
     options.onStep?.({
       via: 'prepare-step',
       runId: run.runId,
@@ -120,7 +148,7 @@ export function createPrepareStep(
       messages: result.governed,
       trace: result.trace,
       warnings: result.warnings,
-      changed: result.changed,
+      changed,
     });
     const previous = step.steps?.at(-1);
     await options.observer?.observeRequest({
@@ -136,7 +164,7 @@ export function createPrepareStep(
         ? {}
         : { priorUsage: { ...aiSdkUsage(previous), runId: run.runId, stepNumber: step.stepNumber - 1 } }),
     });
-    return result.changed ? { messages: [...sent] } : undefined;
+    return changed ? { messages: [...sent] } : undefined;
   };
 }
 

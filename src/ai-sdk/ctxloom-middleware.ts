@@ -7,6 +7,10 @@ import type { AiSdkStepTrace } from './ai-sdk-step-trace.js';
 import { promptToolDefinitions } from './ai-sdk-tool-definitions.js';
 import { aiSdkUsage } from './ai-sdk-usage.js';
 import { type AiSdkGovernorSource, governAiSdkMessages } from './govern-ai-sdk-messages.js';
+import {
+  type AiSdkAnthropicCacheOptions,
+  markAiSdkCacheBreakpoints,
+} from './mark-ai-sdk-cache-breakpoints.js';
 import { AI_SDK_PROVIDER_KEY } from './read-ai-sdk-messages.js';
 
 /** Options for {@link ctxloomMiddleware}. */
@@ -25,6 +29,12 @@ export type CtxloomMiddlewareOptions = {
    * for `generateText` calls, the usage and latency the provider reported. @default none
    */
   readonly observer?: RequestObserver;
+  /**
+   * Anthropic prompt caching: `auto` (or options) sets `providerOptions.anthropic.cacheControl` on the
+   * conversation tail, the previous call's end, the last system message and the last tool (at most
+   * four markers with the caller's own, never below the minimum cacheable length). @default 'off'
+   */
+  readonly cache?: 'auto' | 'off' | AiSdkAnthropicCacheOptions;
 };
 
 /**
@@ -79,7 +89,25 @@ export function ctxloomMiddleware(
       options.onStep?.(step);
       // The writer gives back the provider's own prompt messages or writes parts of the model's
       // prompt version (v3 or v4), so the result has the type of the prompt it was given.
-      const next = result.changed ? { ...params, prompt: result.messages as typeof params.prompt } : params;
+      const governed = result.changed
+        ? { ...params, prompt: result.messages as typeof params.prompt }
+        : params;
+      const cache = options.cache ?? 'off';
+      const marked =
+        cache === 'off'
+          ? undefined
+          : markAiSdkCacheBreakpoints(governed.prompt, {
+              tools: governed.tools,
+              options: cache === 'auto' ? {} : cache,
+            });
+      const next =
+        marked === undefined
+          ? governed
+          : {
+              ...governed,
+              prompt: marked.messages as typeof params.prompt,
+              ...(marked.tools === undefined ? {} : { tools: marked.tools as typeof params.tools }),
+            };
       const requestId = await observer?.observeRequest({
         source: 'middleware',
         runId: step.runId,

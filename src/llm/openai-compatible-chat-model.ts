@@ -1,4 +1,8 @@
 import { toOpenAIChatMessages } from '../adapters/to-openai-chat-messages.js';
+import {
+  type OpenAIPromptCacheParamsOptions,
+  openAIPromptCacheParams,
+} from '../cache/openai-prompt-cache-params.js';
 import { ContextError } from '../core/errors.js';
 import type { ChatModel, ChatRequest, ChatResult } from './chat-model.js';
 import { ChatModelError } from './chat-model-error.js';
@@ -28,6 +32,11 @@ export type OpenAICompatibleChatModelOptions = {
   readonly headers?: Readonly<Record<string, string>>;
   /** The fetch implementation. @default globalThis.fetch */
   readonly fetch?: typeof globalThis.fetch;
+  /**
+   * OpenAI prompt caching: sends `prompt_cache_key` from the session key (and `prompt_cache_retention`
+   * when `retention: '24h'`). Servers that do not know the fields may reject them. @default not sent
+   */
+  readonly promptCache?: OpenAIPromptCacheParamsOptions;
 };
 
 /** Defaults of {@link OpenAICompatibleChatModelOptions}. */
@@ -114,6 +123,7 @@ export class OpenAICompatibleChatModel implements ChatModel {
       ...(tools.length === 0 || request.toolChoice === undefined ? {} : { tool_choice: request.toolChoice }),
       ...(request.maxOutputTokens === undefined ? {} : { max_tokens: request.maxOutputTokens }),
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+      ...(this.#options.promptCache === undefined ? {} : openAIPromptCacheParams(this.#options.promptCache)),
     };
   }
 

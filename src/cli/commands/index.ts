@@ -1,5 +1,6 @@
 import type { CliCommand } from '../cli-io.js';
 import { buildCommand } from './build.js';
+import { cacheCommand } from './cache.js';
 import { initCommand } from './init.js';
 import { inspectCommand } from './inspect.js';
 import { memoryCommand } from './memory.js';
@@ -16,4 +17,5 @@ export const COMMANDS: readonly CliCommand[] = [
   sessionCommand,
   memoryCommand,
   serveCommand,
+  cacheCommand,
 ];

@@ -1,0 +1,205 @@
+/**
+ * Prompt-cache benchmark: a generated 200-turn agent session (tool loops, large results, offloads,
+ * compaction, a consolidation, a 20-minute pause) sent call by call by ctxloom (forAgent + governor +
+ * cache-aware trim + planned breakpoints) and, on the same stored history, by what users do today
+ * (AI SDK pruneMessages + a token trim, LangChain trimMessages, Mastra TokenLimiterProcessor, each with
+ * the AI SDK's default Anthropic marker on the last message). `simulatePromptCache` scores every
+ * request under Anthropic's and OpenAI's rules: cache-read share, cost ratio against no cache, and
+ * requests over budget or refused. Prints one table; asserts nothing.
+ */
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  anthropicPromptCacheRequest,
+  type CacheBreakpointPlan,
+  openAIPromptCacheRequest,
+  type PromptCacheRequest,
+} from '../src/cache/index.js';
+import { resolveInputBudget } from '../src/filters/index.js';
+import {
+  EstimatingTokenCounter,
+  type Message,
+  simulatePromptCache,
+  toAnthropicMessages,
+  toOpenAIChatMessages,
+  validateToolCallIntegrity,
+} from '../src/index.js';
+import { toOpenAITools } from '../src/llm/to-openai-request.js';
+import { withTokenCache } from '../src/tokens/index.js';
+import {
+  CACHE_BENCH_TOOLS,
+  CONSOLIDATED_TURNS,
+  CONSOLIDATION_SUMMARY,
+  CONSOLIDATION_TURN,
+  generateCacheSession,
+  historyBefore,
+} from './cache-session.js';
+import {
+  aiSdkStrategy,
+  ctxloomStrategy,
+  langChainStrategy,
+  mastraStrategy,
+  type Strategy,
+} from './cache-strategies.js';
+
+const CONTEXT_WINDOW = 64_000;
+const MAX_OUTPUT = 8_192;
+const MODEL = 'claude-sonnet-4-5';
+/** Requests before this index are warm-up (the first turns). */
+const STEADY_FROM = 10;
+
+type Scored = {
+  readonly name: string;
+  readonly requests: number;
+  readonly anthropicRead: number;
+  readonly anthropicCost: number;
+  readonly openaiRead: number;
+  readonly openaiCost: number;
+  readonly overBudget: number;
+  readonly illegal: number;
+  readonly maxTokens: number;
+};
+
+export async function run(): Promise<void> {
+  const workspace = await mkdtemp(path.join(tmpdir(), 'ctxloom-cache-bench-'));
+  try {
+    await cp(path.resolve(import.meta.dirname, '../examples/workspace'), workspace, { recursive: true });
+    const tokenCounter = withTokenCache(new EstimatingTokenCounter());
+    const budget = resolveInputBudget({ contextWindowTokens: CONTEXT_WINDOW, maxOutputTokens: MAX_OUTPUT });
+    const tools = CACHE_BENCH_TOOLS;
+    const ctxloom = ctxloomStrategy({
+      workspace,
+      contextWindowTokens: CONTEXT_WINDOW,
+      maxOutputTokens: MAX_OUTPUT,
+      budget,
+      tools,
+      tokenCounter,
+    });
+    const systemPrompt = await ctxloom.systemPrompt();
+    const peerBudget = budget - tokenCounter.countTools(tools);
+    const strategies: Strategy[] = [
+      ctxloom,
+      aiSdkStrategy({ systemPrompt, budget: peerBudget, tokenCounter }),
+      langChainStrategy({ systemPrompt, budget: peerBudget, tokenCounter }),
+      mastraStrategy({ systemPrompt, budget: peerBudget, tokenCounter }),
+    ];
+    const turns = generateCacheSession();
+    const calls = turns.reduce((sum, turn) => sum + turn.calls.length, 0);
+    process.stdout.write(
+      `${turns.length} turns, ${calls} model calls, input budget ${budget} tokens (window ${CONTEXT_WINDOW}, output ${MAX_OUTPUT}), Anthropic rules for ${MODEL}\n`,
+    );
+    const rows: Scored[] = [];
+    for (const strategy of strategies) {
+      const started = performance.now();
+      const row = await score(strategy, { turns, budget, tools, tokenCounter });
+      rows.push(row);
+      process.stdout.write(
+        `  ${strategy.name}: ${((performance.now() - started) / 1000).toFixed(1)} s, reads ${pct(row.anthropicRead)} / ${pct(row.openaiRead)}\n`,
+      );
+    }
+    printTable(rows);
+  } finally {
+    await rm(workspace, { recursive: true, force: true });
+  }
+}
+
+async function score(
+  strategy: Strategy,
+  run: {
+    readonly turns: ReturnType<typeof generateCacheSession>;
+    readonly budget: number;
+    readonly tools: typeof CACHE_BENCH_TOOLS;
+    readonly tokenCounter: ReturnType<typeof withTokenCache>;
+  },
+): Promise<Scored> {
+  const anthropic: PromptCacheRequest[] = [];
+  const openai: PromptCacheRequest[] = [];
+  const openAITools = toOpenAITools(run.tools);
+  let previous: CacheBreakpointPlan | undefined;
+  let overBudget = 0;
+  let illegal = 0;
+  let maxTokens = 0;
+  const isCtxloom = !strategy.lastMessageMarker;
+  for (const [index, turn] of run.turns.entries()) {
+    const consolidated = isCtxloom && index >= CONSOLIDATION_TURN;
+    const full = historyBefore(run.turns, index);
+    const history = consolidated ? full.slice(historyBefore(run.turns, CONSOLIDATED_TURNS).length) : full;
+    for (const call of turn.calls) {
+      const sent: readonly Message[] = await strategy.messagesFor({
+        history,
+        user: turn.user,
+        inflight: turn.steps[call.step] ?? [],
+        step: call.step,
+        ...(consolidated
+          ? { summary: { text: CONSOLIDATION_SUMMARY, lastActive: '2026-12-01T10:00:00Z' } }
+          : {}),
+      });
+      const tokens = run.tokenCounter.countMessages(sent) + run.tokenCounter.countTools(run.tools);
+      maxTokens = Math.max(maxTokens, tokens);
+      if (tokens > run.budget) overBudget += 1;
+      if (validateToolCallIntegrity(sent).length > 0) illegal += 1;
+      const last = sent.at(-1);
+      const request = toAnthropicMessages(sent, {
+        tools: run.tools,
+        ...(isCtxloom
+          ? { cache: { model: MODEL, ttl: '1h' as const, ...(previous === undefined ? {} : { previous }) } }
+          : {
+              cacheBreakpoints: {
+                messages: last === undefined ? {} : { [last.id]: { type: 'ephemeral' as const } },
+              },
+            }),
+      });
+      previous = request.cachePlan;
+      anthropic.push(
+        anthropicPromptCacheRequest(request, { at: call.at, model: MODEL, tokenCounter: run.tokenCounter }),
+      );
+      openai.push(
+        openAIPromptCacheRequest(
+          { messages: toOpenAIChatMessages(sent).messages, tools: openAITools },
+          { at: call.at, tokenCounter: run.tokenCounter },
+        ),
+      );
+    }
+  }
+  const a = simulatePromptCache(anthropic, {
+    provider: 'anthropic',
+    model: MODEL,
+    steadyStateFrom: STEADY_FROM,
+  });
+  const o = simulatePromptCache(openai, { provider: 'openai', steadyStateFrom: STEADY_FROM });
+  return {
+    name: strategy.name,
+    requests: anthropic.length,
+    anthropicRead: a.totals.steadyStateHitRate,
+    anthropicCost: a.totals.cost,
+    openaiRead: o.totals.steadyStateHitRate,
+    openaiCost: o.totals.cost,
+    overBudget,
+    illegal: illegal + a.totals.illegalRequests,
+    maxTokens,
+  };
+}
+
+function printTable(rows: readonly Scored[]): void {
+  const [ours, ...peers] = rows;
+  if (ours === undefined) return;
+  const bestAnthropic = Math.min(...peers.map((row) => row.anthropicCost));
+  const bestOpenAI = Math.min(...peers.map((row) => row.openaiCost));
+  const width = Math.max(...rows.map((row) => row.name.length));
+  const head = `${'contender'.padEnd(width)}  reads(A)  cost(A) Mtok  reads(O)  cost(O) Mtok  over budget  illegal  max tokens`;
+  process.stdout.write(`\n${head}\n${'-'.repeat(head.length)}\n`);
+  for (const row of rows) {
+    process.stdout.write(
+      `${row.name.padEnd(width)}  ${pct(row.anthropicRead).padStart(8)}  ${(row.anthropicCost / 1e6).toFixed(2).padStart(12)}  ${pct(row.openaiRead).padStart(8)}  ${(row.openaiCost / 1e6).toFixed(2).padStart(12)}  ${String(row.overBudget).padStart(11)}  ${String(row.illegal).padStart(7)}  ${String(row.maxTokens).padStart(10)}\n`,
+    );
+  }
+  process.stdout.write(
+    `\nreads = cache-read share of input tokens from request ${STEADY_FROM} on; cost = input cost in millions of base-price tokens.\n` +
+      `ctxloom vs the best peer: ${(bestAnthropic / ours.anthropicCost).toFixed(1)}x cheaper (Anthropic), ${(bestOpenAI / ours.openaiCost).toFixed(1)}x cheaper (OpenAI).\n`,
+  );
+}
+
+function pct(share: number): string {
+  return `${(share * 100).toFixed(1)}%`;
+}
