@@ -15,6 +15,6 @@ export * from './providers/index.js';
 export * from './recorder/index.js';
 export * from './sessions/index.js';
 export * from './skills/index.js';
+export * from './telemetry/index.js';
 export * from './tokens/index.js';
 export * from './workspace/index.js';
-export * from './telemetry/index.js';
