@@ -302,7 +302,7 @@ function timelineStep(key, step) {
   var chips = el('div', { class: 'chips' }, []);
   function chip(text, kind) { chips.appendChild(el('span', { class: 'chip ' + (kind || '') }, [text])); }
   chip(fmt(step.messageCount) + ' messages'); chip(fmt(step.totalTokens) + ' tokens counted');
-  if (step.tools.length) chip(step.tools.length + ' tools (' + fmt(step.toolTokens) + ' tokens)');
+  if (step.tools.length) chip(step.tools.length + (step.tools.length === 1 ? ' tool (' : ' tools (') + fmt(step.toolTokens) + ' tokens)');
   if (step.counts.decisions) chip(step.counts.decisions + ' decisions');
   ['dropped', 'offloaded', 'compacted', 'truncated'].forEach(function (k) { if (step.counts[k]) chip(step.counts[k] + ' ' + k); });
   var u = step.usage;
@@ -321,7 +321,7 @@ function timelineStep(key, step) {
     chip((c.tokenDelta >= 0 ? '+' : '') + fmt(c.tokenDelta) + ' tokens', 'change');
   } else chip('first request', 'change');
   var label = step.stepNumber !== undefined ? 'Step ' + (step.stepNumber + 1) : 'Request';
-  var head = el('div', { class: 'step-head' }, [el('b', {}, [label]), el('span', { class: 'muted' }, [step.source + (step.model ? ' · ' + step.model : '') + ' · ' + step.at])]);
+  var head = el('div', { class: 'step-head' }, [el('b', {}, [label]), el('span', { class: 'muted' }, [step.source + (step.model ? ' · ' + step.model : '') + ' · ' + step.at.replace('T', ' ')])]);
   var body = el('div', { class: 'step-body' }, []);
   var show = el('button', { type: 'button', class: 'show-request' }, ['Show what was sent']);
   var copy = el('button', { type: 'button', class: 'copy' }, ['Copy request JSON']);
