@@ -214,32 +214,8 @@ async function status(request: Request, store: SessionStore): Promise<number> {
 async function consolidate(request: Request, store: SessionStore): Promise<number> {
   const { values, io, workspace } = request;
   const progress = progressLine(io);
-  const stored = (await store.list()).map((entry) => entry.key);
-  const missing = request.keys.filter((key) => !stored.includes(key));
-  if (missing.length > 0)
-    throw new ContextError({
-      code: 'NOT_FOUND',
-      message: `No session ${missing.map((key) => JSON.stringify(key)).join(', ')} in the ${store.id} store.${didYouMean(missing[0] ?? '', stored)} ${stored.length === 0 ? 'The store has no sessions.' : `Stored: ${stored.slice(0, 10).join(', ')}${stored.length > 10 ? ', …' : ''}.`} Nothing was consolidated.`,
-    });
-  const { config } = await loadConfig({ dir: workspace, optional: true });
-  const agent = resolveAgentSettings(config, workspace);
-  const maxRounds = numberFlag(values, 'max-rounds');
-  const consolidator = new MemoryConsolidator({
-    workspace,
-    store,
-    model: openModel(values, io),
-    maxRounds: maxRounds === undefined || maxRounds === 0 ? Number.POSITIVE_INFINITY : maxRounds,
-    ...(values['raw-archive-unusable'] === true ? { unusableReply: 'raw-archive' as const } : {}),
-    contextWindowTokens:
-      numberFlag(values, 'context-window') ??
-      agent.contextWindowTokens ??
-      DEFAULT_AGENT_PRESET.contextWindowTokens,
-    maxOutputTokens:
-      numberFlag(values, 'max-output') ?? agent.maxOutputTokens ?? DEFAULT_AGENT_PRESET.maxOutputTokens,
-    historyFormat: values['legacy-history'] === true ? 'legacy-markdown' : 'jsonl',
-    onProgress: progress,
-    ...(values['plain-prompt'] === true ? {} : { systemPrompt: agentSystemPrompt(workspace, agent) }),
-  });
+  const stored = await storedKeys(store, request.keys);
+  const consolidator = await consolidatorFor(request, store, progress);
   if (values['legacy-history'] !== true) await migrate(workspace, progress);
   const idleMinutes = numberFlag(values, 'idle-minutes');
   if (idleMinutes !== undefined) {
@@ -288,6 +264,52 @@ async function consolidateIdle(run: {
   return last?.status === 'degraded'
     ? degraded(io, { key: last.sessionKey, rounds: last.rounds, left: undefined })
     : EXIT_CODES.ok;
+}
+
+/**
+ * The keys of the store.
+ * @throws ContextError `NOT_FOUND` naming the requested keys the store does not hold (nothing is consolidated).
+ */
+async function storedKeys(store: SessionStore, requested: readonly string[]): Promise<readonly string[]> {
+  const stored = (await store.list()).map((entry) => entry.key);
+  const missing = requested.filter((key) => !stored.includes(key));
+  if (missing.length === 0) return stored;
+  const listed =
+    stored.length === 0
+      ? 'The store has no sessions.'
+      : `Stored: ${stored.slice(0, 10).join(', ')}${stored.length > 10 ? ', …' : ''}.`;
+  throw new ContextError({
+    code: 'NOT_FOUND',
+    message: `No session ${missing.map((key) => JSON.stringify(key)).join(', ')} in the ${store.id} store.${didYouMean(missing[0] ?? '', stored)} ${listed} Nothing was consolidated.`,
+  });
+}
+
+/** The consolidator the flags describe, with the agent section of ctxloom.yaml as the fallback. */
+async function consolidatorFor(
+  request: Request,
+  store: SessionStore,
+  progress: (line: string) => void,
+): Promise<MemoryConsolidator> {
+  const { values, io, workspace } = request;
+  const { config } = await loadConfig({ dir: workspace, optional: true });
+  const agent = resolveAgentSettings(config, workspace);
+  const maxRounds = numberFlag(values, 'max-rounds');
+  return new MemoryConsolidator({
+    workspace,
+    store,
+    model: openModel(values, io),
+    maxRounds: maxRounds === undefined || maxRounds === 0 ? Number.POSITIVE_INFINITY : maxRounds,
+    ...(values['raw-archive-unusable'] === true ? { unusableReply: 'raw-archive' as const } : {}),
+    contextWindowTokens:
+      numberFlag(values, 'context-window') ??
+      agent.contextWindowTokens ??
+      DEFAULT_AGENT_PRESET.contextWindowTokens,
+    maxOutputTokens:
+      numberFlag(values, 'max-output') ?? agent.maxOutputTokens ?? DEFAULT_AGENT_PRESET.maxOutputTokens,
+    historyFormat: values['legacy-history'] === true ? 'legacy-markdown' : 'jsonl',
+    onProgress: progress,
+    ...(values['plain-prompt'] === true ? {} : { systemPrompt: agentSystemPrompt(workspace, agent) }),
+  });
 }
 
 /** Reports nanobot's raw-archive fallback after a transient model failure; exit code 8. */
@@ -347,6 +369,12 @@ async function write(request: Request): Promise<number> {
   });
   const dryRun = values['dry-run'] === true;
   const result = await writer.run({ dryRun });
+  const compaction = result.compaction;
+  if (compaction !== undefined && compaction.setAside > 0) {
+    io.stderr.write(
+      `history.jsonl: ${compaction.setAside} unreadable lines moved to memory/history.jsonl.corrupt\n`,
+    );
+  }
   if (values['json'] === true) {
     io.stdout.write(`${JSON.stringify({ dryRun, ...result }, null, 2)}\n`);
     return EXIT_CODES.ok;
@@ -361,12 +389,6 @@ async function write(request: Request): Promise<number> {
   io.stdout.write(
     `Memory writer: ${result.status}, ${result.processed} entries processed, Dream cursor ${result.cursor}.\n`,
   );
-  const compaction = result.compaction;
-  if (compaction !== undefined && compaction.setAside > 0) {
-    io.stderr.write(
-      `history.jsonl: ${compaction.setAside} unreadable lines moved to memory/history.jsonl.corrupt\n`,
-    );
-  }
   return EXIT_CODES.ok;
 }
 

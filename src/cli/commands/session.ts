@@ -339,28 +339,47 @@ async function importSessions(request: {
   const failures: string[] = [];
   let imported = 0;
   for (const [index, file] of files.entries()) {
-    const progress = `[${index + 1}/${files.length}]`;
-    const outcome = await importOne({ ...request, file }).catch((error: unknown) => ({
-      failure: `${file}: ${error instanceof Error ? error.message : String(error)}`,
-    }));
-    if ('failure' in outcome) {
-      failures.push(outcome.failure);
-      io.stderr.write(`${progress} not imported: ${outcome.failure}\n`);
-    } else if ('skipped' in outcome)
-      io.stderr.write(`${progress} skipped ${outcome.skipped}: already in the target (use --replace)\n`);
-    else {
-      imported += 1;
-      io.stderr.write(`${progress} imported ${outcome.key} (${outcome.messages} messages)\n`);
-    }
+    const outcome = await importStep({ ...request, file }, `[${index + 1}/${files.length}]`);
+    if ('failure' in outcome) failures.push(outcome.failure);
+    else if (!('skipped' in outcome)) imported += 1;
   }
   if (request.json)
     io.stdout.write(`${JSON.stringify({ imported, total: files.length, failures }, null, 2)}\n`);
   else io.stdout.write(`Imported ${imported} of ${files.length} session${files.length === 1 ? '' : 's'}.\n`);
   if (failures.length === 0) return EXIT_CODES.ok;
-  throw new ContextError({
+  throw notImported(failures);
+}
+
+function notImported(failures: readonly string[]): ContextError {
+  const one = failures.length === 1;
+  return new ContextError({
     code: 'STORE_CORRUPT',
-    message: `${failures.length} session${failures.length === 1 ? ' was' : 's were'} not imported: ${failures.join('; ')}. Nothing of ${failures.length === 1 ? 'it' : 'them'} was written: fix the file, move its unreadable lines aside with 'ctxloom session repair KEY --sessions DIR', or pass --skip-unreadable, and run the import again.`,
+    message: `${failures.length} session${one ? ' was' : 's were'} not imported: ${failures.join('; ')}. Nothing of ${one ? 'it' : 'them'} was written: fix the file, move its unreadable lines aside with 'ctxloom session repair KEY --sessions DIR', or pass --skip-unreadable, and run the import again.`,
   });
+}
+
+/**
+ * Imports one file and reports it on stderr: on a terminal a live line while a (large) session is
+ * copied, then one line per outcome everywhere.
+ */
+async function importStep(
+  request: Parameters<typeof importOne>[0],
+  progress: string,
+): Promise<ImportOutcome> {
+  const { io, file } = request;
+  const live = io.stderr.isTTY === true;
+  if (live) io.stderr.write(`\r\u001b[K${progress} importing ${path.basename(file)}…`);
+  const outcome = await importOne(request).catch((error: unknown) => ({
+    failure: `${file}: ${error instanceof Error ? error.message : String(error)}`,
+  }));
+  io.stderr.write(`${live ? '\r\u001b[K' : ''}${progress} ${describeOutcome(outcome)}\n`);
+  return outcome;
+}
+
+function describeOutcome(outcome: ImportOutcome): string {
+  if ('failure' in outcome) return `not imported: ${outcome.failure}`;
+  if ('skipped' in outcome) return `skipped ${outcome.skipped}: already in the target (use --replace)`;
+  return `imported ${outcome.key} (${outcome.messages} messages)`;
 }
 
 type ImportOutcome =
