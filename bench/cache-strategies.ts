@@ -63,7 +63,7 @@ export function ctxloomStrategy(run: {
     tokenCounter: run.tokenCounter,
     generateId: createSequentialIdGenerator('bench'),
   });
-  const builder = new ContextBuilder(withCacheAwareTrim(options, { maxTokens: run.budget, lowWater: 0.55 }));
+  const builder = new ContextBuilder(withCacheAwareTrim(options, { maxTokens: run.budget, lowWater: 0.3 }));
   let turnStart: readonly Message[] = [];
   let compacted = new Set<string>();
   const inputOf = (call: CallInput): BuildInput => ({
@@ -123,30 +123,47 @@ function recentRequest(
   return fullRequest(systemPrompt, { ...call, history: call.history.slice(start) });
 }
 
-/** AI SDK pruneMessages (the documented agent setting) + dropping the oldest messages to the budget. */
+/**
+ * AI SDK pruneMessages + dropping the oldest messages (then any leading non-user message) until the
+ * request fits, as users write it. `toolCalls: 'before-last-2-messages'` is the documented agent
+ * setting (older tool calls and results are removed); `none` keeps them.
+ */
 export function aiSdkStrategy(run: {
   readonly systemPrompt: string;
   readonly budget: number;
   readonly tokenCounter: TokenCounter;
+  readonly toolCalls: 'before-last-2-messages' | 'none';
 }): Strategy {
   return {
-    name: 'AI SDK pruneMessages + token trim',
+    name: `AI SDK pruneMessages (${run.toolCalls}) + trim`,
     lastMessageMarker: true,
     async messagesFor(call) {
-      const model = toAiSdkMessages(fullRequest(run.systemPrompt, call), { carryMetadata: false })
-        .messages as ModelMessage[];
+      const request =
+        run.toolCalls === 'none'
+          ? recentRequest(run.systemPrompt, call, {
+              window: 1.2 * run.budget,
+              tokenCounter: run.tokenCounter,
+            })
+          : fullRequest(run.systemPrompt, call);
+      const model = toAiSdkMessages(request, { carryMetadata: false }).messages as ModelMessage[];
       const pruned = pruneMessages({
         messages: model,
         reasoning: 'all',
-        toolCalls: 'before-last-2-messages',
+        toolCalls: run.toolCalls,
         emptyMessages: 'remove',
       });
-      const messages = [...fromAiSdkMessages(pruned).messages];
-      while (messages.length > 2 && run.tokenCounter.countMessages(messages) > run.budget) {
-        messages.splice(1, 1);
-        while (messages[1] !== undefined && messages[1].role !== 'user') messages.splice(1, 1);
+      const messages = fromAiSdkMessages(pruned).messages;
+      let total = run.tokenCounter.countMessages(messages);
+      let start = 1;
+      const drop = (): void => {
+        total -= run.tokenCounter.countMessage(messages[start] as Message);
+        start += 1;
+      };
+      while (messages.length - start > 1 && total > run.budget) {
+        drop();
+        while (messages.length - start > 1 && messages[start]?.role !== 'user') drop();
       }
-      return messages;
+      return [messages[0] as Message, ...messages.slice(start)];
     },
   };
 }
@@ -157,15 +174,22 @@ export function langChainStrategy(run: {
   readonly budget: number;
   readonly tokenCounter: TokenCounter;
 }): Strategy {
-  const back = new WeakMap<BaseMessage, Message>();
   const converted = new WeakMap<Message, BaseMessage>();
-  const counts = new WeakMap<BaseMessage, number>();
+  // trimMessages counts copies of the messages it was given, so the count is keyed by content.
+  const memo = new Map<string, number>();
   const tokenCounter = (messages: BaseMessage[]): number =>
     messages.reduce((sum, message) => {
-      const source = back.get(message);
-      const known = counts.get(message) ?? (source === undefined ? 0 : run.tokenCounter.countMessage(source));
-      counts.set(message, known);
-      return sum + known;
+      const calls = message instanceof AIMessage ? (message.tool_calls ?? []) : [];
+      const text = [
+        String(message.content),
+        ...calls.map((call) => `${call.name}\n${JSON.stringify(call.args)}`),
+      ].join('\n');
+      let count = memo.get(text);
+      if (count === undefined) {
+        count = run.tokenCounter.countText(text) + 4;
+        memo.set(text, count);
+      }
+      return sum + count;
     }, 0);
   return {
     name: 'LangChain trimMessages',
@@ -179,7 +203,6 @@ export function langChainStrategy(run: {
         const known = converted.get(message);
         if (known !== undefined) return known;
         const lc = toLangChain(message);
-        back.set(lc, message);
         converted.set(message, lc);
         return lc;
       });

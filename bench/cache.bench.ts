@@ -54,6 +54,8 @@ type Scored = {
   readonly requests: number;
   readonly anthropicRead: number;
   readonly anthropicCost: number;
+  readonly anthropicRatio: number;
+  readonly averageInput: number;
   readonly openaiRead: number;
   readonly openaiCost: number;
   readonly overBudget: number;
@@ -80,7 +82,8 @@ export async function run(): Promise<void> {
     const peerBudget = budget - tokenCounter.countTools(tools);
     const strategies: Strategy[] = [
       ctxloom,
-      aiSdkStrategy({ systemPrompt, budget: peerBudget, tokenCounter }),
+      aiSdkStrategy({ systemPrompt, budget: peerBudget, tokenCounter, toolCalls: 'before-last-2-messages' }),
+      aiSdkStrategy({ systemPrompt, budget: peerBudget, tokenCounter, toolCalls: 'none' }),
       langChainStrategy({ systemPrompt, budget: peerBudget, tokenCounter }),
       mastraStrategy({ systemPrompt, budget: peerBudget, tokenCounter }),
     ];
@@ -173,6 +176,8 @@ async function score(
     requests: anthropic.length,
     anthropicRead: a.totals.steadyStateHitRate,
     anthropicCost: a.totals.cost,
+    anthropicRatio: a.totals.costRatio,
+    averageInput: Math.round(a.totals.inputTokens / Math.max(1, anthropic.length)),
     openaiRead: o.totals.steadyStateHitRate,
     openaiCost: o.totals.cost,
     overBudget,
@@ -187,15 +192,16 @@ function printTable(rows: readonly Scored[]): void {
   const bestAnthropic = Math.min(...peers.map((row) => row.anthropicCost));
   const bestOpenAI = Math.min(...peers.map((row) => row.openaiCost));
   const width = Math.max(...rows.map((row) => row.name.length));
-  const head = `${'contender'.padEnd(width)}  reads(A)  cost(A) Mtok  reads(O)  cost(O) Mtok  over budget  illegal  max tokens`;
+  const head = `${'contender'.padEnd(width)}  avg input  reads(A)  cost(A) Mtok  ratio(A)  reads(O)  cost(O) Mtok  over budget  illegal  max tokens`;
   process.stdout.write(`\n${head}\n${'-'.repeat(head.length)}\n`);
   for (const row of rows) {
     process.stdout.write(
-      `${row.name.padEnd(width)}  ${pct(row.anthropicRead).padStart(8)}  ${(row.anthropicCost / 1e6).toFixed(2).padStart(12)}  ${pct(row.openaiRead).padStart(8)}  ${(row.openaiCost / 1e6).toFixed(2).padStart(12)}  ${String(row.overBudget).padStart(11)}  ${String(row.illegal).padStart(7)}  ${String(row.maxTokens).padStart(10)}\n`,
+      `${row.name.padEnd(width)}  ${String(row.averageInput).padStart(9)}  ${pct(row.anthropicRead).padStart(8)}  ${(row.anthropicCost / 1e6).toFixed(2).padStart(12)}  ${pct(row.anthropicRatio).padStart(8)}  ${pct(row.openaiRead).padStart(8)}  ${(row.openaiCost / 1e6).toFixed(2).padStart(12)}  ${String(row.overBudget).padStart(11)}  ${String(row.illegal).padStart(7)}  ${String(row.maxTokens).padStart(10)}\n`,
     );
   }
   process.stdout.write(
-    `\nreads = cache-read share of input tokens from request ${STEADY_FROM} on; cost = input cost in millions of base-price tokens.\n` +
+    `\nreads = cache-read share of input tokens from request ${STEADY_FROM} on; cost = input cost in millions of base-price tokens;\n` +
+      `ratio = cost against the same requests without a cache; avg input = tokens per request (what the model gets to see).\n` +
       `ctxloom vs the best peer: ${(bestAnthropic / ours.anthropicCost).toFixed(1)}x cheaper (Anthropic), ${(bestOpenAI / ours.openaiCost).toFixed(1)}x cheaper (OpenAI).\n`,
   );
 }
