@@ -40,6 +40,8 @@ type PresetRequest = {
   readonly options: ChatPresetOptions;
   readonly workspace: string;
   readonly agent: AgentSettings;
+  /** `--max-tokens` as given on the command line (the agent's window; it beats the config). */
+  readonly maxTokensFlag?: number | undefined;
 };
 
 /** `--preset` values: one row per preset; add a row to add a preset. */
@@ -61,7 +63,12 @@ function agentOptions(request: PresetRequest): AgentPresetOptions {
     channel: 'cli',
     ...agentOptionsFromSettings(agent),
     ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter }),
-    ...(options.maxTokens === undefined ? {} : { contextWindowTokens: options.maxTokens }),
+    // The config's top-level maxTokens is a chat budget: it never replaces agent.contextWindowTokens.
+    ...(request.maxTokensFlag !== undefined
+      ? { contextWindowTokens: request.maxTokensFlag }
+      : options.maxTokens === undefined || agent.contextWindowTokens !== undefined
+        ? {}
+        : { contextWindowTokens: options.maxTokens }),
     ...(options.generateId === undefined ? {} : { generateId: options.generateId }),
   };
 }
@@ -134,7 +141,9 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   const agent = resolveAgentSettings(config, workspace);
   const tokenCounter = await loadCounter(flags, { config, workspace, cwd: io.cwd, model: agent.model });
   const options = presetOptions(flags, { config, workspace, tokenCounter });
-  const builder = PRESETS[presetName]?.({ options, workspace, agent }) ?? ContextBuilder.forChat(options);
+  const maxTokensFlag = positiveInteger('--max-tokens', flags['max-tokens']);
+  const builder =
+    PRESETS[presetName]?.({ options, workspace, agent, maxTokensFlag }) ?? ContextBuilder.forChat(options);
   const turn = await loadTurn(flags, { config, workspace, cwd: io.cwd, agent, tokenCounter });
   const { messages, trace } = await builder.build({
     ...turn,
