@@ -70,17 +70,60 @@ describe('sanitizeToolCallHistory', () => {
     expect(validateToolCallIntegrity(messages)).toEqual([]);
   });
 
-  it('removes a later transaction that reuses a call id already declared', () => {
+  it('renames a later transaction that reuses a call id already declared, the call and its result', () => {
     const input = [
       assistant('', { id: 'a1', toolCalls: [call('c1')] }),
       tool('1', { id: 'r1', toolCallId: 'c1' }),
       assistant('', { id: 'a2', toolCalls: [call('c1')] }),
-      tool('1', { id: 'r2', toolCallId: 'c1' }),
+      tool('2', { id: 'r2', toolCallId: 'c1' }),
       user('now', { id: 'now' }),
     ];
     const { messages, decisions } = sanitizeToolCallHistory(input);
-    expect(ids(messages)).toEqual(['a1', 'r1', 'now']);
-    expect(decisions[0]?.reason).toContain('call id c1 is declared twice');
+    expect(ids(messages)).toEqual(['a1', 'r1', 'a2', 'r2', 'now']);
+    expect(messages[2]?.toolCalls?.[0]?.id).toBe('c1_1');
+    expect(messages[3]?.toolCallId).toBe('c1_1');
+    expect(validateToolCallIntegrity(messages)).toEqual([]);
+    expect(decisions[0]).toMatchObject({
+      type: 'tool-call-repair',
+      messageIds: ['a2', 'r2'],
+      details: { toolCallId: 'c1', newToolCallId: 'c1_1' },
+    });
+  });
+
+  it('does not throw on a valid current turn that reuses a call id from history (call_0 again)', () => {
+    const input = [
+      user('q1'),
+      assistant('', { id: 'a1', toolCalls: [call('call_0')] }),
+      tool('old', { id: 'r1', toolCallId: 'call_0' }),
+      assistant('done', { id: 'a1b' }),
+      user('q2'),
+      assistant('', { id: 'a2', toolCalls: [call('call_0'), call('call_0_1')] }),
+      tool('new', { id: 'r2', toolCallId: 'call_0' }),
+      tool('other', { id: 'r3', toolCallId: 'call_0_1' }),
+    ];
+    const { messages } = sanitizeToolCallHistory(input);
+    expect(validateToolCallIntegrity(messages)).toEqual([]);
+    expect(messages[5]?.toolCalls?.map((entry) => entry.id)).toEqual(['call_0_2', 'call_0_1']);
+    expect(messages.slice(6).map((message) => message.toolCallId)).toEqual(['call_0_2', 'call_0_1']);
+    expect(input[5]?.toolCalls?.[0]?.id).toBe('call_0');
+  });
+
+  it('removes a call with an empty tool name and its result, with a decision', () => {
+    const input = [
+      user('q'),
+      assistant('', { id: 'a1', toolCalls: [{ id: 'c1', name: '', arguments: '{}' }, call('c2')] }),
+      tool('x', { id: 'r1', toolCallId: 'c1' }),
+      tool('y', { id: 'r2', toolCallId: 'c2' }),
+      assistant('', { id: 'a2', toolCalls: [{ id: 'c3', name: ' ', arguments: '{}' }] }),
+      tool('z', { id: 'r3', toolCallId: 'c3' }),
+    ];
+    const { messages, decisions } = sanitizeToolCallHistory(input);
+    expect(ids(messages)).toEqual([input[0]?.id, 'a1', 'r2']);
+    expect(messages[1]?.toolCalls?.map((entry) => entry.id)).toEqual(['c2']);
+    expect(decisions.map((entry) => [entry.type, entry.messageIds])).toEqual([
+      ['tool-call-repair', ['a1', 'r1']],
+      ['tool-call-repair', ['a2', 'r3']],
+    ]);
   });
 
   it('throws TOOL_CALL_INTEGRITY naming the call ids when the current tail transaction is broken', () => {

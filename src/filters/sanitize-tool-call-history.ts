@@ -27,8 +27,13 @@ export type SanitizeToolCallHistoryResult = {
  *   one result, or as many results as calls with names matching in order); when neither side has an
  *   id, both get a new one (`tool-call-repair` decisions);
  * - an assistant message with an empty `toolCalls` list loses the empty list;
+ * - a call with an empty tool name is removed with its results (an assistant message left with no
+ *   calls and no text goes too), as a `tool-call-repair` decision;
+ * - a transaction that reuses a call id an earlier transaction declared (providers that number calls
+ *   per turn) gets a fresh id (`<id>_<n>`) on the call and on its result (`tool-call-repair`), so a
+ *   valid current turn is never refused for it;
  * - a broken HISTORICAL transaction (a call with a missing, extra or duplicate result, a call id
- *   declared twice, a call without id) and orphan tool results are removed (`message-drop`).
+ *   declared twice in one message, a call without id) and orphan tool results are removed (`message-drop`).
  *
  * The output always passes `validateToolCallIntegrity`.
  * @throws ContextError `TOOL_CALL_INTEGRITY` when the CURRENT transaction (the one that ends the
@@ -43,6 +48,7 @@ export function sanitizeToolCallHistory(
   const output: Message[] = [];
   const decisions: Decision[] = [];
   const declared = new Set<string>();
+  const taken = lazyTakenIds(messages);
   let changed = false;
   let index = 0;
   while (index < messages.length) {
@@ -53,6 +59,7 @@ export function sanitizeToolCallHistory(
       const block = sanitizeBlock({
         messages: messages.slice(index, end),
         declared,
+        taken,
         generateId,
         stage,
         isTail,
@@ -83,14 +90,134 @@ function toolRunEnd(messages: readonly Message[], from: number): number {
   return end;
 }
 
-function sanitizeBlock(block: {
+type Block = {
   readonly messages: readonly Message[];
   readonly declared: Set<string>;
+  readonly taken: () => Set<string>;
   readonly generateId: IdGenerator;
   readonly stage: string;
   readonly isTail: boolean;
-}): SanitizeToolCallHistoryResult {
+};
+
+function sanitizeBlock(original: Block): SanitizeToolCallHistoryResult {
+  const named = dropUnnamedCalls(original);
+  const renamed = renameReusedIds({ ...original, messages: named.messages });
+  const block = { ...original, messages: renamed.messages };
+  const rest = sanitizeNamedBlock(block);
+  return {
+    messages: rest.messages,
+    decisions: [...named.decisions, ...renamed.decisions, ...rest.decisions],
+  };
+}
+
+/** Every call id and result id of the list, computed on first use (only a rename needs it). */
+function lazyTakenIds(messages: readonly Message[]): () => Set<string> {
+  let taken: Set<string> | undefined;
+  return () => {
+    if (taken !== undefined) return taken;
+    taken = new Set();
+    for (const message of messages) {
+      if (message.toolCallId) taken.add(message.toolCallId);
+      for (const toolCall of message.toolCalls ?? []) if (toolCall.id) taken.add(toolCall.id);
+    }
+    return taken;
+  };
+}
+
+/**
+ * Removes calls without a tool name (no provider accepts them) and the results that answer them.
+ * An assistant message left with no calls and no text is removed too.
+ */
+function dropUnnamedCalls(block: Block): SanitizeToolCallHistoryResult {
   const [call, ...results] = block.messages as [Message, ...Message[]];
+  const calls = call.toolCalls ?? [];
+  const unnamed = calls.filter(
+    (toolCall) => typeof toolCall.name !== 'string' || toolCall.name.trim() === '',
+  );
+  if (unnamed.length === 0) return { messages: block.messages, decisions: [] };
+  const ids = new Set(unnamed.flatMap((toolCall) => (toolCall.id ? [toolCall.id] : [])));
+  const keptCalls = calls.filter((toolCall) => !unnamed.includes(toolCall));
+  const droppedResults = results.filter(
+    (result) => result.toolCallId !== undefined && ids.has(result.toolCallId),
+  );
+  const keptResults = results.filter((result) => !droppedResults.includes(result));
+  const decisions: Decision[] = [
+    decision('tool-call-repair', {
+      stage: block.stage,
+      reason:
+        `Removed ${unnamed.length === 1 ? 'a tool call' : `${unnamed.length} tool calls`} with an empty tool name` +
+        `${droppedResults.length > 0 ? ' and the results that answer them' : ''} from this request.`,
+      messageIds: [call.id, ...idsOf(droppedResults)],
+      details: { toolCallIds: [...ids] },
+    }),
+  ];
+  if (keptCalls.length > 0)
+    return { messages: [{ ...call, toolCalls: keptCalls }, ...keptResults], decisions };
+  const { toolCalls: _unnamed, ...text } = call;
+  const blank = typeof call.content === 'string' ? call.content.trim() === '' : call.content.length === 0;
+  return { messages: blank ? keptResults : [{ ...text, toolCalls: [] }, ...keptResults], decisions };
+}
+
+/**
+ * A call whose id an earlier transaction already declared (providers that number calls per turn,
+ * `call_0`, reuse ids) gets a fresh id, and so do the results in its transaction that answer it: the
+ * pairing stays the provider's, the request stays legal.
+ */
+function renameReusedIds(block: Block): SanitizeToolCallHistoryResult {
+  const [call, ...results] = block.messages as [Message | undefined, ...Message[]];
+  if (call?.role !== 'assistant') return { messages: block.messages, decisions: [] };
+  const calls = call.toolCalls ?? [];
+  const reused = calls.filter((toolCall) => toolCall.id && block.declared.has(toolCall.id));
+  const answers = new Map<string, number>();
+  for (const result of results)
+    if (result.toolCallId) answers.set(result.toolCallId, (answers.get(result.toolCallId) ?? 0) + 1);
+  const renames = new Map<string, string>();
+  for (const toolCall of reused) {
+    const sameIdCalls = calls.filter((other) => other.id === toolCall.id).length;
+    // Rename only an unambiguous pair: one call with this id here, answered at most once.
+    if (sameIdCalls !== 1 || (answers.get(toolCall.id) ?? 0) > 1) continue;
+    renames.set(toolCall.id, freshId(toolCall.id, block.taken()));
+  }
+  if (renames.size === 0) return { messages: block.messages, decisions: [] };
+  const renamedCall: Message = {
+    ...call,
+    toolCalls: calls.map((toolCall) => {
+      const fresh = renames.get(toolCall.id);
+      return fresh === undefined ? toolCall : { ...toolCall, id: fresh };
+    }),
+  };
+  const renamedResults = results.map((result) => {
+    const fresh = result.toolCallId === undefined ? undefined : renames.get(result.toolCallId);
+    return fresh === undefined ? result : { ...result, toolCallId: fresh };
+  });
+  const decisions = [...renames].map(([from, to]) =>
+    decision('tool-call-repair', {
+      stage: block.stage,
+      reason: `call id ${from} was already declared earlier in the history; renamed to ${to} with its result`,
+      messageIds: [call.id, ...idsOf(results.filter((result) => result.toolCallId === from))],
+      details: { toolCallId: from, newToolCallId: to },
+    }),
+  );
+  return { messages: [renamedCall, ...renamedResults], decisions };
+}
+
+function freshId(id: string, taken: Set<string>): string {
+  let counter = 1;
+  while (taken.has(`${id}_${counter}`)) counter += 1;
+  const fresh = `${id}_${counter}`;
+  taken.add(fresh);
+  return fresh;
+}
+
+function sanitizeNamedBlock(block: Block): SanitizeToolCallHistoryResult {
+  if (block.messages.length === 0) return { messages: [], decisions: [] };
+  const [call, ...results] = block.messages as [Message, ...Message[]];
+  if (call.role === 'tool') {
+    return {
+      messages: [],
+      decisions: [dropBlock(block.messages, { ...block, problems: block.messages.map(orphanProblem) })],
+    };
+  }
   const calls = call.toolCalls ?? [];
   if (calls.length === 0) {
     const { toolCalls: _empty, ...rest } = call;

@@ -2,10 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { toAnthropicMessages } from '../adapters/to-anthropic-messages.js';
 import { DEFAULT_PROMPTS } from '../config/prompt-defaults.js';
 import { assistant, tool, user } from '../core/factories.js';
 import { createSequentialIdGenerator } from '../core/ids.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
+import { createStaticSkillEnvironment } from '../skills/skill-environment.js';
 import { ContextBuilder } from './context-builder.js';
 
 let workspace: string;
@@ -29,14 +31,14 @@ const history = [
 ];
 
 describe('ContextBuilder.forChat', () => {
-  it('is persona then history, with no filters by default', async () => {
+  it('is persona then history, with only the tool-call repair by default', async () => {
     const builder = ContextBuilder.forChat({ generateId: createSequentialIdGenerator('g') });
     expect(builder.providers.map((provider) => provider.id)).toEqual([
       'persona',
       'history',
       'current-message',
     ]);
-    expect(builder.filters).toEqual([]);
+    expect(builder.filters.map((filter) => filter.id)).toEqual(['sanitize-tool-calls']);
     const { messages } = await builder.build({ history, current: 'next?' });
     expect(messages[0]).toEqual({
       id: 'g-1',
@@ -67,6 +69,7 @@ describe('ContextBuilder.forChat', () => {
   it('adds MaxMessages then TokenBudget when asked, and applies them', async () => {
     const builder = ContextBuilder.forChat({ maxMessages: 3, maxInputTokens: 10_000 });
     expect(builder.filters.map((filter) => filter.id)).toEqual([
+      'sanitize-tool-calls',
       'max-messages',
       'token-budget',
       'budget-guard',
@@ -77,6 +80,7 @@ describe('ContextBuilder.forChat', () => {
       'persona',
       'history',
       'current-message',
+      'sanitize-tool-calls',
       'max-messages',
       'token-budget',
       'budget-guard',
@@ -169,5 +173,44 @@ describe('ContextBuilder.forChat', () => {
     expect(messages.find((message) => message.id === 'a2')?.metadata?.['semanticKind']).toBe(
       'self_tool_plan',
     );
+  });
+
+  it('repairs tool-call integrity of the history by default: an orphan result never reaches the request', async () => {
+    const orphaned = [
+      user('u1', { id: 'u1' }),
+      tool('stray', { id: 'stray', toolCallId: 'gone' }),
+      assistant('a1', { id: 'a1' }),
+    ];
+    const { messages, trace } = await ContextBuilder.forChat().build({ history: orphaned, current: 'next' });
+    expect(messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(validateToolCallIntegrity(messages)).toEqual([]);
+    expect(trace.stages.flatMap((stage) => stage.decisions)).toContainEqual(
+      expect.objectContaining({ type: 'message-drop', messageIds: ['stray'] }),
+    );
+    const anthropic = toAnthropicMessages(messages);
+    expect(JSON.stringify(anthropic)).not.toContain('tool_result');
+    const kept = await ContextBuilder.forChat({ sanitizeToolCalls: false }).build({
+      history: orphaned,
+      current: 'next',
+    });
+    expect(kept.messages.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'tool',
+      'assistant',
+      'user',
+    ]);
+  });
+
+  it('repairs by default in forReact and forSkill too', async () => {
+    const orphaned = [user('u1', { id: 'u1' }), tool('stray', { id: 'stray', toolCallId: 'gone' })];
+    for (const builder of [
+      ContextBuilder.forReact(),
+      ContextBuilder.forSkill({ cwd: workspace, environment: createStaticSkillEnvironment({}) }),
+    ]) {
+      const { messages } = await builder.build({ history: orphaned, current: 'next' });
+      expect(messages.map((message) => message.id)).not.toContain('stray');
+      expect(validateToolCallIntegrity(messages)).toEqual([]);
+    }
   });
 });

@@ -62,8 +62,9 @@ export type ChatPresetOptions = {
   readonly trimFromStart?: boolean;
   /**
    * Run `SanitizeToolCallsFilter` before the budget filters: broken historical tool-call transactions
-   * are removed from the request (with a decision), a broken current tail fails the build. Off by
-   * default to keep the spec's filter chain; turn it on for untrusted histories. @default false
+   * and orphan results are removed from the request (with a decision), a reused call id is renamed,
+   * a broken current tail fails the build. On by default, so a stored history with an orphan result
+   * never becomes an illegal request; `false` keeps the history exactly as given. @default true
    */
   readonly sanitizeToolCalls?: boolean;
   /** Clock for stage timings. @default performance.now */
@@ -113,13 +114,13 @@ export function historyProviders(options: ChatPresetOptions): readonly MessagePr
 }
 
 /**
- * SanitizeToolCalls (when `sanitizeToolCalls`), then MaxMessages (when `maxMessages`), then
+ * SanitizeToolCalls (unless `sanitizeToolCalls: false`), then MaxMessages (when `maxMessages`), then
  * TokenBudget and the budget check (when `maxInputTokens`): a build fits `maxInputTokens` or fails with
  * `BUDGET_UNSATISFIABLE`, unless `onOverBudget` is `keep`. @internal
  */
 export function budgetFilters(options: ChatPresetOptions): readonly ContextFilter[] {
   const pinned = options.pinnedRoles === undefined ? {} : { pinnedRoles: options.pinnedRoles };
-  const filters: ContextFilter[] = options.sanitizeToolCalls === true ? [new SanitizeToolCallsFilter()] : [];
+  const filters: ContextFilter[] = options.sanitizeToolCalls === false ? [] : [new SanitizeToolCallsFilter()];
   if (options.maxMessages !== undefined) {
     filters.push(new MaxMessagesFilter({ maxMessages: options.maxMessages, ...pinned }));
   }
@@ -163,7 +164,7 @@ export function pipelineOptions(options: ChatPresetOptions): ContextPipelineOpti
 /**
  * The chat preset (spec §6): Static(persona) → BootstrapFiles (optional) → StateHistory → current
  * message, then
- * MaxMessages → TokenBudget. No tools, no skills.
+ * SanitizeToolCalls (on by default) → MaxMessages → TokenBudget → budget check. No tools, no skills.
  */
 export function chatPresetOptions(options: ChatPresetOptions = {}): ContextPipelineOptions {
   return {

@@ -12,7 +12,11 @@ describe('ContextBuilder.forReact', () => {
       'history',
       'current-message',
     ]);
-    expect(builder.filters.map((filter) => filter.id)).toEqual(['token-budget', 'budget-guard']);
+    expect(builder.filters.map((filter) => filter.id)).toEqual([
+      'sanitize-tool-calls',
+      'token-budget',
+      'budget-guard',
+    ]);
     const { messages } = await builder.build({ current: 'hi' });
     expect(messages.map((message) => message.content)).toEqual([
       DEFAULT_PROMPTS.personaDefaultPrompt,

@@ -37,7 +37,7 @@ export function reactProviders(options: ReactPresetOptions): readonly MessagePro
 
 /**
  * The ReAct preset (spec §6): Static(persona) → Static(ReAct protocol) → ToolsDesc (when there is a
- * description) → BootstrapFiles (optional) → StateHistory, then MaxMessages → TokenBudget. Skill
+ * description) → BootstrapFiles (optional) → StateHistory, then SanitizeToolCalls (on by default) → MaxMessages → TokenBudget → budget check. Skill
  * fields are ignored.
  */
 export function reactPresetOptions(options: ReactPresetOptions = {}): ContextPipelineOptions {

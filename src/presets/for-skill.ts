@@ -83,7 +83,7 @@ export function resolveSkillSet(
 
 /**
  * The skill preset (Jianmu §6): persona → ReAct protocol (optional) → bootstrap files (optional) →
- * skill set → history; MaxMessages → TokenBudget. Run-time switches: `includeSkillsSummary: false`
+ * skill set → history; SanitizeToolCalls (on by default) → MaxMessages → TokenBudget → budget check. Run-time switches: `includeSkillsSummary: false`
  * hides the index, `includeActiveSkills: true` inlines the always-on skills.
  */
 export function skillPresetOptions(options: SkillPresetOptions = {}): ContextPipelineOptions {

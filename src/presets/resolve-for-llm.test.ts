@@ -97,7 +97,7 @@ describe('resolveForLlm', () => {
     expect(chooseBuilder({})).toBe('chat');
     const builder = resolveForLlm({ systemPrompt: 'Plain node.', maxMessages: 2 });
     expect(ids(builder)).toEqual(['persona', 'history', 'current-message']);
-    expect(builder.filters.map((filter) => filter.id)).toEqual(['max-messages']);
+    expect(builder.filters.map((filter) => filter.id)).toEqual(['sanitize-tool-calls', 'max-messages']);
     expect((await builder.build({})).messages[0]?.content).toBe('Plain node.');
     expect(ids(resolveForLlm())).toEqual(['persona', 'history', 'current-message']);
   });
