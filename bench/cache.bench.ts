@@ -191,6 +191,10 @@ function printTable(rows: readonly Scored[]): void {
   if (ours === undefined) return;
   const bestAnthropic = Math.min(...peers.map((row) => row.anthropicCost));
   const bestOpenAI = Math.min(...peers.map((row) => row.openaiCost));
+  // Peers that send at least as much context as ctxloom (pruneMessages' default drops old tool results).
+  const comparable = peers.filter((row) => row.averageInput >= ours.averageInput);
+  const comparableAnthropic = Math.min(...comparable.map((row) => row.anthropicCost));
+  const comparableOpenAI = Math.min(...comparable.map((row) => row.openaiCost));
   const width = Math.max(...rows.map((row) => row.name.length));
   const head = `${'contender'.padEnd(width)}  avg input  reads(A)  cost(A) Mtok  ratio(A)  reads(O)  cost(O) Mtok  over budget  illegal  max tokens`;
   process.stdout.write(`\n${head}\n${'-'.repeat(head.length)}\n`);
@@ -202,7 +206,8 @@ function printTable(rows: readonly Scored[]): void {
   process.stdout.write(
     `\nreads = cache-read share of input tokens from request ${STEADY_FROM} on; cost = input cost in millions of base-price tokens;\n` +
       `ratio = cost against the same requests without a cache; avg input = tokens per request (what the model gets to see).\n` +
-      `ctxloom vs the best peer: ${(bestAnthropic / ours.anthropicCost).toFixed(1)}x cheaper (Anthropic), ${(bestOpenAI / ours.openaiCost).toFixed(1)}x cheaper (OpenAI).\n`,
+      `ctxloom vs the best peer: ${(bestAnthropic / ours.anthropicCost).toFixed(1)}x cheaper (Anthropic), ${(bestOpenAI / ours.openaiCost).toFixed(1)}x cheaper (OpenAI);\n` +
+      `vs the best peer sending at least as much context: ${(comparableAnthropic / ours.anthropicCost).toFixed(1)}x (Anthropic), ${(comparableOpenAI / ours.openaiCost).toFixed(1)}x (OpenAI).\n`,
   );
 }
 
