@@ -56,6 +56,7 @@ const WALK: readonly (readonly string[])[] = [
   ['build', '--workspace', 'ws', '--preset', 'agent', '--session', 'cli:direct', '--json', 'Next?'],
   ['build', '--workspace', 'ws', '--format', 'anthropic', '--json', 'Next?'],
   ['inspect', '--workspace', 'ws', '--session', 'cli:direct', '--json'],
+  ['cache', '--workspace', 'ws', '--session', 'cli:direct', '--json'],
   ['skills', 'list', '--workspace', 'ws', '--json'],
   ['session', 'list', '--workspace', 'ws', '--json'],
   ['session', 'show', 'cli:direct', '--workspace', 'ws', '--json'],
@@ -113,7 +114,7 @@ describe('every ctxloom command prints pure JSON on stdout', () => {
       [],
       ['--max-tokens', '1800'],
       ['--max-messages', '4'],
-      ['--context-window', '9000'],
+      ['--context-window', '9000', '--max-output', '2000'],
     ]) {
       const built = (await json([
         'build',
@@ -188,7 +189,7 @@ describe('every ctxloom command prints pure JSON on stdout', () => {
       '--session',
       'cli:direct',
       '--context-window',
-      '2500',
+      '3000',
       '--max-output',
       '1500',
     ];
@@ -196,13 +197,13 @@ describe('every ctxloom command prints pure JSON on stdout', () => {
     expect(await main(['build', '--preset', 'agent', ...args, 'Next?'], refused)).toBe(3);
     expect(refused.out()).toBe('');
     expect(refused.err()).toMatch(
-      /^BUDGET_UNSATISFIABLE: The built context does not fit: .*2,500-token window/,
+      /^BUDGET_UNSATISFIABLE: The built context does not fit: .*3,000-token window/,
     );
     const allowed = memoryIo(dir);
     expect(await main(['build', '--preset', 'agent', ...args, '--allow-over-budget', 'Next?'], allowed)).toBe(
       0,
     );
-    expect(allowed.err()).toMatch(/warning: the prompt .* over the 2,500-token window/);
+    expect(allowed.err()).toMatch(/warning: the prompt .* over the 3,000-token window/);
     const inspected = memoryIo(dir);
     expect(await main(['inspect', ...args, '--json', 'Next?'], inspected)).toBe(0);
     expect(JSON.parse(inspected.out()).warnings).toContainEqual(

@@ -32,7 +32,12 @@ function builder(options: { readonly blockLimit: number; readonly historyWindow:
     recentHistory: false,
     tokenCounter: new SimpleTokenCounter(),
     contextWindowTokens: 1_000_000,
-    governor: { blockLimit: options.blockLimit, maxToolResultChars: 60, offload: { dryRun: true } },
+    governor: {
+      blockLimit: options.blockLimit,
+      maxToolResultChars: 60,
+      offload: { dryRun: true },
+      onOverBudget: 'keep', // the fixed-part probe below builds with a 1-token limit
+    },
     generateId: createSequentialIdGenerator('g'),
     historyWindow: options.historyWindow,
   };

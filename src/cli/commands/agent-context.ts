@@ -88,6 +88,9 @@ export function agentContext(request: {
       maxOutputTokens: budget.maxOutputTokens,
       governor: {
         offload: { dryRun: true },
+        // The commands judge the budget themselves: build exits 3 (or warns with --allow-over-budget),
+        // inspect warns, so the governor hands over what it built.
+        onOverBudget: 'keep',
         ...(budget.maxTokens === undefined ? {} : { blockLimit: budget.maxTokens }),
       },
       generateId: createSequentialIdGenerator('ctx'),
