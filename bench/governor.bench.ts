@@ -70,7 +70,7 @@ export async function run(): Promise<void> {
     const perFile = await timed(async () => {
       const folder = await mkdtemp(path.join(workspace, 'per-file-'));
       const plans = history.flatMap((message) => {
-        if (message.role !== 'tool') return [];
+        if (message.role !== 'tool' || message.name === 'read_file') return [];
         const plan = planToolResultOffload({
           workspace: folder,
           toolCallId: message.toolCallId ?? message.id,

@@ -12,7 +12,7 @@ export {
 } from './file-cache.js';
 export { NANOBOT_TEMPLATE_DIGESTS, type TemplateDigest } from './nanobot-template-digests.js';
 export { resolveRealInside } from './resolve-real-inside.js';
-export { leavesFolder, resolveInside, safeFileName } from './safe-path.js';
+export { injectiveFileName, leavesFolder, resolveInside, safeFileName } from './safe-path.js';
 export {
   type ScaffoldResult,
   type ScaffoldWorkspaceOptions,
@@ -20,11 +20,15 @@ export {
 } from './scaffold-workspace.js';
 export {
   OFFLOAD_REFERENCE_HEADER,
+  type OffloadWriteOutcome,
   offloadReference,
   type PersistToolResultOptions,
   type PersistToolResultOutcome,
+  type PlannedToolResultOffload,
   persistToolResult,
+  planToolResultOffload,
   TOOL_RESULTS_DIR,
+  ToolResultOffloadWriter,
 } from './tool-result-offload.js';
 export {
   matchesWorkspaceTemplate,
