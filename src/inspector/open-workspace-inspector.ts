@@ -95,7 +95,8 @@ export async function openWorkspaceInspector(
         tokenCounter,
         contextWindowTokens,
         maxOutputTokens,
-        governor: { offload: READ_ONLY_OFFLOAD },
+        // The inspector shows an over-budget context (with its warning) instead of refusing to.
+        governor: { offload: READ_ONLY_OFFLOAD, onOverBudget: 'keep' },
         generateId: createSequentialIdGenerator('built'),
       }),
     replay: (record) => {
