@@ -70,9 +70,9 @@ export function tool(content: Content, options: ToolMessageOptions): Message {
   return { ...make('tool', content, options), toolCallId };
 }
 
-/** The seed's name for {@link user}. */
+/** Another name for {@link user} (`human`, as LangChain-style code calls it). */
 export const human = user;
-/** The seed's name for {@link assistant}. */
+/** Another name for {@link assistant} (`ai`, as LangChain-style code calls it). */
 export const ai = assistant;
 
 /**

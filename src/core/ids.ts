@@ -24,7 +24,7 @@ export const toolCallId = (raw: string): ToolCallId => raw as ToolCallId;
 /** Brands a raw string as a {@link SkillId}. */
 export const skillId = (raw: string): SkillId => raw as SkillId;
 
-/** The default id generator: a random UUID as 32 hex characters (the seed's `uuid4().hex`). */
+/** The default id generator: a random UUID as 32 hex characters. */
 export const generateMessageId: IdGenerator = () => globalThis.crypto.randomUUID().replaceAll('-', '');
 
 /**

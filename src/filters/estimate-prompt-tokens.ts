@@ -6,7 +6,7 @@ import type { TokenCounter } from '../tokens/token-counter.js';
  * The governor's prompt estimate: the counter's message tokens (per-message overhead and flat image
  * costs included, see `TokenCounter`) plus the tokens of the tool definitions.
  *
- * Deviation from nanobot's chain (spec §4.10): one injected counter replaces the
+ * Deviation from nanobot's chain: one injected counter replaces the
  * provider-hook → cl100k → UTF-8-bytes chain, and images count a flat cost in both the prompt and the
  * per-message estimates (nanobot ignores them in one and counts base64 in the other).
  */

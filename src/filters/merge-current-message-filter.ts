@@ -16,7 +16,7 @@ export type MergeCurrentMessageFilterOptions = {
 export const MERGED_FROM_KEY = 'mergedFrom';
 
 /**
- * nanobot's same-role rule (§2.1): when the message right before the current message has the same
+ * nanobot's same-role rule: when the message right before the current message has the same
  * role (e.g. the history ends with a user message that got no answer), the two become one message:
  * a copy of the earlier message (its tool calls and reasoning kept) with the content merged by
  * `mergeContent` and the metadata merged with the current message winning, keeping the current

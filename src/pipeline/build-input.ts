@@ -2,7 +2,7 @@ import type { Content, Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 
 /**
- * Run-time prompt switches (the seed's `PromptRuntimeContext`). `forChat` and `forReact` read only
+ * Run-time prompt switches . `forChat` and `forReact` read only
  * the general fields; the skill fields take effect on the skill-aware path (`forSkill`).
  */
 export type PromptRuntimeContext = {

@@ -33,7 +33,7 @@ export class ContextBuilder extends ContextPipeline {
   }
 
   /**
-   * The skill preset (Jianmu §6): persona → ReAct protocol → bootstrap files → skill set (summary,
+   * The skill preset: persona → ReAct protocol → bootstrap files → skill set (summary,
    * full or always-only) → history; MaxMessages → TokenBudget. Without `skillSet`, the skills are
    * resolved per build: `runtimePrompt.skillsCatalog` → `runtimePrompt.skillsDir` →
    * `configSkillsDir` → `./skills` under `cwd`.

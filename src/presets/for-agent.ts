@@ -43,7 +43,7 @@ export type AgentSkillsOptions = {
   readonly dirs?: readonly string[];
   /** Skill names left out everywhere. @default [] */
   readonly disabled?: readonly string[];
-  /** The index format: nanobot's Markdown or seed 003's XML. @default 'markdown' */
+  /** The index format: nanobot's Markdown or an XML list. @default 'markdown' */
   readonly indexFormat?: SkillsIndexFormat;
   /** The built-in skills folder; `null` turns built-ins off. @default BUILTIN_SKILLS_DIR */
   readonly builtinDir?: string | null;

@@ -18,7 +18,7 @@ import { StaticPromptProvider } from '../providers/static-prompt-provider.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { WorkspaceFileCache } from '../workspace/file-cache.js';
 
-/** Options for `ContextBuilder.forChat` (spec §6). Skill fields are deliberately not read. */
+/** Options for `ContextBuilder.forChat`. Skill fields are deliberately not read. */
 export type ChatPresetOptions = {
   /** The persona system prompt. @default prompts.personaDefaultPrompt ("You are a helpful assistant.") */
   readonly systemPrompt?: string;
@@ -162,7 +162,7 @@ export function pipelineOptions(options: ChatPresetOptions): ContextPipelineOpti
 }
 
 /**
- * The chat preset (spec §6): Static(persona) → BootstrapFiles (optional) → StateHistory → current
+ * The chat preset: Static(persona) → BootstrapFiles (optional) → StateHistory → current
  * message, then
  * SanitizeToolCalls (on by default) → MaxMessages → TokenBudget → budget check. No tools, no skills.
  */

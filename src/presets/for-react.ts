@@ -12,7 +12,7 @@ import {
   presetPrompts,
 } from './for-chat.js';
 
-/** Options for `ContextBuilder.forReact` (spec §6): the chat options plus the tools block. */
+/** Options for `ContextBuilder.forReact`: the chat options plus the tools block. */
 export type ReactPresetOptions = ChatPresetOptions & {
   /**
    * A pre-formatted tool description; `input.toolsDescription` wins, and without either the block
@@ -36,7 +36,7 @@ export function reactProviders(options: ReactPresetOptions): readonly MessagePro
 }
 
 /**
- * The ReAct preset (spec §6): Static(persona) → Static(ReAct protocol) → ToolsDesc (when there is a
+ * The ReAct preset: Static(persona) → Static(ReAct protocol) → ToolsDesc (when there is a
  * description) → BootstrapFiles (optional) → StateHistory, then SanitizeToolCalls (on by default) → MaxMessages → TokenBudget → budget check. Skill
  * fields are ignored.
  */

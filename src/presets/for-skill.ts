@@ -19,7 +19,7 @@ import {
 } from './for-chat.js';
 import { type ReactPresetOptions, reactProviders } from './for-react.js';
 
-/** Options for `ContextBuilder.forSkill` (Jianmu spec §6). */
+/** Options for `ContextBuilder.forSkill`. */
 export type SkillPresetOptions = ReactPresetOptions & {
   /** An explicit skill set; beats anything discovered at run time. @default none (runtime resolution) */
   readonly skillSet?: readonly Skill[] | undefined;
@@ -48,7 +48,7 @@ export type SkillSetOrigin =
   | 'cwd';
 
 /**
- * The runtime resolution of Jianmu §6: an explicit `skillSet` → `runtimePrompt.skillsCatalog` (any
+ * The runtime resolution: an explicit `skillSet` → `runtimePrompt.skillsCatalog` (any
  * object with a `list` method, e.g. a `SkillsCatalog`) → `runtimePrompt.skillsDir` →
  * `configSkillsDir` → `./skills` under `cwd`. The build input's `runtimePrompt` wins over the
  * preset's. Discovered folders list every skill, unavailable ones flagged.
@@ -82,7 +82,7 @@ export function resolveSkillSet(
 }
 
 /**
- * The skill preset (Jianmu §6): persona → ReAct protocol (optional) → bootstrap files (optional) →
+ * The skill preset: persona → ReAct protocol (optional) → bootstrap files (optional) →
  * skill set → history; SanitizeToolCalls (on by default) → MaxMessages → TokenBudget → budget check. Run-time switches: `includeSkillsSummary: false`
  * hides the index, `includeActiveSkills: true` inlines the always-on skills.
  */

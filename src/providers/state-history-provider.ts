@@ -7,7 +7,7 @@ import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
 
 /**
  * A working-memory adapter: reorganises or compresses the history before the provider emits it
- * (the seed's `build_view()`). It must not mutate its input and should keep tool calls with their results.
+ * (a working-memory view). It must not mutate its input and should keep tool calls with their results.
  */
 export interface WorkingMemoryAdapter {
   buildView(history: readonly Message[], input: BuildInput): readonly Message[] | Promise<readonly Message[]>;

@@ -30,7 +30,7 @@ export type MessageStoreAppendOptions = {
 const MAX_RETENTION_ATTEMPTS = 5;
 
 /**
- * The seed's message store for one session, on any {@link SessionStore}. `append(input)` coerces
+ * A message store for one session, on any {@link SessionStore}. `append(input)` coerces
  * every value first (nothing is written when one is bad), appends them as one batch, then applies
  * the retention policy; appends through one `MessageStore` are serialised in call order. Each
  * appended message reaches `subscribe()` listeners as one `MessageEvent` (from other processes too
