@@ -3,14 +3,7 @@
  * (forAgent with the governor and the cache-aware trim) and what users do today on the same stored
  * history (AI SDK pruneMessages + a token trim, LangChain trimMessages, Mastra TokenLimiterProcessor).
  */
-import {
-  AIMessage,
-  type BaseMessage,
-  HumanMessage,
-  SystemMessage,
-  ToolMessage,
-  trimMessages,
-} from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, trimMessages } from '@langchain/core/messages';
 import { TokenLimiterProcessor } from '@mastra/core/processors';
 import { type ModelMessage, pruneMessages } from 'ai';
 import { fromAiSdkMessages, toAiSdkMessages } from '../src/ai-sdk/index.js';
@@ -27,6 +20,7 @@ import {
   type ToolDefinition,
 } from '../src/index.js';
 import { agentPresetOptions } from '../src/presets/index.js';
+import { toLangChain } from './to-langchain.js';
 
 /** What one call of a turn sees: the stored history, the user message, the in-flight messages. */
 export type CallInput = {
@@ -249,26 +243,4 @@ export function mastraStrategy(run: {
       return readAiSdkMessages(limited, { format: 'AI SDK' }).messages;
     },
   };
-}
-
-function toLangChain(message: Message): BaseMessage {
-  const content = textOf(message.content);
-  switch (message.role) {
-    case 'system':
-      return new SystemMessage(content);
-    case 'user':
-      return new HumanMessage(content);
-    case 'tool':
-      return new ToolMessage({ content, tool_call_id: message.toolCallId ?? '' });
-    case 'assistant':
-      return new AIMessage({
-        content,
-        tool_calls: (message.toolCalls ?? []).map((call) => ({
-          id: call.id,
-          name: call.name,
-          args: JSON.parse(call.arguments) as Record<string, unknown>,
-          type: 'tool_call' as const,
-        })),
-      });
-  }
 }

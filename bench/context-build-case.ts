@@ -7,14 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  AIMessage,
-  type BaseMessage,
-  HumanMessage,
-  SystemMessage,
-  ToolMessage,
-  trimMessages,
-} from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, trimMessages } from '@langchain/core/messages';
 import { TokenLimiterProcessor } from '@mastra/core/processors';
 import { type ModelMessage, pruneMessages } from 'ai';
 import { assistant, textOf, user } from '../src/core/index.js';
@@ -26,6 +19,7 @@ import {
   type TokenCounter,
 } from '../src/index.js';
 import { CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
+import { toLangChain } from './to-langchain.js';
 
 /** The token budget of every case: the whole request (messages + tool schemas) must fit in it. */
 export const BUDGET_TOKENS = 100_000;
@@ -350,28 +344,6 @@ function toModelMessage(message: Message): ModelMessage {
           })),
         ],
       };
-  }
-}
-
-function toLangChain(message: Message): BaseMessage {
-  const content = textOf(message.content);
-  switch (message.role) {
-    case 'system':
-      return new SystemMessage(content);
-    case 'user':
-      return new HumanMessage(content);
-    case 'tool':
-      return new ToolMessage({ content, tool_call_id: message.toolCallId ?? '' });
-    case 'assistant':
-      return new AIMessage({
-        content,
-        tool_calls: (message.toolCalls ?? []).map((call) => ({
-          id: call.id,
-          name: call.name,
-          args: JSON.parse(call.arguments) as Record<string, unknown>,
-          type: 'tool_call' as const,
-        })),
-      });
   }
 }
 

@@ -4,15 +4,8 @@
  * "drop the oldest, recount everything" loop. Also: the per-turn cost when the history grows by two
  * messages a turn and the cache is warm. Prints ms and ratios; asserts nothing about speed.
  */
-import {
-  AIMessage,
-  type BaseMessage,
-  HumanMessage,
-  SystemMessage,
-  ToolMessage,
-  trimMessages,
-} from '@langchain/core/messages';
-import { assistant, textOf, user } from '../src/core/index.js';
+import { AIMessage, type BaseMessage, HumanMessage, trimMessages } from '@langchain/core/messages';
+import { assistant, user } from '../src/core/index.js';
 import {
   CachedTokenCounter,
   type Message,
@@ -22,6 +15,7 @@ import {
 } from '../src/index.js';
 import { createTestBuildContext as testContext } from '../src/testing/test-build-context.js';
 import { BENCH_TOOLS, generateHistory } from './generate-history.js';
+import { toLangChain } from './to-langchain.js';
 
 const MESSAGES = 10_000;
 const MAX_TOKENS = 128_000;
@@ -246,28 +240,6 @@ function newMemo(): LangChainMemo {
 
 function plainToolTokens(): number {
   return countTokens(JSON.stringify(BENCH_TOOLS));
-}
-
-function toLangChain(message: Message): BaseMessage {
-  const content = textOf(message.content);
-  switch (message.role) {
-    case 'system':
-      return new SystemMessage(content);
-    case 'user':
-      return new HumanMessage(content);
-    case 'tool':
-      return new ToolMessage({ content, tool_call_id: message.toolCallId ?? '' });
-    case 'assistant':
-      return new AIMessage({
-        content,
-        tool_calls: (message.toolCalls ?? []).map((call) => ({
-          id: call.id,
-          name: call.name,
-          args: JSON.parse(call.arguments) as Record<string, unknown>,
-          type: 'tool_call' as const,
-        })),
-      });
-  }
 }
 
 async function repeat<T>(times: number, make: () => T | Promise<T>): Promise<T[]> {
