@@ -3,15 +3,14 @@
  * `ai` and LangChain's `@langchain/core/messages`, each in a fresh Node process, interleaved, medians.
  * Prints milliseconds over a bare `node -e ''` start and the ratio to `ai`.
  *
- * Run after `npm run build`: `npm run bench -- import` (or `tsx bench/cold-import.ts [--runs N]`).
+ * Run after `npm run build`: `npm run bench -- import`.
  */
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const runsFlag = process.argv.indexOf('--runs');
-const runs = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 15;
+const RUNS = 15;
 
 const cases: Record<string, string> = {
   'bare node': '',
@@ -32,17 +31,19 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-const samples = new Map<string, number[]>(Object.keys(cases).map((name) => [name, []]));
-for (let run = 0; run < runs; run += 1) {
-  for (const [name, source] of Object.entries(cases)) samples.get(name)?.push(timeProcess(source));
-}
-const bare = median(samples.get('bare node') ?? []);
-const over = (name: string): number => median(samples.get(name) ?? []) - bare;
-process.stdout.write(
-  `cold import, ${runs} fresh processes each, median ms over bare node (${bare.toFixed(1)} ms)\n`,
-);
-for (const name of Object.keys(cases).filter((name) => name !== 'bare node')) {
+export async function run(): Promise<void> {
+  const samples = new Map<string, number[]>(Object.keys(cases).map((name) => [name, []]));
+  for (let round = 0; round < RUNS; round += 1) {
+    for (const [name, source] of Object.entries(cases)) samples.get(name)?.push(timeProcess(source));
+  }
+  const bare = median(samples.get('bare node') ?? []);
+  const over = (name: string): number => median(samples.get(name) ?? []) - bare;
   process.stdout.write(
-    `${name.padEnd(16)} ${over(name).toFixed(1).padStart(7)} ms   ×${(over(name) / over('ai')).toFixed(2)} of ai\n`,
+    `cold import, ${RUNS} fresh processes each, median ms over bare node (${bare.toFixed(1)} ms)\n`,
   );
+  for (const name of Object.keys(cases).filter((name) => name !== 'bare node')) {
+    process.stdout.write(
+      `${name.padEnd(16)} ${over(name).toFixed(1).padStart(7)} ms   ×${(over(name) / over('ai')).toFixed(2)} of ai\n`,
+    );
+  }
 }
