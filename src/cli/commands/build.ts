@@ -261,7 +261,7 @@ async function loadTurn(
   flags: Flags,
   sources: Sources & { readonly agent: AgentContext; readonly io: CliIo; readonly sessionsDir: string },
 ): Promise<Pick<BuildInput, 'history' | 'summary' | 'sessionKey'>> {
-  const storeFlag = (['sessions', 'sqlite', 'pg', 'pg-schema'] as const).find(
+  const storeFlag = (['sessions', 'sqlite', 'pg', 'pg-schema', 'nanobot-config'] as const).find(
     (name) => flags[name] !== undefined,
   );
   if (flags.session === undefined) {

@@ -7,6 +7,7 @@ import {
   loadConfig,
   OpenAICompatibleChatModel,
   PostgresSessionStore,
+  resolveNanobotSessionsDir,
   type SessionStore,
   SqliteSessionStore,
 } from '../../index.js';
@@ -21,6 +22,7 @@ export const STORE_FLAGS = {
   sqlite: { type: 'string' },
   pg: { type: 'string' },
   'pg-schema': { type: 'string' },
+  'nanobot-config': { type: 'string' },
 } as const;
 
 /** The `parseArgs` option table of the model endpoint (flags win over the environment). */
@@ -39,6 +41,8 @@ export const STORE_USAGE = `Where sessions are (default: --workspace .):
   --sessions DIR     a folder of nanobot JSONL session files
   --sqlite PATH      a SQLite database
   --pg URL           a PostgreSQL connection string (--pg-schema NAME, default public)
+  --nanobot-config DIR  nanobot's config folder (e.g. ~/.nanobot): the sessions nanobot keeps for
+                     --workspace, in <DIR>/sessions/<workspace id>/ and its older layouts
 Commands that only read (list, show, status) need the file, folder or schema to exist; they create nothing.`;
 
 /** Usage lines for {@link MODEL_FLAGS}. */
@@ -71,11 +75,13 @@ export type StoreMode = 'read' | 'write';
  * missing workspace, folder, file or schema (read); `STORE_UNAVAILABLE` when PostgreSQL does not answer.
  */
 export async function openStore(values: Values, io: CliIo, mode: StoreMode = 'read'): Promise<SessionStore> {
-  const chosen = ['sessions', 'sqlite', 'pg'].filter((name) => typeof values[name] === 'string');
+  const chosen = ['sessions', 'sqlite', 'pg', 'nanobot-config'].filter(
+    (name) => typeof values[name] === 'string',
+  );
   if (chosen.length > 1) {
     throw new ContextError({
       code: 'INVALID_OPTIONS',
-      message: `Give only one of --sessions, --sqlite, --pg (got ${chosen.map((name) => `--${name}`).join(', ')}).`,
+      message: `Give only one of --sessions, --sqlite, --pg, --nanobot-config (got ${chosen.map((name) => `--${name}`).join(', ')}).`,
     });
   }
   const schema = stringFlag(values, 'pg-schema');
@@ -109,9 +115,28 @@ export async function openStore(values: Values, io: CliIo, mode: StoreMode = 're
     await mustExist(dir, 'folder', '--sessions', 'Point it at a folder of *.jsonl session files.');
     return new JsonlSessionStore({ dir });
   }
+  if (typeof values['nanobot-config'] === 'string') return openNanobotStore(values, io);
   const workspace = await existingWorkspace(values, io);
   const { config } = await loadConfig({ dir: workspace, optional: true });
   return new JsonlSessionStore({ dir: resolveAgentSettings(config, workspace).sessionsDir });
+}
+
+/**
+ * The JSONL store on nanobot's own session folder for `--workspace` (found by nanobot's rules under
+ * `--nanobot-config`); nothing is created.
+ * @throws ContextError `NOT_FOUND` when nanobot keeps no session folder for the workspace.
+ */
+export async function openNanobotStore(values: Values, io: CliIo): Promise<JsonlSessionStore> {
+  const configDir = path.resolve(io.cwd, stringFlag(values, 'nanobot-config') ?? '.');
+  const found = await resolveNanobotSessionsDir({ workspace: workspaceOf(values, io), configDir });
+  if (!found.found) {
+    const older =
+      found.legacyDirs.length === 0
+        ? ''
+        : ` Older sessions are in ${found.legacyDirs.join(', ')} (use --sessions).`;
+    throw new ContextError({ code: 'NOT_FOUND', message: `${found.reason}${older}` });
+  }
+  return new JsonlSessionStore({ dir: found.dir, legacyDirs: found.legacyDirs });
 }
 
 /**

@@ -200,6 +200,30 @@ describe('ctxloom session on a nanobot install (current and legacy layouts)', ()
     await target.close();
   });
 
+  it('builds, inspects and reports memory from the same nanobot folder, writing nothing there', async () => {
+    const before = await snapshotTree(path.join(dir, 'install'));
+    const inspected = memoryIo(dir);
+    expect(
+      await main(['inspect', ...nanobot, '--session', 'cli:direct', '--json'], inspected),
+      inspected.err(),
+    ).toBe(0);
+    const report = JSON.parse(inspected.out()) as { sessionKey?: string; sections: readonly unknown[] };
+    expect(report.sections.length).toBeGreaterThan(0);
+    const built = memoryIo(dir);
+    expect(
+      await main(
+        ['build', ...nanobot, '--preset', 'agent', '--session', 'cli:direct', '--json', 'Next?'],
+        built,
+      ),
+      built.err(),
+    ).toBe(0);
+    const sent = JSON.parse(built.out()) as { messages: readonly { content: unknown }[] };
+    expect(JSON.stringify(sent.messages)).toContain('cli question 20');
+    const status = memoryIo(dir);
+    expect(await main(['memory', 'status', ...nanobot, '--json'], status), status.err()).toBe(0);
+    expect(await snapshotTree(path.join(dir, 'install'))).toEqual(before);
+  });
+
   it('imports one legacy-named file (cli_huge.jsonl) and a folder of them', async () => {
     const one = memoryIo(dir);
     expect(

@@ -6,7 +6,6 @@ import {
   ContextError,
   getHistory,
   JsonlSessionStore,
-  resolveNanobotSessionsDir,
   type SessionStore,
   type SessionSummary,
 } from '../../index.js';
@@ -20,6 +19,7 @@ import type { CliCommand, CliIo } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import {
   numberFlag,
+  openNanobotStore,
   openStore,
   parseFlags,
   rejectIgnoredFlags,
@@ -27,7 +27,6 @@ import {
   STORE_USAGE,
   stringFlag,
   unknownAction,
-  workspaceOf,
 } from './session-store-flags.js';
 
 const FLAGS = {
@@ -41,7 +40,6 @@ const FLAGS = {
   strict: { type: 'boolean' },
   replace: { type: 'boolean' },
   'skip-unreadable': { type: 'boolean' },
-  'nanobot-config': { type: 'string' },
 } as const;
 
 const USAGE = `Usage:
@@ -56,9 +54,7 @@ const USAGE = `Usage:
       sessions of --workspace). A session with unreadable lines is not imported (exit 4) unless
       --skip-unreadable; 'session repair' moves them aside first.
 
-${STORE_USAGE}
-  --nanobot-config DIR  nanobot's config folder (e.g. ~/.nanobot): the sessions nanobot keeps for
-                        --workspace, in <DIR>/sessions/<workspace id>/ and its older layouts`;
+${STORE_USAGE}`;
 
 type Values = ReturnType<typeof parseFlags>['values'];
 type Action = (request: {
@@ -191,14 +187,10 @@ export const sessionCommand: CliCommand = {
         code: 'INVALID_OPTIONS',
         message: `${values['public'] === true ? '--public' : '--max-tokens'} shapes the replayed history: add --replay, or drop it.`,
       });
-    const nanobot = action !== 'import' && typeof values['nanobot-config'] === 'string';
-    if (nanobot && ['sessions', 'sqlite', 'pg'].some((name) => typeof values[name] === 'string'))
-      throw new ContextError({
-        code: 'INVALID_OPTIONS',
-        message: `--nanobot-config names the sessions already; drop --sessions, --sqlite and --pg for session ${action}.`,
-      });
     const mode = action === 'list' || action === 'show' ? 'read' : 'write';
-    const store = nanobot ? await openNanobotStore(values, io) : await openStore(values, io, mode);
+    // For import, --nanobot-config names the source; the other store flags name where it goes.
+    const target = action === 'import' ? { ...values, 'nanobot-config': undefined } : values;
+    const store = await openStore(target, io, mode);
     try {
       return await run({ store, values, args: rest, io });
     } finally {
@@ -300,20 +292,6 @@ async function importSource(values: Values, args: readonly string[], io: CliIo):
       message: `The import source ${source} does not exist; give a nanobot sessions folder or one .jsonl file.`,
     });
   return info.isFile() ? { file: source } : { store: new JsonlSessionStore({ dir: source }) };
-}
-
-/** The JSONL store on nanobot's own session folder for `--workspace` (found by nanobot's rules). */
-async function openNanobotStore(values: Values, io: CliIo): Promise<JsonlSessionStore> {
-  const configDir = path.resolve(io.cwd, stringFlag(values, 'nanobot-config') ?? '.');
-  const found = await resolveNanobotSessionsDir({ workspace: workspaceOf(values, io), configDir });
-  if (!found.found) {
-    const older =
-      found.legacyDirs.length === 0
-        ? ''
-        : ` Older sessions are in ${found.legacyDirs.join(', ')} (use --sessions).`;
-    throw new ContextError({ code: 'NOT_FOUND', message: `${found.reason}${older}` });
-  }
-  return new JsonlSessionStore({ dir: found.dir, legacyDirs: found.legacyDirs });
 }
 
 /**
