@@ -244,7 +244,12 @@ export class SqliteSessionStore implements SessionStore {
 
   #open(): Promise<Open> {
     this.#db ??= (async () => {
-      const opened = await openSqliteDatabase({ path: this.path, driver: this.#driver });
+      // Opening the file (a folder, no permission, a missing native driver) fails like any other step.
+      const opened = await openSqliteDatabase({ path: this.path, driver: this.#driver }).catch(
+        (error: unknown) => {
+          throw this.#unavailable('open', error);
+        },
+      );
       return this.#run('open', () => {
         const { db } = opened;
         db.exec('PRAGMA journal_mode = WAL');
@@ -261,15 +266,20 @@ export class SqliteSessionStore implements SessionStore {
     try {
       return task();
     } catch (error) {
-      if (ContextError.isInstance(error)) throw error;
-      throw new SessionStoreError({
-        code: 'STORE_UNAVAILABLE',
-        backend: 'sqlite',
-        operation,
-        message: `SQLite session store ${operation} failed on ${this.path}: ${error instanceof Error ? error.message : String(error)}.`,
-        cause: error,
-      });
+      throw this.#unavailable(operation, error);
     }
+  }
+
+  /** A driver error as `STORE_UNAVAILABLE` naming the file; ctxloom's own errors pass as they are. */
+  #unavailable(operation: string, error: unknown): unknown {
+    if (ContextError.isInstance(error)) return error;
+    return new SessionStoreError({
+      code: 'STORE_UNAVAILABLE',
+      backend: 'sqlite',
+      operation,
+      message: `SQLite session store ${operation} failed on ${this.path}: ${error instanceof Error ? error.message : String(error)}.`,
+      cause: error,
+    });
   }
 }
 

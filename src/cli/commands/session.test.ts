@@ -241,6 +241,19 @@ describe('ctxloom session on a nanobot install (current and legacy layouts)', ()
     expect(folder.out()).toBe('Imported 3 of 3 sessions.\n');
   });
 
+  it('ends an import whose target cannot open with the store error, not as a bad source file', async () => {
+    await mkdir(path.join(dir, 'target.db'));
+    const io = memoryIo(dir);
+    expect(
+      await main(
+        ['session', 'import', 'install/workspace/sessions/cli_huge.jsonl', '--sqlite', 'target.db'],
+        io,
+      ),
+    ).toBe(4);
+    expect(io.err()).toMatch(/^STORE_UNAVAILABLE: SQLite session store open failed on .*target\.db/m);
+    expect(io.err()).not.toContain('fix the file');
+  });
+
   it('says why when nanobot has no session folder for the workspace', async () => {
     await rm(path.join(dir, 'install', 'workspace', '.nanobot', 'workspace-id'));
     await rm(

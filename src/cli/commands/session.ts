@@ -347,9 +347,7 @@ async function importStep(
   const { io, file } = request;
   const live = io.stderr.isTTY === true;
   if (live) io.stderr.write(`\r\u001b[K${progress} importing ${path.basename(file)}…`);
-  const outcome = await importOne(request).catch((error: unknown) => ({
-    failure: `${file}: ${error instanceof Error ? error.message : String(error)}`,
-  }));
+  const outcome = await importOne(request);
   io.stderr.write(`${live ? '\r\u001b[K' : ''}${progress} ${describeOutcome(outcome)}\n`);
   return outcome;
 }
@@ -373,7 +371,14 @@ async function importOne(request: {
   readonly io: CliIo;
 }): Promise<ImportOutcome> {
   const { store, file, io } = request;
-  const record = await readSessionFile(file);
+  // A source file that cannot be read is this session's failure; a target store that fails is the
+  // import's, and ends it with the store's own error.
+  let record: Awaited<ReturnType<typeof readSessionFile>>;
+  try {
+    record = await readSessionFile(file);
+  } catch (error) {
+    return { failure: `${file}: ${error instanceof Error ? error.message : String(error)}` };
+  }
   const { key, unreadableLines } = record;
   if (unreadableLines.length > 0 && !request.skipUnreadable) {
     const lines = unreadableLines.map((line) => `line ${line.line}: ${line.reason}`).join(', ');
