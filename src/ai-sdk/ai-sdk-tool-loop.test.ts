@@ -37,7 +37,6 @@ import { startScriptedOpenAIServer } from '../../test/helpers/scripted-openai-se
 import { ContextGovernor } from '../filters/context-governor.js';
 import { traceDecisions } from '../pipeline/build-trace.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
-import { injectiveFileName } from '../workspace/safe-path.js';
 import type { AiSdkStepTrace } from './ai-sdk-step-trace.js';
 import { createPrepareStep } from './create-prepare-step.js';
 import { ctxloomMiddleware } from './ctxloom-middleware.js';
@@ -201,9 +200,7 @@ describe('an AI SDK tool loop governed by ctxloom', () => {
           expect(sent).not.toContain('L'.repeat(20_000));
         });
         expect(JSON.stringify(server.requests[2])).toContain('[tool output persisted]');
-        expect(
-          await readdir(path.join(workspace, '.ctxloom', 'tool-results', injectiveFileName('loop:test'))),
-        ).toHaveLength(1);
+        expect(await readdir(path.join(workspace, '.ctxloom', 'tool-results', 'loop_test'))).toHaveLength(1);
       } finally {
         await server.close();
       }

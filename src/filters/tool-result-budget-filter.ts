@@ -6,6 +6,7 @@ import { truncateText } from '../core/truncate-text.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
 import {
+  type OffloadWriteOutcome,
   type PersistToolResultOptions,
   type PlannedToolResultOffload,
   planToolResultOffload,
@@ -97,8 +98,8 @@ export class ToolResultBudgetFilter implements ContextFilter {
         plans.push(planned.plan);
       } else slots.push(this.#rewrite(message, planned.result, context));
     }
-    const written =
-      plans.length === 0 || this.#options.offload?.dryRun === true ? [] : await this.#writer.write(plans);
+    const dryRun = this.#options.offload?.dryRun === true;
+    const written = plans.length === 0 ? [] : await this.#writer.write(plans, { dryRun });
     let out: Message[] | undefined;
     const decisions: Decision[] = [];
     let created = false;
@@ -106,8 +107,7 @@ export class ToolResultBudgetFilter implements ContextFilter {
       const message = messages[index] as Message; // slots has one entry per message
       let rewritten = slot === undefined || 'next' in slot ? slot : undefined;
       if (slot !== undefined && 'pending' in slot) {
-        const plan = plans[slot.pending] as PlannedToolResultOffload;
-        const outcome = written[slot.pending] ?? { ok: true, created: false };
+        const outcome = written[slot.pending] as OffloadWriteOutcome; // one outcome per plan
         created ||= outcome.ok && outcome.created;
         rewritten = this.#rewrite(
           message,
@@ -115,17 +115,17 @@ export class ToolResultBudgetFilter implements ContextFilter {
             ? {
                 // nanobot's last step applies to the reference too: a cap smaller than it cuts it.
                 content: truncateText(
-                  plan.reference,
+                  outcome.reference,
                   this.#options.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
                 ),
                 action: 'offloaded',
-                path: plan.path,
-                originalChars: plan.originalChars,
+                path: outcome.path,
+                originalChars: (plans[slot.pending] as PlannedToolResultOffload).originalChars,
               }
             : { ...slot.fallback, offloadError: outcome.error },
           context,
         );
-        if (outcome.ok && this.#options.offload?.dryRun !== true) cache.set(message, rewritten);
+        if (outcome.ok && !dryRun) cache.set(message, rewritten);
       } else if (rewritten !== undefined) cache.set(message, rewritten);
       if (rewritten === undefined || rewritten.next === message) {
         out?.push(message);

@@ -12,7 +12,13 @@ export {
 } from './file-cache.js';
 export { NANOBOT_TEMPLATE_DIGESTS, type TemplateDigest } from './nanobot-template-digests.js';
 export { resolveRealInside } from './resolve-real-inside.js';
-export { injectiveFileName, leavesFolder, resolveInside, safeFileName } from './safe-path.js';
+export {
+  injectiveFileName,
+  leavesFolder,
+  nanobotFileName,
+  resolveInside,
+  safeFileName,
+} from './safe-path.js';
 export {
   type ScaffoldResult,
   type ScaffoldWorkspaceOptions,
@@ -20,6 +26,7 @@ export {
 } from './scaffold-workspace.js';
 export {
   OFFLOAD_REFERENCE_HEADER,
+  type OffloadTarget,
   type OffloadWriteOutcome,
   offloadReference,
   type PersistToolResultOptions,

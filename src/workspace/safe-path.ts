@@ -45,6 +45,29 @@ export function leavesFolder(relativePath: string): boolean {
   return relativePath === '..' || relativePath.startsWith(`..${path.sep}`) || path.isAbsolute(relativePath);
 }
 
+/** A high surrogate without its low half, or a low one without its high half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The longest name (in UTF-8 bytes) kept as nanobot writes it; most file systems allow 255. */
+const MAX_PORTABLE_NAME_BYTES = 200;
+
+/**
+ * nanobot's name for an offload folder or file (`safeFileName`: `< > : " / \ | ? *` and control
+ * characters become `_`, trimmed) when that name is also valid on Windows and everywhere else: not a
+ * device name (`CON`, `nul.x`), no trailing dot or space, no lone surrogate, at most 200 UTF-8 bytes.
+ * Any other input gets `injectiveFileName`. Not injective (`a:b` and `a_b` share `a_b`): callers that
+ * need one name per input check what is on disk (see `ToolResultOffloadWriter`).
+ */
+export function nanobotFileName(raw: string): string {
+  const safe = safeFileName(raw);
+  const portable =
+    !WINDOWS_RESERVED.test(safe.split('.')[0] ?? safe) &&
+    !/[. ]$/.test(safe) &&
+    !LONE_SURROGATE.test(safe) &&
+    Buffer.byteLength(safe, 'utf8') <= MAX_PORTABLE_NAME_BYTES;
+  return portable ? safe : injectiveFileName(raw);
+}
+
 /** Names a plain segment may keep as they are: lower-case ASCII letters, digits, `_` and `-`. */
 const PLAIN_SEGMENT = /^[a-z0-9_-]{1,64}$/;
 

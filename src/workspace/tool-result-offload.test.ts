@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { injectiveFileName } from './safe-path.js';
+import { leavesFolder } from './safe-path.js';
 import {
   offloadReference,
   persistToolResult,
@@ -33,13 +33,7 @@ describe('persistToolResult', () => {
       content: big,
     });
     if (first.status !== 'persisted') throw new Error('expected an offload');
-    const expectedPath = path.join(
-      workspace,
-      '.ctxloom',
-      'tool-results',
-      injectiveFileName('test:runner'),
-      `call_1.${digest(big)}.txt`,
-    );
+    const expectedPath = path.join(workspace, '.ctxloom', 'tool-results', 'test_runner', 'call_1.txt');
     expect(first.path).toBe(expectedPath);
     expect(first.created).toBe(true);
     expect(await readFile(expectedPath, 'utf8')).toBe(big);
@@ -75,7 +69,7 @@ describe('persistToolResult', () => {
     });
     if (outcome.status !== 'persisted') throw new Error('expected an offload');
     const root = path.join(workspace, '.ctxloom', 'tool-results');
-    expect(path.relative(root, outcome.path).startsWith('..')).toBe(false);
+    expect(leavesFolder(path.relative(root, outcome.path))).toBe(false);
     expect(path.dirname(path.dirname(outcome.path))).toBe(root);
     expect(await readFile(outcome.path, 'utf8')).toBe(big);
   });
@@ -87,9 +81,7 @@ describe('persistToolResult', () => {
     ];
     const outcome = await persistToolResult({ workspace, toolCallId: 'j', content: parts });
     if (outcome.status !== 'persisted') throw new Error('expected an offload');
-    expect(
-      outcome.path.endsWith(path.join('default', `j.${digest(JSON.stringify(parts, null, 2))}.json`)),
-    ).toBe(true);
+    expect(outcome.path.endsWith(path.join('default', 'j.json'))).toBe(true);
     expect(await readFile(outcome.path, 'utf8')).toBe(JSON.stringify(parts, null, 2));
     expect(outcome.originalChars).toBe(18_001);
     const image = [...parts, { type: 'image' as const, url: 'https://example.test/a.png' }];
@@ -162,7 +154,7 @@ describe('persistToolResult', () => {
     expect(newer.reference).toContain(newer.path);
   });
 
-  it('never lets call:1 and call_1, or sessions a:b and a_b, share a file or a folder', async () => {
+  it("gives call:1 and call_1, or sessions a:b and a_b, nanobot's shared names only while the bytes agree", async () => {
     const write = async (sessionKey: string, toolCallId: string, content: string) => {
       const outcome = await persistToolResult({ workspace, sessionKey, toolCallId, content });
       if (outcome.status !== 'persisted') throw new Error('expected an offload');
@@ -173,22 +165,83 @@ describe('persistToolResult', () => {
       await write('a:b', 'call_1', `${big}2`),
       await write('a_b', 'call:1', `${big}3`),
       await write('a_b', 'call_1', `${big}4`),
+      await write('a_b', 'call_1', `${big}1`),
     ];
-    expect(new Set(paths).size).toBe(4);
-    expect(new Set(paths.map((file) => path.dirname(file))).size).toBe(2);
+    const bucket = path.join(workspace, '.ctxloom', 'tool-results', 'a_b');
+    expect(paths[0]).toBe(path.join(bucket, 'call_1.txt'));
+    expect(paths[4]).toBe(paths[0]);
+    expect(new Set(paths.slice(0, 4)).size).toBe(4);
     expect(await Promise.all(paths.map((file) => readFile(file, 'utf8')))).toEqual(
-      ['1', '2', '3', '4'].map((suffix) => `${big}${suffix}`),
+      ['1', '2', '3', '4', '1'].map((suffix) => `${big}${suffix}`),
     );
   });
 
-  it('replaces a file found under the planned name with the wrong size (a copy from elsewhere)', async () => {
+  it('never replaces a file nanobot wrote under its name: other bytes go to the digest-named file', async () => {
+    const bucket = path.join(workspace, '.ctxloom', 'tool-results', 'cli_direct');
+    await mkdir(bucket, { recursive: true });
+    await writeFile(path.join(bucket, 'call_0.txt'), 'nanobot wrote this');
+    const outcome = await persistToolResult({
+      workspace,
+      sessionKey: 'cli:direct',
+      toolCallId: 'call_0',
+      content: big,
+    });
+    if (outcome.status !== 'persisted') throw new Error('expected an offload');
+    expect(outcome.path).toBe(path.join(bucket, `call_0.${digest(big)}.txt`));
+    expect(await readFile(path.join(bucket, 'call_0.txt'), 'utf8')).toBe('nanobot wrote this');
+    expect(await readFile(outcome.path, 'utf8')).toBe(big);
+    const dry = await persistToolResult({
+      workspace,
+      sessionKey: 'cli:direct',
+      toolCallId: 'call_0',
+      content: big,
+      dryRun: true,
+    });
+    expect(dry).toMatchObject({ path: outcome.path, reference: outcome.reference });
+  });
+
+  it('two writers racing for one name with other bytes each keep their own file (no replace)', async () => {
+    const plans = [`${big}a`, `${big}b`, `${big}c`].map((content) => {
+      const plan = planToolResultOffload({ workspace, sessionKey: 'race', toolCallId: 'call_0', content });
+      if ('status' in plan) throw new Error('expected a plan');
+      return plan;
+    });
+    const outcomes = await Promise.all(
+      plans.map(async (plan) => (await new ToolResultOffloadWriter().write([plan]))[0]),
+    );
+    const paths = outcomes.map((outcome) => (outcome?.ok === true ? outcome.path : ''));
+    expect(new Set(paths).size).toBe(3);
+    expect(paths).toContain(plans[0]?.path);
+    for (const [index, file] of paths.entries())
+      expect(await readFile(file, 'utf8')).toBe(plans[index]?.stored);
+    expect((await readdir(path.dirname(paths[0] ?? ''))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('replaces a file found under the digest name with the wrong size (a torn copy)', async () => {
     const plan = planToolResultOffload({ workspace, toolCallId: 'c', content: big });
     if ('status' in plan) throw new Error('expected a plan');
     await mkdir(path.dirname(plan.path), { recursive: true });
-    await writeFile(plan.path, 'truncated');
+    await writeFile(plan.path, 'other bytes');
+    await writeFile(plan.alternate.path, 'truncated');
     const [outcome] = await new ToolResultOffloadWriter().write([plan]);
-    expect(outcome).toEqual({ ok: true, created: true });
-    expect(await readFile(plan.path, 'utf8')).toBe(big);
+    expect(outcome).toEqual({ ok: true, created: true, ...plan.alternate });
+    expect(await readFile(plan.alternate.path, 'utf8')).toBe(big);
+    expect(await readFile(plan.path, 'utf8')).toBe('other bytes');
+  });
+
+  it('sends two results under one reused call id in one batch to two files', async () => {
+    const plans = [`${big}a`, `${big}b`].map((content) => {
+      const plan = planToolResultOffload({ workspace, toolCallId: 'call_0', content });
+      if ('status' in plan) throw new Error('expected a plan');
+      return plan;
+    });
+    const outcomes = await new ToolResultOffloadWriter().write(plans);
+    expect(outcomes.map((outcome) => outcome.ok && path.basename(outcome.path))).toEqual([
+      'call_0.txt',
+      path.basename((plans[1] as (typeof plans)[number]).alternate.path),
+    ]);
+    for (const [index, outcome] of outcomes.entries())
+      expect(outcome.ok && (await readFile(outcome.path, 'utf8'))).toBe(plans[index]?.stored);
   });
 
   it('writes a batch with one writer and does not touch the disk again for files it knows', async () => {
@@ -198,17 +251,18 @@ describe('persistToolResult', () => {
       if ('status' in plan) throw new Error('expected a plan');
       return plan;
     });
+    const at = (plan: (typeof plans)[number]) => ({ path: plan.path, reference: plan.reference });
     expect(await writer.write([...plans, plans[0] as (typeof plans)[number]])).toEqual([
-      { ok: true, created: true },
-      { ok: true, created: true },
-      { ok: true, created: true },
-      { ok: true, created: false },
+      ...plans.map((plan) => ({ ok: true, created: true, ...at(plan) })),
+      { ok: true, created: false, ...at(plans[0] as (typeof plans)[number]) },
     ]);
     await rm(path.join(workspace, '.ctxloom'), { recursive: true });
     // A known file is trusted: no stat, no mkdir (the writer would fail on the missing folder otherwise).
-    expect(await writer.write(plans)).toEqual(plans.map(() => ({ ok: true, created: false })));
+    expect(await writer.write(plans)).toEqual(
+      plans.map((plan) => ({ ok: true, created: false, ...at(plan) })),
+    );
     expect(await new ToolResultOffloadWriter().write(plans)).toEqual(
-      plans.map(() => ({ ok: true, created: true })),
+      plans.map((plan) => ({ ok: true, created: true, ...at(plan) })),
     );
   });
 });
@@ -235,32 +289,49 @@ describe('planToolResultOffload', () => {
     ),
   );
 
-  test.prop([
-    fc.array(fc.tuple(arbitraryKey, arbitraryKey, fc.string({ minLength: 0, maxLength: 3 })), {
-      minLength: 2,
-      maxLength: 8,
-    }),
-  ])(
-    'maps distinct (session, call id, content) to distinct files, all inside the root and valid on Windows',
-    (cases) => {
+  test.prop(
+    [
+      fc.array(fc.tuple(arbitraryKey, arbitraryKey, fc.string({ minLength: 0, maxLength: 3 })), {
+        minLength: 2,
+        maxLength: 8,
+      }),
+    ],
+    { numRuns: 40 },
+  )(
+    'every reference names a file holding exactly its own bytes, inside the root, valid on Windows',
+    async (cases) => {
       const root = path.join(workspace, '.ctxloom', 'tool-results');
-      const byPath = new Map<string, string>();
-      for (const [sessionKey, toolCallId, tail] of cases) {
-        const content = `${'z'.repeat(30)}${tail}`;
-        const plan = planToolResultOffload({ workspace, sessionKey, toolCallId, content, maxChars: 10 });
+      await rm(root, { recursive: true, force: true });
+      const writer = new ToolResultOffloadWriter();
+      const plans = cases.map(([sessionKey, toolCallId, tail]) => {
+        const plan = planToolResultOffload({
+          workspace,
+          sessionKey,
+          toolCallId,
+          content: `${'z'.repeat(30)}${tail}`,
+          maxChars: 10,
+        });
         if ('status' in plan) throw new Error('expected a plan');
-        const key = JSON.stringify([sessionKey, toolCallId]);
-        // Case-insensitive file systems: compare names folded to lower case.
-        const folded = plan.path.toLowerCase();
-        const seen = byPath.get(folded);
-        if (seen !== undefined) expect(seen).toBe(`${key}${content}`);
-        byPath.set(folded, `${key}${content}`);
-        expect(path.dirname(path.dirname(plan.path))).toBe(root);
-        for (const segment of [path.basename(path.dirname(plan.path)), path.basename(plan.path)]) {
-          expect(segment).toMatch(/^[A-Za-z0-9_~.-]+$/);
+        return plan;
+      });
+      // Half in one batch, the rest one by one: both paths must keep every reference true.
+      const half = Math.ceil(plans.length / 2);
+      const outcomes = [
+        ...(await writer.write(plans.slice(0, half))),
+        ...(await Promise.all(plans.slice(half).map(async (plan) => (await writer.write([plan]))[0]))),
+      ];
+      for (const [index, outcome] of outcomes.entries()) {
+        const plan = plans[index] as (typeof plans)[number];
+        if (outcome === undefined || !outcome.ok) throw new Error(`write failed: ${JSON.stringify(outcome)}`);
+        expect(await readFile(outcome.path, 'utf8')).toBe(plan.stored);
+        expect(outcome.reference).toContain(`Full output saved to: ${outcome.path}\n`);
+        expect(path.dirname(path.dirname(outcome.path))).toBe(root);
+        for (const segment of [path.basename(path.dirname(outcome.path)), path.basename(outcome.path)]) {
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are invalid names
+          expect(segment).not.toMatch(/[<>:"/\\|?*\u0000-\u001f]/);
           expect(segment).not.toMatch(/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i);
           expect(segment).not.toMatch(/[. ]$/);
-          expect(segment).not.toMatch(/^\./);
+          expect(segment).not.toMatch(/^\.\.?$/);
         }
       }
     },

@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { codePointLength, sliceCodePoints } from '../core/code-points.js';
 import type { Content } from '../core/message.js';
 import { syncDirectory } from './atomic-write.js';
 import { isMissingFileError } from './fs-helpers.js';
-import { injectiveFileName, resolveInside } from './safe-path.js';
+import { injectiveFileName, nanobotFileName, resolveInside } from './safe-path.js';
 
 /** Characters a tool result may have before it is offloaded (nanobot's `max_tool_result_chars`). */
 export const DEFAULT_MAX_TOOL_RESULT_CHARS = 16_000;
@@ -67,31 +67,42 @@ export type PersistToolResultOutcome =
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** An offload decided but not yet written: where the bytes go and the reference that points at them. */
-export type PlannedToolResultOffload = {
+/** Where an offload may go: the file and the reference text that points at it. */
+export type OffloadTarget = {
+  /** Absolute path of the file. */
+  readonly path: string;
+  /** The text that replaces the result in the model's context. */
+  readonly reference: string;
+};
+
+/**
+ * An offload decided but not yet written. `path` and `reference` are nanobot's own name
+ * (`<session>/<call id>.txt`), used unless that file already holds other bytes (a provider that
+ * reused the call id); then the bytes go to `alternate`, whose name carries their digest.
+ */
+export type PlannedToolResultOffload = OffloadTarget & {
   /** The session folder (absolute). */
   readonly bucket: string;
   /** The session folder's name under the tool-results root. */
   readonly bucketName: string;
   /** The tool-results root (absolute). */
   readonly root: string;
-  /** Absolute path of the file; its name carries a digest of `stored`, so it names these bytes only. */
-  readonly path: string;
+  /** `<call id>.<digest>.txt`: a name for these bytes only, used when nanobot's name holds others. */
+  readonly alternate: OffloadTarget;
   /** The file's contents. */
   readonly stored: string;
-  /** The text that replaces the result in the model's context. */
-  readonly reference: string;
   /** Characters of the original payload. */
   readonly originalChars: number;
 };
 
 /**
- * Decides, without touching the disk, whether a tool result is offloaded and where: the file is
- * `<workspace>/.ctxloom/tool-results/<session>/<call id>.<digest>.txt` (`.json` for a list of text
- * parts), where both names go through `injectiveFileName` and `<digest>` is 16 hex digits of the
- * SHA-256 of the stored bytes. The path is therefore a function of the session, the call id and the
- * content: a provider that reuses a call id with other output gets another file, and the same result
- * always gets the byte-identical reference (prompt caches stay warm).
+ * Decides, without touching the disk, whether a tool result is offloaded and where. The file is
+ * nanobot's `<workspace>/.ctxloom/tool-results/<session>/<call id>.txt` (`.json` for a list of text
+ * parts), both names as nanobot makes them safe (`nanobotFileName`), unless that file turns out to
+ * hold other bytes when it is written: then `<call id>.<digest>.txt`, where `<digest>` is 16 hex
+ * digits of the SHA-256 of the stored bytes and the names are injective (`injectiveFileName`). So a
+ * reference always points at its own bytes, and the same result always gets the byte-identical
+ * reference (prompt caches stay warm).
  */
 export function planToolResultOffload(
   options: Omit<PersistToolResultOptions, 'maxBucketAgeMs' | 'maxBuckets' | 'clock' | 'dryRun'>,
@@ -103,122 +114,196 @@ export function planToolResultOffload(
   const originalChars = codePointLength(payload.text);
   if (originalChars <= maxChars) return { status: 'inline', reason: 'fits maxChars' };
   const root = resolveInside(options.workspace, TOOL_RESULTS_DIR);
-  const bucketName = injectiveFileName(options.sessionKey ?? 'default');
+  const bucketName = nanobotFileName(options.sessionKey ?? 'default');
   const bucket = resolveInside(root, bucketName);
+  const previewChars = options.previewChars ?? DEFAULT_OFFLOAD_PREVIEW_CHARS;
+  const target = (name: string): OffloadTarget => {
+    const file = resolveInside(bucket, name);
+    return { path: file, reference: offloadReference({ path: file, text: payload.text, previewChars }) };
+  };
   const digest = createHash('sha256').update(payload.stored, 'utf8').digest('hex').slice(0, 16);
-  const target = resolveInside(
-    bucket,
-    `${injectiveFileName(options.toolCallId)}.${digest}.${payload.extension}`,
-  );
   return {
+    ...target(`${nanobotFileName(options.toolCallId)}.${payload.extension}`),
+    alternate: target(`${injectiveFileName(options.toolCallId)}.${digest}.${payload.extension}`),
     bucket,
     bucketName,
     root,
-    path: target,
     stored: payload.stored,
-    reference: offloadReference({
-      path: target,
-      text: payload.text,
-      previewChars: options.previewChars ?? DEFAULT_OFFLOAD_PREVIEW_CHARS,
-    }),
     originalChars,
   };
 }
 
-/** What {@link ToolResultOffloadWriter.write} did for one planned offload. */
+/** What {@link ToolResultOffloadWriter.write} did for one planned offload, and where its bytes are. */
 export type OffloadWriteOutcome =
-  | { readonly ok: true; readonly created: boolean }
+  | ({ readonly ok: true; readonly created: boolean } & OffloadTarget)
   | { readonly ok: false; readonly error: string };
 
 /** Files written at the same time by {@link ToolResultOffloadWriter.write}. */
 const WRITE_CONCURRENCY = 16;
 
+/** One planned offload of a batch, and what the batch found or wrote for it. */
+type Job = {
+  readonly index: number;
+  readonly plan: PlannedToolResultOffload;
+  /** nanobot's name is taken by other bytes (on disk or earlier in the batch): use the alternate. */
+  alternate: boolean;
+  /** A synced temp file waiting to be linked (nanobot's name) or renamed (the alternate) into place. */
+  temp?: string;
+};
+
+/** One call of {@link ToolResultOffloadWriter.write}: its jobs and the outcomes they fill in. */
+type Batch = {
+  readonly jobs: readonly Job[];
+  readonly outcomes: OffloadWriteOutcome[];
+  readonly dryRun: boolean;
+};
+
 /**
- * Writes planned offloads in batches and remembers what it wrote. For one batch it creates each
- * session folder once, writes every new file to a temp name, syncs the files concurrently, renames
- * them into place and then syncs each folder once (instead of a file sync plus a folder sync per
- * file).
+ * Writes planned offloads in batches and remembers what it wrote. A result goes under nanobot's name
+ * when that file is absent or already holds the same bytes, and under its digest-named alternate when
+ * the name holds other bytes (a reused call id), so every reference points at its own bytes.
  *
- * Durability: when `write` resolves, every file it reports `ok` is complete on disk under its final
- * name (its bytes were synced before the rename, and the rename was made durable by the folder sync),
- * so a reference may be sent; a crash before that leaves at most temp files, never a torn file under a
- * referenced name. Folders and files it has seen are remembered, so later batches do no `mkdir` or
- * `stat` for them; bucket retention run through this writer forgets the folders it removes. A file
- * found on disk under the planned name is kept when its size matches the planned bytes (the name
- * carries their digest) and replaced otherwise.
+ * For one batch it creates each session folder once, writes every new file to a temp name, syncs the
+ * files concurrently, moves them into place (a hard link for nanobot's name, so a file another
+ * process wrote meanwhile is never replaced; a rename for the alternate) and then syncs each folder
+ * once, instead of a file sync plus a folder sync per file.
+ *
+ * Durability: when `write` resolves, every file it reports `ok` is complete on disk under the name it
+ * reports (its bytes were synced before the move, and the move was made durable by the folder sync),
+ * so the reference may be sent; a crash before that leaves at most temp files, never a torn file
+ * under a referenced name. Folders and files it has seen are remembered, so later batches do no
+ * `mkdir` or `stat` for them; bucket retention run through this writer forgets the folders it removes.
+ * With `dryRun` it only reads: each outcome is where a real write would put the bytes.
  */
 export class ToolResultOffloadWriter {
   readonly #folders = new Set<string>();
-  readonly #files = new Set<string>();
+  /** Files known to hold a plan's bytes: path → the plan's alternate path (which names the bytes). */
+  readonly #files = new Map<string, string>();
 
   /** Writes the planned files that are not on disk yet; failures are reported per file, never thrown. */
-  async write(plans: readonly PlannedToolResultOffload[]): Promise<readonly OffloadWriteOutcome[]> {
+  async write(
+    plans: readonly PlannedToolResultOffload[],
+    options: { readonly dryRun?: boolean } = {},
+  ): Promise<readonly OffloadWriteOutcome[]> {
+    const dryRun = options.dryRun === true;
     const outcomes: OffloadWriteOutcome[] = new Array(plans.length);
-    const pending: { readonly index: number; readonly plan: PlannedToolResultOffload }[] = [];
-    const claimed = new Set<string>();
+    const jobs: Job[] = [];
+    /** nanobot's names claimed in this batch → the bytes (alternate path) that claimed them. */
+    const claimed = new Map<string, string>();
+    const repeats: { readonly index: number; readonly first: number }[] = [];
+    const firstOfBytes = new Map<string, number>();
     for (const [index, plan] of plans.entries()) {
-      if (this.#files.has(plan.path) || claimed.has(plan.path))
-        outcomes[index] = { ok: true, created: false };
-      else {
-        claimed.add(plan.path);
-        pending.push({ index, plan });
+      const bytes = plan.alternate.path;
+      const known = this.#known(plan);
+      if (known !== undefined) {
+        outcomes[index] = { ok: true, created: false, ...known };
+        continue;
+      }
+      const first = firstOfBytes.get(bytes);
+      if (first !== undefined) {
+        repeats.push({ index, first });
+        continue;
+      }
+      firstOfBytes.set(bytes, index);
+      const holder = claimed.get(plan.path);
+      if (holder === undefined) claimed.set(plan.path, bytes);
+      jobs.push({ index, plan, alternate: holder !== undefined && holder !== bytes });
+    }
+    if (jobs.length > 0) await this.#run({ jobs, outcomes, dryRun });
+    for (const { index, first } of repeats) {
+      const outcome = outcomes[first] as OffloadWriteOutcome; // set by the job of `first`
+      outcomes[index] = outcome.ok ? { ...outcome, created: false } : outcome;
+    }
+    return outcomes;
+  }
+
+  /** Where this writer already put (or found) the plan's bytes. */
+  #known(plan: PlannedToolResultOffload): OffloadTarget | undefined {
+    const bytes = plan.alternate.path;
+    if (this.#files.get(plan.path) === bytes) return { path: plan.path, reference: plan.reference };
+    if (this.#files.get(bytes) === bytes) return plan.alternate;
+    return undefined;
+  }
+
+  async #run(batch: Batch): Promise<void> {
+    const folderErrors = batch.dryRun ? new Map<string, string>() : await this.#makeFolders(batch.jobs);
+    await forEachLimited(batch.jobs, WRITE_CONCURRENCY, async (job) => {
+      const folderError = folderErrors.get(job.plan.bucket);
+      if (folderError === undefined) await this.#stage(job, batch);
+      else batch.outcomes[job.index] = { ok: false, error: folderError };
+    });
+    const moved = new Map<string, Job[]>();
+    for (const job of batch.jobs) {
+      if (job.temp === undefined) continue;
+      try {
+        if (await moveIntoPlace(job, job.temp))
+          moved.set(job.plan.bucket, [...(moved.get(job.plan.bucket) ?? []), job]);
+        else batch.outcomes[job.index] = this.#found(job, job.plan);
+      } catch (error) {
+        await unlink(job.temp).catch(() => undefined);
+        batch.outcomes[job.index] = { ok: false, error: describe(error) };
       }
     }
-    if (pending.length === 0) return outcomes;
-    const folderErrors = new Map<string, string>();
-    for (const bucket of new Set(pending.map(({ plan }) => plan.bucket))) {
+    for (const [bucket, done] of moved) await this.#syncFolder(bucket, { done, outcomes: batch.outcomes });
+  }
+
+  /** Finds the job's bytes on disk, or writes them to a synced temp file (not in a dry run). */
+  async #stage(job: Job, batch: Batch): Promise<void> {
+    try {
+      if (!job.alternate) {
+        const found = await holdsBytes(job.plan.path, job.plan.stored);
+        if (found === 'same') {
+          batch.outcomes[job.index] = this.#found(job, job.plan);
+          return;
+        }
+        job.alternate = found === 'other';
+      }
+      if (job.alternate && (await hasExpectedSize(job.plan.alternate.path, job.plan.stored)))
+        batch.outcomes[job.index] = this.#found(job, job.plan.alternate);
+      else if (batch.dryRun) batch.outcomes[job.index] = { ok: true, created: false, ...target(job) };
+      else job.temp = await writeSyncedTemp(job.plan);
+    } catch (error) {
+      batch.outcomes[job.index] = { ok: false, error: describe(error) };
+    }
+  }
+
+  /** Makes the moves into `bucket` durable; only then are its files reported written. */
+  async #syncFolder(
+    bucket: string,
+    { done, outcomes }: { readonly done: readonly Job[]; readonly outcomes: OffloadWriteOutcome[] },
+  ): Promise<void> {
+    let error: string | undefined;
+    try {
+      await syncDirectory(bucket);
+    } catch (cause) {
+      error = describe(cause);
+    }
+    for (const job of done) {
+      if (error === undefined) {
+        this.#files.set(target(job).path, job.plan.alternate.path);
+        outcomes[job.index] = { ok: true, created: true, ...target(job) };
+      } else outcomes[job.index] = { ok: false, error };
+    }
+  }
+
+  /** Records bytes found on disk under `where` (nothing was written for them). */
+  #found(job: Job, where: OffloadTarget): OffloadWriteOutcome {
+    this.#files.set(where.path, job.plan.alternate.path);
+    return { ok: true, created: false, path: where.path, reference: where.reference };
+  }
+
+  async #makeFolders(jobs: readonly Job[]): Promise<Map<string, string>> {
+    const errors = new Map<string, string>();
+    for (const bucket of new Set(jobs.map(({ plan }) => plan.bucket))) {
       if (this.#folders.has(bucket)) continue;
       try {
         await mkdir(bucket, { recursive: true });
         this.#folders.add(bucket);
       } catch (error) {
-        folderErrors.set(bucket, describe(error));
+        errors.set(bucket, describe(error));
       }
     }
-    const written = new Map<number, string>();
-    await forEachLimited(pending, WRITE_CONCURRENCY, async ({ index, plan }) => {
-      const folderError = folderErrors.get(plan.bucket);
-      if (folderError !== undefined) {
-        outcomes[index] = { ok: false, error: folderError };
-        return;
-      }
-      try {
-        if (await hasExpectedSize(plan)) {
-          this.#files.add(plan.path);
-          outcomes[index] = { ok: true, created: false };
-          return;
-        }
-        written.set(index, await writeSyncedTemp(plan));
-      } catch (error) {
-        outcomes[index] = { ok: false, error: describe(error) };
-      }
-    });
-    const renamed = new Map<string, number[]>();
-    for (const { index, plan } of pending) {
-      const temp = written.get(index);
-      if (temp === undefined) continue;
-      try {
-        await rename(temp, plan.path);
-        renamed.set(plan.bucket, [...(renamed.get(plan.bucket) ?? []), index]);
-      } catch (error) {
-        await unlink(temp).catch(() => undefined);
-        outcomes[index] = { ok: false, error: describe(error) };
-      }
-    }
-    for (const [bucket, indices] of renamed) {
-      let error: string | undefined;
-      try {
-        await syncDirectory(bucket);
-      } catch (cause) {
-        error = describe(cause);
-      }
-      for (const index of indices) {
-        const plan = plans[index] as PlannedToolResultOffload; // index came from plans
-        if (error === undefined) this.#files.add(plan.path);
-        outcomes[index] = error === undefined ? { ok: true, created: true } : { ok: false, error };
-      }
-    }
-    return outcomes;
+    return errors;
   }
 
   /** Applies bucket retention to the siblings of `current` and forgets the folders it removed. */
@@ -239,22 +324,24 @@ export class ToolResultOffloadWriter {
     for (const name of outcome.removedBuckets) {
       const folder = path.join(options.root, name);
       this.#folders.delete(folder);
-      for (const file of this.#files) if (path.dirname(file) === folder) this.#files.delete(file);
+      for (const file of this.#files.keys()) if (path.dirname(file) === folder) this.#files.delete(file);
     }
     return outcome;
   }
 }
 
 /**
- * Writes an oversized tool result to `<workspace>/.ctxloom/tool-results/<session>/<call id>.<digest>.txt`
- * (`.json` for a list of text parts, stored pretty-printed; see `planToolResultOffload` for the names)
+ * Writes an oversized tool result to `<workspace>/.ctxloom/tool-results/<session>/<call id>.txt`
+ * (`.json` for a list of text parts, stored pretty-printed), nanobot's name, or to
+ * `<call id>.<digest>.txt` when that name already holds other bytes (see `planToolResultOffload`),
  * and returns nanobot's reference text with a preview. The file is complete on disk before this
- * resolves (temp file, sync, rename, folder sync); an existing file with these bytes is reused, so a
- * second call returns the byte-identical reference. Names are injective (`injectiveFileName`) and
- * resolved with `resolveInside`, so a hostile id such as `../../x` stays inside the tool-results
- * folder and distinct sessions or call ids never share a file. Each offload that writes a new file
- * also applies bucket retention to sibling session folders; retention errors are recorded in the
- * outcome, never thrown.
+ * resolves (temp file, sync, link or rename, folder sync); an existing file with these bytes is
+ * reused, so a second call returns the byte-identical reference. Names are resolved with
+ * `resolveInside`, so a hostile id such as `../../x` stays inside the tool-results folder, and a
+ * reference never points at bytes other than its own. Each offload that writes a new file also
+ * applies bucket retention to sibling session folders; retention errors are recorded in the
+ * outcome, never thrown. With `dryRun` nothing is written and the outcome is what a real run would
+ * send.
  *
  * Results with images or other non-text parts, and results within `maxChars`, stay inline.
  * @throws when the file cannot be written (the caller falls back to truncation).
@@ -264,38 +351,27 @@ export async function persistToolResult(
 ): Promise<PersistToolResultOutcome> {
   const plan = planToolResultOffload(options);
   if ('status' in plan) return plan;
-  let created = false;
-  if (options.dryRun !== true) {
-    const writer = new ToolResultOffloadWriter();
-    const [outcome] = await writer.write([plan]);
-    if (outcome === undefined || !outcome.ok) throw new Error(outcome?.error ?? 'offload write failed');
-    created = outcome.created;
-    if (created) {
-      const retention = await writer.applyRetention({
-        root: plan.root,
-        current: plan.bucketName,
-        ...(options.maxBucketAgeMs === undefined ? {} : { maxAgeMs: options.maxBucketAgeMs }),
-        ...(options.maxBuckets === undefined ? {} : { maxBuckets: options.maxBuckets }),
-        now: (options.clock ?? (() => new Date()))().getTime(),
-      });
-      return {
-        status: 'persisted',
-        reference: plan.reference,
-        path: plan.path,
-        originalChars: plan.originalChars,
-        created,
-        ...retention,
-      };
-    }
-  }
+  const writer = new ToolResultOffloadWriter();
+  const dryRun = options.dryRun === true;
+  const [outcome] = await writer.write([plan], { dryRun });
+  if (outcome === undefined || !outcome.ok) throw new Error(outcome?.error ?? 'offload write failed');
+  const retention =
+    outcome.created && !dryRun
+      ? await writer.applyRetention({
+          root: plan.root,
+          current: plan.bucketName,
+          ...(options.maxBucketAgeMs === undefined ? {} : { maxAgeMs: options.maxBucketAgeMs }),
+          ...(options.maxBuckets === undefined ? {} : { maxBuckets: options.maxBuckets }),
+          now: (options.clock ?? (() => new Date()))().getTime(),
+        })
+      : { removedBuckets: [], cleanupErrors: [] };
   return {
     status: 'persisted',
-    reference: plan.reference,
-    path: plan.path,
+    reference: outcome.reference,
+    path: outcome.path,
     originalChars: plan.originalChars,
-    created,
-    removedBuckets: [],
-    cleanupErrors: [],
+    created: outcome.created,
+    ...retention,
   };
 }
 
@@ -379,17 +455,70 @@ async function applyBucketRetention(options: {
   return { removedBuckets, cleanupErrors };
 }
 
-async function hasExpectedSize(plan: PlannedToolResultOffload): Promise<boolean> {
+/** The target a job's bytes go to: nanobot's name, or the alternate when that name holds other bytes. */
+function target(job: Job): OffloadTarget {
+  const where = job.alternate ? job.plan.alternate : job.plan;
+  return { path: where.path, reference: where.reference };
+}
+
+/** Whether `file` holds exactly `stored`, other bytes, or is missing. */
+async function holdsBytes(file: string, stored: string): Promise<'same' | 'other' | 'missing'> {
   try {
-    return (await stat(plan.path)).size === Buffer.byteLength(plan.stored, 'utf8');
+    if ((await stat(file)).size !== Buffer.byteLength(stored, 'utf8')) return 'other';
+    return (await readFile(file, 'utf8')) === stored ? 'same' : 'other';
+  } catch (error) {
+    if (isMissingFileError(error)) return 'missing';
+    throw error;
+  }
+}
+
+/** The alternate's name carries the digest of its bytes, so a file of the right size under it is them. */
+async function hasExpectedSize(file: string, stored: string): Promise<boolean> {
+  try {
+    return (await stat(file)).size === Buffer.byteLength(stored, 'utf8');
   } catch (error) {
     if (isMissingFileError(error)) return false;
     throw error;
   }
 }
 
+/**
+ * Moves a synced temp file to its target; false when nanobot's name turned out to hold the same bytes
+ * already (written meanwhile by another process). nanobot's name is taken with a hard link, which fails
+ * instead of replacing a file that appeared since it was checked; other bytes found there send these
+ * to the alternate. File systems without hard links fall back to a rename.
+ */
+async function moveIntoPlace(job: Job, temp: string): Promise<boolean> {
+  if (job.alternate) {
+    await rename(temp, job.plan.alternate.path);
+    return true;
+  }
+  try {
+    await link(temp, job.plan.path);
+    await unlink(temp);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST') {
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw error;
+      await rename(temp, job.plan.path);
+      return true;
+    }
+  }
+  if ((await holdsBytes(job.plan.path, job.plan.stored)) === 'same') {
+    await unlink(temp);
+    return false;
+  }
+  job.alternate = true;
+  await rename(temp, job.plan.alternate.path);
+  return true;
+}
+
 async function writeSyncedTemp(plan: PlannedToolResultOffload): Promise<string> {
-  const temp = path.join(plan.bucket, `.${path.basename(plan.path)}.${randomBytes(8).toString('hex')}.tmp`);
+  const temp = path.join(
+    plan.bucket,
+    `.${path.basename(plan.alternate.path)}.${randomBytes(8).toString('hex')}.tmp`,
+  );
   const handle = await open(temp, 'wx', 0o644);
   try {
     await handle.writeFile(plan.stored);
