@@ -14,6 +14,8 @@ export type WriteAiSdkMessagesOptions = {
   readonly dialect: AiSdkDialect;
   /** What `readAiSdkMessages` recorded: unchanged messages come back as the original objects. */
   readonly origins?: AiSdkOrigins | undefined;
+  /** The values of `origins.parts`, when the reader kept them (else collected from `origins`). */
+  readonly readParts?: ReadonlySet<AiSdkPartLike> | undefined;
   /** Carry ids, names and metadata of new messages in `providerOptions.ctxloom`. */
   readonly carryMetadata: boolean;
   readonly toolPairing: ToolPairingPolicy;
@@ -68,7 +70,7 @@ class Writer {
 
   constructor(options: WriteAiSdkMessagesOptions) {
     this.#options = options;
-    this.#readParts = readPartsOf(options.origins);
+    this.#readParts = options.readParts ?? readPartsOf(options.origins);
   }
 
   write(message: Message, index: number): void {
