@@ -17,14 +17,6 @@ export type IncrementalAiSdkRead = {
   readonly positionsOf: (source: unknown) => readonly number[];
 };
 
-/** The fields of an AI SDK message that are compared to tell an in-place edit from the message read. */
-type Shape = {
-  readonly role: unknown;
-  readonly content: unknown;
-  readonly parts: number;
-  readonly providerOptions: unknown;
-};
-
 /**
  * Reads the AI SDK messages of the steps of one run, converting each message once: a list that
  * starts with the list read last time (the same objects, in the same order) has only its new messages
@@ -43,7 +35,14 @@ export class IncrementalAiSdkReader {
   readonly #options: { readonly generateId?: IdGenerator | undefined; readonly format: string };
   #reader: AiSdkMessageReader;
   #sources: AiSdkMessageLike[] = [];
-  #shapes: Shape[] = [];
+  /**
+   * What each message read had: the fields compared to tell an in-place edit (kept side by side, not
+   * as one object per message, so the comparison walks four flat arrays).
+   */
+  #roles: string[] = [];
+  #contents: unknown[] = [];
+  #partCounts: number[] = [];
+  #providerOptions: unknown[] = [];
   /** For each message read, the position of its first ctxloom message in the reader's list. */
   #starts: number[] = [];
   #bySource = new Map<object, number[]>();
@@ -69,7 +68,10 @@ export class IncrementalAiSdkReader {
       this.#starts.push(this.#reader.messages.length);
       this.#reader.read(source, index);
       this.#sources.push(source);
-      this.#shapes.push(shapeOf(source));
+      this.#roles.push(source.role);
+      this.#contents.push(source.content);
+      this.#partCounts.push(partCountOf(source));
+      this.#providerOptions.push(source.providerOptions);
       const positions = this.#bySource.get(source);
       if (positions === undefined) this.#bySource.set(source, [index]);
       else positions.push(index);
@@ -94,7 +96,14 @@ export class IncrementalAiSdkReader {
     if (input.length < sources.length) return false;
     for (let index = 0; index < sources.length; index += 1) {
       const source = sources[index] as AiSdkMessageLike; // index < sources.length
-      if (input[index] !== source || !sameShape(source, this.#shapes[index] as Shape)) return false;
+      if (
+        input[index] !== source ||
+        source.content !== this.#contents[index] ||
+        source.role !== this.#roles[index] ||
+        source.providerOptions !== this.#providerOptions[index] ||
+        partCountOf(source) !== this.#partCounts[index]
+      )
+        return false;
     }
     return true;
   }
@@ -114,26 +123,16 @@ export class IncrementalAiSdkReader {
   #reset(): void {
     this.#reader = new AiSdkMessageReader(this.#options);
     this.#sources = [];
-    this.#shapes = [];
+    this.#roles = [];
+    this.#contents = [];
+    this.#partCounts = [];
+    this.#providerOptions = [];
     this.#starts = [];
     this.#bySource = new Map();
   }
 }
 
-function shapeOf(source: AiSdkMessageLike): Shape {
-  return {
-    role: source.role,
-    content: source.content,
-    parts: typeof source.content === 'string' ? -1 : source.content.length,
-    providerOptions: source.providerOptions,
-  };
-}
-
-function sameShape(source: AiSdkMessageLike, shape: Shape): boolean {
-  return (
-    source.role === shape.role &&
-    source.content === shape.content &&
-    (typeof source.content === 'string' ? -1 : source.content.length) === shape.parts &&
-    source.providerOptions === shape.providerOptions
-  );
+/** The number of parts of a message (-1 for string content). */
+function partCountOf(source: AiSdkMessageLike): number {
+  return typeof source.content === 'string' ? -1 : source.content.length;
 }
