@@ -83,7 +83,12 @@ type RunState = {
  * state of its own: the in-flight results are told apart from the history by the step's arguments
  * (AI SDK 6: the run's response messages; AI SDK 7: `initialMessages`), and the compacted call ids
  * are kept per run (keyed by the run's `steps` array), so one `prepareStep` serves interleaved runs.
- * When nothing changes it returns `undefined` and the AI SDK sends its own messages.
+ * Each message of a run is read once: a step whose messages start with the previous step's (the same
+ * objects, as the AI SDK passes them) reads only its new ones and gives the governor the same ctxloom
+ * objects, so what it cached by identity is reused; a message replaced, or edited in place in its
+ * `role`, `content` or `providerOptions`, makes the step read every message again (an edit inside a
+ * part is not seen: replace the message instead). When nothing changes it returns `undefined` and
+ * the AI SDK sends its own messages.
  *
  * @example
  * const result = await generateText({ model, tools, system, messages, stopWhen: stepCountIs(20),
