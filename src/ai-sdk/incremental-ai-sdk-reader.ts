@@ -45,7 +45,7 @@ export class IncrementalAiSdkReader {
   #providerOptions: unknown[] = [];
   /** For each message read, the position of its first ctxloom message in the reader's list. */
   #starts: number[] = [];
-  #bySource = new Map<object, number[]>();
+  #bySource = new Map<object, number | readonly number[]>();
   #leading: readonly Message[] = [];
   #messages: readonly Message[] = [];
   #warnings: readonly AdapterWarning[] = [];
@@ -63,18 +63,12 @@ export class IncrementalAiSdkReader {
     const known = this.#sources.length;
     if (!this.#extends(input)) this.#reset();
     const from = this.#sources.length;
-    for (let index = from; index < input.length; index += 1) {
-      const source = checkAiSdkMessage(input[index], { index, format: this.#options.format });
-      this.#starts.push(this.#reader.messages.length);
-      this.#reader.read(source, index);
-      this.#sources.push(source);
-      this.#roles.push(source.role);
-      this.#contents.push(source.content);
-      this.#partCounts.push(partCountOf(source));
-      this.#providerOptions.push(source.providerOptions);
-      const positions = this.#bySource.get(source);
-      if (positions === undefined) this.#bySource.set(source, [index]);
-      else positions.push(index);
+    try {
+      for (let index = from; index < input.length; index += 1) this.#append(input[index], index);
+    } catch (error) {
+      // A message that cannot be read may have been read in part: start over on the next call.
+      this.#reset();
+      throw error;
     }
     if (from !== known || from !== input.length || leading !== this.#leading) {
       this.#leading = leading;
@@ -88,6 +82,21 @@ export class IncrementalAiSdkReader {
       readParts: this.#reader.readParts,
       positionsOf: (source) => this.#positionsOf(source),
     };
+  }
+
+  #append(raw: unknown, index: number): void {
+    const source = checkAiSdkMessage(raw, { index, format: this.#options.format });
+    this.#starts.push(this.#reader.messages.length);
+    this.#reader.read(source, index);
+    this.#sources.push(source);
+    this.#roles.push(source.role);
+    this.#contents.push(source.content);
+    this.#partCounts.push(partCountOf(source));
+    this.#providerOptions.push(source.providerOptions);
+    const positions = this.#bySource.get(source);
+    // One index for a message that appears once (the usual case), a list for one that repeats.
+    if (positions === undefined) this.#bySource.set(source, index);
+    else this.#bySource.set(source, [...(typeof positions === 'number' ? [positions] : positions), index]);
   }
 
   /** Whether `input` starts with every message read so far, none edited in place. */
@@ -110,7 +119,8 @@ export class IncrementalAiSdkReader {
 
   #positionsOf(source: unknown): readonly number[] {
     if (typeof source !== 'object' || source === null) return [];
-    const indexes = this.#bySource.get(source) ?? [];
+    const found = this.#bySource.get(source) ?? [];
+    const indexes = typeof found === 'number' ? [found] : found;
     const offset = this.#leading.length;
     const total = this.#reader.messages.length;
     return indexes.flatMap((index) => {
