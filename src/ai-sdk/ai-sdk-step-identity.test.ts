@@ -3,7 +3,8 @@
  * 7 in the Node 24 run): `generateText` gives `prepareStep` the same message objects at every step of
  * a run (a new array of the run's initial messages and response messages so far), while a model
  * middleware gets a provider prompt made anew for every call (no message object is shared between
- * two calls), so ctxloomMiddleware has no identity to cache on and reads each prompt whole.
+ * two calls), so ctxloomMiddleware has no identity to cache on and reads each prompt whole. And in a
+ * real run, createPrepareStep reads the history's messages at the first step only.
  */
 import {
   generateText,
@@ -16,6 +17,8 @@ import {
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { ContextGovernor } from '../filters/context-governor.js';
+import { createPrepareStep } from './create-prepare-step.js';
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
@@ -95,5 +98,44 @@ describe('the AI SDK across the steps of one run', () => {
     expect(prompts).toHaveLength(3);
     const first = new Set(prompts[0]);
     for (const prompt of prompts.slice(1)) expect(prompt.some((message) => first.has(message))).toBe(false);
+  });
+});
+
+describe('createPrepareStep in a real run', () => {
+  it('reads the history at the first step only (the AI SDK reads it again itself)', async () => {
+    const reads: number[] = [];
+    // The step whose prepareStep is running (the AI SDK reads the messages itself, after it).
+    let step: number | undefined;
+    // The history, its parts read through a proxy that notes the step reading them.
+    const watch = <TPart extends object>(parts: TPart[]): TPart[] =>
+      new Proxy(parts, {
+        get(target, key, receiver) {
+          if (step !== undefined && typeof key === 'string' && /^\d+$/.test(key)) reads.push(step);
+          return Reflect.get(target, key, receiver);
+        },
+      });
+    const watched: ModelMessage[] = [
+      { role: 'user', content: watch([{ type: 'text', text: 'first' }]) },
+      { role: 'assistant', content: watch([{ type: 'text', text: 'answer' }]) },
+      { role: 'user', content: watch([{ type: 'text', text: 'go' }]) },
+    ];
+    const prepareStep = createPrepareStep({
+      governor: new ContextGovernor({ contextWindowTokens: 100_000 }),
+    });
+    const result = await generateText({
+      model: looping(),
+      tools,
+      messages: watched,
+      stopWhen: stepCountIs(5),
+      prepareStep: async (args) => {
+        step = args.stepNumber;
+        const prepared = await prepareStep(args);
+        step = undefined;
+        return prepared;
+      },
+    });
+    expect(result.steps).toHaveLength(3);
+    expect(reads.filter((at) => at === 0).length).toBeGreaterThan(0);
+    expect(reads.filter((at) => at > 0)).toEqual([]);
   });
 });

@@ -267,3 +267,31 @@ describe('a step that adds messages to a run', () => {
     expect(counter.counted).toEqual([]);
   });
 });
+
+describe('the writer across the steps of a run', () => {
+  it('repairs a lone surrogate at every step, and gives clean messages back unscanned', async () => {
+    const broken: ModelMessage = { role: 'user', content: 'half \uD800 a pair' };
+    const clean: ModelMessage = { role: 'assistant', content: 'fine' };
+    const warnings: string[][] = [];
+    const prepareStep = createPrepareStep(
+      { governor: governor({ compaction: false }) },
+      { onStep: (step) => warnings.push(step.warnings.map((warning) => warning.message)) },
+    );
+    const steps: Steps = [];
+    const first = await prepareStep({ stepNumber: 0, messages: [broken, clean], steps });
+    const responses = stepMessages(
+      { results: [{ tool: 'exec', size: 10, chinese: false }], edit: undefined },
+      0,
+    );
+    steps.push({ response: { messages: responses } });
+    const second = await prepareStep({ stepNumber: 1, messages: [broken, clean, ...responses], steps });
+    for (const sent of [first, second]) {
+      expect(sent?.messages[0]).toEqual({ role: 'user', content: 'half \uFFFD a pair' });
+      expect(sent?.messages[1]).toBe(clean);
+    }
+    expect(warnings).toEqual([
+      ['1 lone surrogate(s) replaced with U+FFFD'],
+      ['1 lone surrogate(s) replaced with U+FFFD'],
+    ]);
+  });
+});

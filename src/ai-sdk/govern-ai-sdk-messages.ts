@@ -81,6 +81,7 @@ export async function governAiSdkMessages(request: GovernAiSdkRequest): Promise<
     dialect: request.dialect,
     origins: read.origins,
     readParts: read.readParts,
+    cleanSources: read.cleanSources,
     carryMetadata: false,
     toolPairing: 'repair',
   });

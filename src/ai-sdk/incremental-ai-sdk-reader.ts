@@ -13,6 +13,8 @@ export type IncrementalAiSdkRead = {
   readonly warnings: readonly AdapterWarning[];
   readonly origins: AiSdkOrigins;
   readonly readParts: ReadonlySet<AiSdkPartLike>;
+  /** Messages read that the writer found free of lone surrogates (forgotten when the reader starts over). */
+  readonly cleanSources: WeakSet<object>;
   /** The positions in `messages` of the messages read from `source` (none when it is not in the list). */
   readonly positionsOf: (source: unknown) => readonly number[];
 };
@@ -46,6 +48,7 @@ export class IncrementalAiSdkReader {
   /** For each message read, the position of its first ctxloom message in the reader's list. */
   #starts: number[] = [];
   #bySource = new Map<object, number | readonly number[]>();
+  #clean = new WeakSet<object>();
   #leading: readonly Message[] = [];
   #messages: readonly Message[] = [];
   #warnings: readonly AdapterWarning[] = [];
@@ -80,6 +83,7 @@ export class IncrementalAiSdkReader {
       warnings: this.#warnings,
       origins: this.#reader.origins(),
       readParts: this.#reader.readParts,
+      cleanSources: this.#clean,
       positionsOf: (source) => this.#positionsOf(source),
     };
   }
@@ -139,6 +143,7 @@ export class IncrementalAiSdkReader {
     this.#providerOptions = [];
     this.#starts = [];
     this.#bySource = new Map();
+    this.#clean = new WeakSet();
   }
 }
 
