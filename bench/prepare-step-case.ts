@@ -1,11 +1,13 @@
 /**
  * One case of the prepare-step benchmark, in its own process so its first call is really cold:
  * `node --expose-gc --import tsx bench/prepare-step-case.ts <case> <messages>`. Prints one JSON line
- * with the figures (ms, bytes). Cases: `prepare-step` (createPrepareStep over a ContextGovernor) and
- * `prune` (the AI SDK's pruneMessages on the same messages). The history is the generated agent
+ * with the figures (ms, bytes). Cases: `prepare-step` (createPrepareStep over a ContextGovernor, AI
+ * SDK 6's step arguments), `prepare-step-v7` (the same with AI SDK 7's: `initialMessages`, and each
+ * step starts from what the previous one returned) and `prune` (the AI SDK's pruneMessages on the
+ * same messages). The history is the generated agent
  * corpus converted to `ModelMessage`s once, outside the timings; each step appends an assistant
- * tool-call message and its tool result, and the step arguments have AI SDK 6's shape (the same
- * message objects at every step, a new array each time, the run's `steps` array). Not a test.
+ * tool-call message and its tool result; the AI SDK 6 step arguments hold the same message objects
+ * at every step (a new array each time) and the run's `steps` array. Not a test.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -171,7 +173,7 @@ function makeCase(name: string, shared: { readonly system: string; readonly work
         emptyMessages: 'remove',
       }).length;
   }
-  if (name !== 'prepare-step') throw new Error(`unknown case ${name}`);
+  if (name !== 'prepare-step' && name !== 'prepare-step-v7') throw new Error(`unknown case ${name}`);
   const governor = new ContextGovernor({
     contextWindowTokens: 128_000,
     blockLimit: BUDGET_TOKENS,
@@ -185,9 +187,35 @@ function makeCase(name: string, shared: { readonly system: string; readonly work
     ]),
   );
   const prepareStep = createPrepareStep({ governor }, { system: shared.system, tools });
+  if (name === 'prepare-step-v7') return aiSdk7Steps(prepareStep);
   return async (messages, steps) => {
     const result = await prepareStep({ stepNumber: steps.length, messages, steps });
     return (result?.messages ?? messages).length;
+  };
+}
+
+/**
+ * The step arguments of AI SDK 7: `initialMessages`, and messages that start with what the previous
+ * step's `prepareStep` returned (or was given), then the new response messages.
+ */
+function aiSdk7Steps(prepareStep: ReturnType<typeof createPrepareStep>): StepCall {
+  let initialMessages: readonly ModelMessage[] | undefined;
+  let carried: ModelMessage[] = [];
+  let lastInput: ModelMessage[] = [];
+  let seen = 0;
+  return async (messages, steps) => {
+    initialMessages ??= messages;
+    const input =
+      seen === 0
+        ? messages
+        : messages.length === seen
+          ? [...lastInput]
+          : [...carried, ...messages.slice(seen)];
+    const result = await prepareStep({ stepNumber: steps.length, messages: input, steps, initialMessages });
+    carried = result?.messages ?? input;
+    lastInput = input;
+    seen = messages.length;
+    return carried.length;
   };
 }
 

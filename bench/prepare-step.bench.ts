@@ -1,6 +1,6 @@
 /**
- * createPrepareStep over a ContextGovernor across the steps of one AI SDK tool loop, beside the AI
- * SDK's own pruneMessages on the same messages: the generated agent corpus (large tool results,
+ * createPrepareStep over a ContextGovernor across the steps of one AI SDK tool loop (with the step
+ * arguments of AI SDK 6, and of AI SDK 7), beside the AI SDK's own pruneMessages on the same messages: the generated agent corpus (large tool results,
  * Chinese text) converted to `ModelMessage`s, at 1k / 10k / 100k messages, a 100,000-token block
  * limit, offloading to a temporary workspace, the default (estimating) counter. Each step appends an
  * assistant tool call and its result. Figures: step 1 (cold, a fresh process), a +1 step (warm,
@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StepCaseFigures } from './prepare-step-case.js';
 
-const CASES = ['prepare-step', 'prune'] as const;
+const CASES = ['prepare-step', 'prepare-step-v7', 'prune'] as const;
 const CASE_TIMEOUT_MS = 120_000;
 const caseFile = join(dirname(fileURLToPath(import.meta.url)), 'prepare-step-case.ts');
 
@@ -37,38 +37,40 @@ export async function run(): Promise<void> {
     }
   }
   process.stdout.write(
-    `\n${'case'.padEnd(14)}${'messages'.padStart(9)}${'cold ms'.padStart(10)}${'+1 ms'.padStart(10)}` +
+    `\n${'case'.padEnd(16)}${'messages'.padStart(9)}${'cold ms'.padStart(10)}${'+1 ms'.padStart(10)}` +
       `${'same ms'.padStart(10)}${'peak MB'.padStart(9)}${'kept MB'.padStart(9)}${'sent'.padStart(7)}\n`,
   );
   for (const result of results) {
     if ('failed' in result) {
       process.stdout.write(
-        `${result.name.padEnd(14)}${String(result.messages).padStart(9)}  ${result.failed}\n`,
+        `${result.name.padEnd(16)}${String(result.messages).padStart(9)}  ${result.failed}\n`,
       );
       continue;
     }
     process.stdout.write(
-      `${result.name.padEnd(14)}${String(result.messages).padStart(9)}${ms(result.coldMs).padStart(10)}` +
+      `${result.name.padEnd(16)}${String(result.messages).padStart(9)}${ms(result.coldMs).padStart(10)}` +
         `${ms(result.plusOneMs).padStart(10)}${ms(result.sameMs).padStart(10)}${mb(result.peakBytes).padStart(9)}` +
         `${mb(result.retainedBytes).padStart(9)}${String(result.sent).padStart(7)}\n`,
     );
   }
-  process.stdout.write('\nratios, prepare-step / pruneMessages (cold, +1, same):\n');
-  for (const size of sizes) {
-    const ours = find(results, 'prepare-step', size);
-    const peer = find(results, 'prune', size);
-    process.stdout.write(
-      `  ${size}: ${ratio(ours?.coldMs, peer?.coldMs)}, ${ratio(ours?.plusOneMs, peer?.plusOneMs)}, ` +
-        `${ratio(ours?.sameMs, peer?.sameMs)}; prepare-step cold / +1: ${ratio(ours?.coldMs, ours?.plusOneMs)}\n`,
-    );
-  }
-  const small = find(results, 'prepare-step', 10_000);
-  const large = find(results, 'prepare-step', 100_000);
-  if (small !== undefined && large !== undefined) {
-    process.stdout.write(
-      `  growth exponent 10k→100k, prepare-step: +1 ${exponent(small.plusOneMs, large.plusOneMs)}, ` +
-        `same ${exponent(small.sameMs, large.sameMs)}; raw history @ 100k: ${mb(large.rawHistoryBytes)} MB\n`,
-    );
+  for (const name of ['prepare-step', 'prepare-step-v7']) {
+    process.stdout.write(`\nratios, ${name} / pruneMessages (cold, +1, same):\n`);
+    for (const size of sizes) {
+      const ours = find(results, name, size);
+      const peer = find(results, 'prune', size);
+      process.stdout.write(
+        `  ${size}: ${ratio(ours?.coldMs, peer?.coldMs)}, ${ratio(ours?.plusOneMs, peer?.plusOneMs)}, ` +
+          `${ratio(ours?.sameMs, peer?.sameMs)}; cold / +1: ${ratio(ours?.coldMs, ours?.plusOneMs)}\n`,
+      );
+    }
+    const small = find(results, name, 10_000);
+    const large = find(results, name, 100_000);
+    if (small !== undefined && large !== undefined) {
+      process.stdout.write(
+        `  growth exponent 10k→100k: +1 ${exponent(small.plusOneMs, large.plusOneMs)}, ` +
+          `same ${exponent(small.sameMs, large.sameMs)}; raw history @ 100k: ${mb(large.rawHistoryBytes)} MB\n`,
+      );
+    }
   }
 }
 
