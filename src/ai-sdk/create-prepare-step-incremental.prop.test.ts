@@ -216,7 +216,7 @@ function watched(message: ModelMessage, name: string, reads: Set<string>): Model
 }
 
 describe('a step that adds messages to a run', () => {
-  it('reads only the new messages (and the window it sends), and the governor counts only them', async () => {
+  it('reads only the new messages (and the window it sends), and the governor counts nothing again', async () => {
     const history: ModelMessage[] = [];
     for (let turn = 0; turn < 40; turn += 1) {
       history.push(
@@ -235,7 +235,8 @@ describe('a step that adds messages to a run', () => {
     const steps: Steps = [];
     await prepareStep({ stepNumber: 0, messages: [...initial], steps });
     expect(reads.size).toBe(initial.length);
-    expect(new Set(counter.counted).size).toBe(initial.length);
+    expect(counter.counted.length).toBeGreaterThan(0);
+    const countedBefore = new Set(counter.counted);
 
     const responses = stepMessages(
       { results: [{ tool: 'exec', size: 300, chinese: true }], edit: undefined },
@@ -257,10 +258,11 @@ describe('a step that adds messages to a run', () => {
     expect(reads).toContain('new 0');
     expect(reads).toContain('new 1');
     for (const name of reads) expect(name.startsWith('new') || window.has(name)).toBe(true);
-    // ai-sdk-<index>: the two new messages are the last two of the list.
-    expect(new Set(counter.counted)).toEqual(
-      new Set([`ai-sdk-${initial.length}`, `ai-sdk-${initial.length + 1}`]),
-    );
+    // ai-sdk-<index>: the two new messages are the last two of the list; no message counted before is
+    // counted again (which old messages the governor needs counted at a step is its own business).
+    expect(counter.counted).toContain(`ai-sdk-${initial.length}`);
+    expect(counter.counted).toContain(`ai-sdk-${initial.length + 1}`);
+    expect(counter.counted.filter((id) => countedBefore.has(id))).toEqual([]);
 
     counter.counted.length = 0;
     await prepareStep({ stepNumber: 1, messages: [...initial, ...responses], steps });
