@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { IdGenerator } from '../core/ids.js';
+import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { RequestObserver } from '../pipeline/request-observer.js';
@@ -9,6 +10,7 @@ import { type AiSdkSystem, aiSdkSystemMessages } from './ai-sdk-system.js';
 import { type AiSdkToolSet, aiSdkToolDefinitions } from './ai-sdk-tool-definitions.js';
 import { aiSdkUsage } from './ai-sdk-usage.js';
 import { type AiSdkGovernorSource, governAiSdkMessages } from './govern-ai-sdk-messages.js';
+import { IncrementalAiSdkReader } from './incremental-ai-sdk-reader.js';
 import {
   type AiSdkAnthropicCacheOptions,
   markAiSdkCacheBreakpoints,
@@ -66,7 +68,12 @@ export type CtxloomPrepareStep = (
   step: PrepareStepArguments,
 ) => Promise<{ messages: ModelMessage[] } | undefined>;
 
-type RunState = { readonly runId: string; readonly compactedToolCallIds: Set<string> };
+type RunState = {
+  readonly runId: string;
+  readonly compactedToolCallIds: Set<string>;
+  /** Reads each message of the run once (see IncrementalAiSdkReader). */
+  readonly reader: IncrementalAiSdkReader;
+};
 
 /**
  * Makes a `prepareStep` for `generateText`, `streamText` or `ToolLoopAgent` (AI SDK 6 and 7) that
@@ -76,7 +83,12 @@ type RunState = { readonly runId: string; readonly compactedToolCallIds: Set<str
  * state of its own: the in-flight results are told apart from the history by the step's arguments
  * (AI SDK 6: the run's response messages; AI SDK 7: `initialMessages`), and the compacted call ids
  * are kept per run (keyed by the run's `steps` array), so one `prepareStep` serves interleaved runs.
- * When nothing changes it returns `undefined` and the AI SDK sends its own messages.
+ * Each message of a run is read once: a step whose messages start with the previous step's (the same
+ * objects, as the AI SDK passes them) reads only its new ones and gives the governor the same ctxloom
+ * objects, so what it cached by identity is reused; a message replaced, or edited in place in its
+ * `role`, `content` or `providerOptions`, makes the step read every message again (an edit inside a
+ * part is not seen: replace the message instead). When nothing changes it returns `undefined` and
+ * the AI SDK sends its own messages.
  *
  * @example
  * const result = await generateText({ model, tools, system, messages, stopWhen: stepCountIs(20),
@@ -90,6 +102,16 @@ export function createPrepareStep(
   const produced = new WeakMap<object, object>();
   let runCount = 0;
   const counter = new EstimatingTokenCounter();
+  const initialSets = new WeakMap<readonly ModelMessage[], ReadonlySet<object>>();
+  // The system messages of the last system prompt seen: the same objects while it is the same.
+  let lastSystem: { readonly from: AiSdkSystem | undefined; readonly messages: readonly Message[] } = {
+    from: undefined,
+    messages: [],
+  };
+  const systemOf = (from: AiSdkSystem | undefined): readonly Message[] => {
+    if (from !== lastSystem.from) lastSystem = { from, messages: aiSdkSystemMessages(from) };
+    return lastSystem.messages;
+  };
   let tools: Promise<readonly ToolDefinition[]> | undefined;
   const runOf = (step: PrepareStepArguments): RunState => {
     const key = step.steps;
@@ -99,6 +121,7 @@ export function createPrepareStep(
     const state = {
       runId: options.generateId?.() ?? `run-${runCount}`,
       compactedToolCallIds: new Set<string>(),
+      reader: new IncrementalAiSdkReader({ generateId: options.generateId, format: 'AI SDK' }),
     };
     if (key !== undefined) runs.set(key, state);
     return state;
@@ -106,18 +129,19 @@ export function createPrepareStep(
   return async (step) => {
     tools ??= aiSdkToolDefinitions(options.tools ?? {});
     const run = runOf(step);
-    const system = aiSdkSystemMessages(step.instructions ?? options.system);
+    const system = systemOf(step.instructions ?? options.system);
     const result = await governAiSdkMessages({
       source,
       messages: step.messages,
       dialect: 'model-message',
-      inflight: inflightOf(step, produced),
+      inflight: inflightOf(step, { produced, initialSets }),
       system,
       tools: await tools,
       compactedToolCallIds: run.compactedToolCallIds,
       input: options.input,
       signal: options.signal,
       generateId: options.generateId,
+      reader: run.reader,
     });
     result.messages.forEach((message, index) => {
       const from = result.sources[index];
@@ -173,9 +197,18 @@ export function createPrepareStep(
  * what `prepareStep` returned into the next step): everything not read from them is in flight. AI SDK
  * 6 sends the initial messages plus the run's response messages, which the last step lists.
  */
-function inflightOf(step: PrepareStepArguments, produced: WeakMap<object, object>): ReadonlySet<unknown> {
+function inflightOf(
+  step: PrepareStepArguments,
+  known: {
+    readonly produced: WeakMap<object, object>;
+    readonly initialSets: WeakMap<readonly ModelMessage[], ReadonlySet<object>>;
+  },
+): ReadonlySet<unknown> {
+  const { produced, initialSets } = known;
   if (step.initialMessages !== undefined) {
-    const initial = new Set<object>(step.initialMessages);
+    // The same array at every step of a run: its set is made once.
+    const initial = initialSets.get(step.initialMessages) ?? new Set<object>(step.initialMessages);
+    initialSets.set(step.initialMessages, initial);
     return new Set(step.messages.filter((message) => !initial.has(produced.get(message) ?? message)));
   }
   const count = step.steps?.at(-1)?.response.messages.length ?? 0;

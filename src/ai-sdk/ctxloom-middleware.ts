@@ -44,7 +44,9 @@ export type CtxloomMiddlewareOptions = {
  * and the prompt is written back losslessly (unchanged messages are the AI SDK's own objects; changed
  * ones keep their `providerOptions`, signatures and output types). It keeps no state: the in-flight
  * messages of a call are those after its last user message, and the step number is the count of
- * assistant messages among them.
+ * assistant messages among them. Each call reads its whole prompt: the AI SDK converts the prompt anew
+ * for every call (no message object is shared between two calls), so there is no identity to reuse
+ * what earlier calls read (`createPrepareStep` reads only a step's new messages).
  *
  * @example
  * const model = wrapLanguageModel({ model: anthropic('claude-sonnet-4-5'), middleware: ctxloomMiddleware({ governor }) });

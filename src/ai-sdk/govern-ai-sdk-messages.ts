@@ -9,7 +9,7 @@ import type { BuildResult, BuildTrace } from '../pipeline/build-trace.js';
 import type { ContextPipeline } from '../pipeline/context-pipeline.js';
 import type { AiSdkDialect, AiSdkMessageLike } from './ai-sdk-message-like.js';
 import { SYSTEM_MESSAGE_ID_PREFIX } from './ai-sdk-system.js';
-import { readAiSdkMessages } from './read-ai-sdk-messages.js';
+import { IncrementalAiSdkReader } from './incremental-ai-sdk-reader.js';
 import { writeAiSdkMessages } from './write-ai-sdk-messages.js';
 
 /** What governs each AI SDK call: a `ContextBuilder` (its filters run through `transform`) or a governor. */
@@ -34,6 +34,11 @@ export type GovernAiSdkRequest = {
   readonly input?: BuildInput | undefined;
   readonly signal?: AbortSignal | undefined;
   readonly generateId?: IdGenerator | undefined;
+  /**
+   * The reader of the run's earlier steps (it reads only what is new); `generateId` is then the
+   * reader's. @default a new reader
+   */
+  readonly reader?: IncrementalAiSdkReader | undefined;
 };
 
 /** What {@link governAiSdkMessages} returns. */
@@ -51,29 +56,32 @@ export type GovernAiSdkResult = {
 };
 
 /**
- * Governs the messages of one AI SDK call: reads them (remembering their origins), prepends the
- * counted system prompt, runs the governor or the builder's filters with the run's in-flight
+ * Governs the messages of one AI SDK call: reads them (remembering their origins; with the run's
+ * reader, only the new ones), prepends the counted system prompt, runs the governor or the builder's filters with the run's in-flight
  * messages, and writes the result back losslessly.
  */
 export async function governAiSdkMessages(request: GovernAiSdkRequest): Promise<GovernAiSdkResult> {
-  const read = readAiSdkMessages(request.messages, { generateId: request.generateId, format: 'AI SDK' });
-  const all = [...request.system, ...read.messages];
-  const inflightIds = new Set(
-    read.messages.flatMap((message) => {
-      const origin = read.origins.messages.get(message.id);
-      return origin !== undefined && request.inflight.has(origin.source) ? [message.id] : [];
-    }),
-  );
-  const start = all.findIndex((message) => inflightIds.has(message.id));
-  const result = await govern(all, {
-    ...request,
-    inflightStartIndex: start === -1 ? all.length : start,
-    inflightIds,
-  });
+  const reader =
+    request.reader ?? new IncrementalAiSdkReader({ generateId: request.generateId, format: 'AI SDK' });
+  const read = reader.read(request.messages, request.system);
+  const all = read.messages;
+  // The in-flight messages, found from their sources (not by a pass over the history).
+  const inflightIds = new Set<string>();
+  let start = all.length;
+  for (const source of request.inflight) {
+    for (const position of read.positionsOf(source)) {
+      const message = all[position];
+      if (message !== undefined) inflightIds.add(message.id);
+      start = Math.min(start, position);
+    }
+  }
+  const result = await govern(all, { ...request, inflightStartIndex: start, inflightIds });
   const governed = result.messages.filter((message) => !message.id.startsWith(SYSTEM_MESSAGE_ID_PREFIX));
   const written = writeAiSdkMessages(governed, {
     dialect: request.dialect,
     origins: read.origins,
+    readParts: read.readParts,
+    cleanSources: read.cleanSources,
     carryMetadata: false,
     toolPairing: 'repair',
   });

@@ -6,7 +6,7 @@ import { mediaPart, mediaUrl } from './ai-sdk-media.js';
 import { type AiSdkMessageLike, type AiSdkPartLike, fieldOf, stringOf } from './ai-sdk-message-like.js';
 import type { AiSdkOrigin, AiSdkOrigins } from './ai-sdk-origins.js';
 import { checkAiSdkMessage } from './check-ai-sdk-message.js';
-import { readToolOutput } from './read-tool-output.js';
+import { type PartRecorder, readToolOutput } from './read-tool-output.js';
 
 /** The `providerOptions` key under which ctxloom carries what an AI SDK message has no field for. */
 export const AI_SDK_PROVIDER_KEY = 'ctxloom';
@@ -29,7 +29,7 @@ export function readAiSdkMessages(
   input: readonly unknown[],
   options: { readonly generateId?: IdGenerator | undefined; readonly format: string },
 ): ReadAiSdkMessagesResult {
-  const reader = new Reader(options);
+  const reader = new AiSdkMessageReader(options);
   input.forEach((raw, index) => {
     reader.read(checkAiSdkMessage(raw, { index, format: options.format }), index);
   });
@@ -38,11 +38,23 @@ export function readAiSdkMessages(
 
 type Carried = { readonly [key: string]: unknown };
 
-class Reader {
+/**
+ * Reads AI SDK messages one at a time, in order, into ctxloom messages (see {@link readAiSdkMessages}):
+ * the state of a list read so far, which a later step of a run can extend with its new messages.
+ */
+export class AiSdkMessageReader {
   readonly messages: Message[] = [];
   readonly warnings: AdapterWarning[] = [];
+  /** The AI SDK parts read into ctxloom parts and tool calls (the values of `origins().parts`). */
+  readonly readParts = new Set<AiSdkPartLike>();
   readonly #byId = new Map<string, AiSdkOrigin>();
   readonly #parts = new Map<object, AiSdkPartLike>();
+  readonly #recorder: PartRecorder = {
+    set: (read, source) => {
+      this.#parts.set(read, source);
+      this.readParts.add(source);
+    },
+  };
   readonly #generateId: IdGenerator | undefined;
 
   constructor(options: { readonly generateId?: IdGenerator | undefined }) {
@@ -53,6 +65,7 @@ class Reader {
     return { messages: this.#byId, parts: this.#parts };
   }
 
+  /** Reads the message at `index` of the list (checked by `checkAiSdkMessage`). */
   read(source: AiSdkMessageLike, index: number): void {
     const carried = carriedOf(source);
     const base = { id: this.#uniqueId(carried, index), ...nameAndMetadata(carried) };
@@ -118,7 +131,7 @@ class Reader {
       }
       const path = typeof paths === 'object' && paths !== null ? fieldOf(paths, String(position)) : undefined;
       const withPath = typeof path === 'string' && read.type !== 'text' ? { ...read, path } : read;
-      this.#parts.set(withPath, part);
+      this.#recorder.set(withPath, part);
       out.push(withPath);
     });
     return out;
@@ -141,7 +154,7 @@ class Reader {
       if (part.type === 'reasoning') reasoning.push(String(fieldOf(part, 'text') ?? ''));
       if (part.type !== 'tool-call') continue;
       const call = readToolCall(part);
-      this.#parts.set(call, part);
+      this.#recorder.set(call, part);
       toolCalls.push(call);
     }
     const asParts = run.carried?.['partsContent'] === 'true' || content.some((part) => part.type !== 'text');
@@ -187,7 +200,7 @@ class Reader {
     const output = readToolOutput(part['output'], {
       index: run.index,
       warnings: this.warnings,
-      parts: this.#parts,
+      parts: this.#recorder,
     });
     const toolName = stringOf(part, 'toolName');
     // Carried by toAiSdkMessages: the message's own name; otherwise the part's tool name.

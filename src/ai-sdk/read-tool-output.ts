@@ -3,6 +3,9 @@ import type { ContentPart, Message } from '../core/message.js';
 import { mediaPart, mediaUrl } from './ai-sdk-media.js';
 import { type AiSdkPartLike, fieldOf, stringOf } from './ai-sdk-message-like.js';
 
+/** Where a reader records the AI SDK part each ctxloom part was read from. */
+export type PartRecorder = { readonly set: (read: object, source: AiSdkPartLike) => void };
+
 /** What a tool result's `output` becomes: the ctxloom content and whether it reports a failure. */
 export type ReadToolOutput = { readonly content: Message['content']; readonly isError: boolean };
 
@@ -16,7 +19,7 @@ export function readToolOutput(
   run: {
     readonly index: number;
     readonly warnings: AdapterWarning[];
-    readonly parts: Map<object, AiSdkPartLike>;
+    readonly parts: PartRecorder;
   },
 ): ReadToolOutput {
   if (typeof output !== 'object' || output === null) return { content: '', isError: false };
@@ -53,7 +56,7 @@ function contentItems(
   run: {
     readonly index: number;
     readonly warnings: AdapterWarning[];
-    readonly parts: Map<object, AiSdkPartLike>;
+    readonly parts: PartRecorder;
   },
 ): ContentPart[] {
   const parts: ContentPart[] = [];

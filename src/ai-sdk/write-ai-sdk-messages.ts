@@ -14,6 +14,13 @@ export type WriteAiSdkMessagesOptions = {
   readonly dialect: AiSdkDialect;
   /** What `readAiSdkMessages` recorded: unchanged messages come back as the original objects. */
   readonly origins?: AiSdkOrigins | undefined;
+  /** The values of `origins.parts`, when the reader kept them (else collected from `origins`). */
+  readonly readParts?: ReadonlySet<AiSdkPartLike> | undefined;
+  /**
+   * Original messages already found free of lone surrogates (by an earlier step of the run): given
+   * back without a scan; the ones found clean now are added. @default every message is scanned
+   */
+  readonly cleanSources?: WeakSet<object> | undefined;
   /** Carry ids, names and metadata of new messages in `providerOptions.ctxloom`. */
   readonly carryMetadata: boolean;
   readonly toolPairing: ToolPairingPolicy;
@@ -68,7 +75,7 @@ class Writer {
 
   constructor(options: WriteAiSdkMessagesOptions) {
     this.#options = options;
-    this.#readParts = readPartsOf(options.origins);
+    this.#readParts = options.readParts ?? readPartsOf(options.origins);
   }
 
   write(message: Message, index: number): void {
@@ -127,7 +134,14 @@ class Writer {
     message: AiSdkMessageLike,
     at: { readonly index: number; readonly source: AiSdkMessageLike | undefined },
   ): void {
-    this.out.push(scrubWithWarning(message, { index: at.index, warnings: this.warnings }));
+    const clean = this.#options.cleanSources;
+    const isOriginal = message === at.source;
+    if (isOriginal && clean?.has(message) === true) this.out.push(message);
+    else {
+      const scrubbed = scrubWithWarning(message, { index: at.index, warnings: this.warnings });
+      if (isOriginal && scrubbed === message) clean?.add(message);
+      this.out.push(scrubbed);
+    }
     this.sources.push(at.source);
   }
 }

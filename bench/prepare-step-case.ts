@@ -1,0 +1,222 @@
+/**
+ * One case of the prepare-step benchmark, in its own process so its first call is really cold:
+ * `node --expose-gc --import tsx bench/prepare-step-case.ts <case> <messages>`. Prints one JSON line
+ * with the figures (ms, bytes). Cases: `prepare-step` (createPrepareStep over a ContextGovernor, AI
+ * SDK 6's step arguments), `prepare-step-v7` (the same with AI SDK 7's: `initialMessages`, and each
+ * step starts from what the previous one returned) and `prune` (the AI SDK's pruneMessages on the
+ * same messages). The history is the generated agent
+ * corpus converted to `ModelMessage`s once, outside the timings; each step appends an assistant
+ * tool-call message and its tool result; the AI SDK 6 step arguments hold the same message objects
+ * at every step (a new array each time) and the run's `steps` array. Not a test.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { jsonSchema, type ModelMessage, pruneMessages } from 'ai';
+import { createPrepareStep, toAiSdkMessages } from '../src/ai-sdk/index.js';
+import { textOf } from '../src/core/index.js';
+import { ContextGovernor, type Message } from '../src/index.js';
+import { CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
+
+/** The governor's block limit: the whole request (messages + tool schemas) must fit in it. */
+export const BUDGET_TOKENS = 100_000;
+const WARM_RUNS = 5;
+const WARM_TIME_LIMIT_MS = 8_000;
+
+export type StepCaseFigures = {
+  readonly name: string;
+  readonly messages: number;
+  readonly coldMs: number;
+  readonly plusOneMs: number;
+  readonly sameMs: number;
+  readonly sent: number;
+  /** Heap over the raw history: the highest seen during the cold call (garbage included). */
+  readonly peakBytes: number;
+  /** Heap over the raw history after a full GC, with the prepareStep (and its caches) kept alive. */
+  readonly retainedBytes: number;
+  readonly rawHistoryBytes: number;
+};
+
+type Steps = { response: { messages: ModelMessage[] } }[];
+/** One step on `messages` (the run's `steps` so far); returns the count of messages sent. */
+type StepCall = (messages: ModelMessage[], steps: Steps) => Promise<number>;
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+let peak = 0;
+/** Samples the heap; the governor calls it at every stage boundary (its injected clock). */
+function sampledNow(): number {
+  const used = process.memoryUsage().heapUsed;
+  if (used > peak) peak = used;
+  return performance.now();
+}
+
+async function main(): Promise<void> {
+  const [name = 'prepare-step', sizeArgument = '1000'] = process.argv.slice(2);
+  const size = Number(sizeArgument);
+  gc();
+  const empty = process.memoryUsage().heapUsed;
+  const corpus = await loadAgentCorpus(size);
+  const results = corpus.filter((message) => message.role === 'tool');
+  // Plain AI SDK messages, as a user's history would be: no ctxloom ids carried.
+  const initial = toAiSdkMessages(corpus.slice(1), { carryMetadata: false }).messages;
+  const system = textOf((corpus[0] as Message).content);
+  gc();
+  const baseline = process.memoryUsage().heapUsed;
+  gc();
+  const workspace = await mkdtemp(path.join(tmpdir(), 'ctxloom-bench-steps-'));
+  try {
+    const step = makeCase(name, { system, workspace });
+    const responses: ModelMessage[] = [];
+    const steps: Steps = [];
+    const state = { steps, responses, results };
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    peak = before;
+    let start = performance.now();
+    const sent = await step([...initial], steps);
+    const coldMs = performance.now() - start;
+    sampledNow();
+    const peakBytes = peak - before;
+    const plusOneMs = await timed(async (turn) => {
+      appendStep(state, turn);
+      const messages = [...initial, ...responses];
+      start = performance.now();
+      await step(messages, steps);
+      return performance.now() - start;
+    });
+    const sameMs = await timed(async () => {
+      const messages = [...initial, ...responses];
+      start = performance.now();
+      await step(messages, steps);
+      return performance.now() - start;
+    });
+    keepAlive(step);
+    gc();
+    const figures: StepCaseFigures = {
+      name,
+      messages: size,
+      coldMs,
+      plusOneMs,
+      sameMs,
+      sent,
+      peakBytes,
+      retainedBytes: process.memoryUsage().heapUsed - baseline,
+      rawHistoryBytes: baseline - empty,
+    };
+    process.stdout.write(`${JSON.stringify(figures)}\n`);
+  } finally {
+    await rm(workspace, { recursive: true, force: true });
+  }
+}
+
+/** One step of the loop: an assistant tool call and its result (large one time in two), new text. */
+function appendStep(
+  state: {
+    readonly steps: Steps;
+    readonly responses: ModelMessage[];
+    readonly results: readonly Message[];
+  },
+  turn: number,
+): void {
+  const callId = `bench-call-${turn}`;
+  const large = state.results.find(
+    (message, index) => index >= turn && textOf(message.content).length > 16_000,
+  );
+  const small = state.results[turn % state.results.length];
+  const source = turn % 2 === 0 ? (large ?? small) : small;
+  const output = `${textOf(source?.content ?? '')}\n步骤 ${turn}: done.`;
+  state.responses.push(
+    {
+      role: 'assistant',
+      content: [{ type: 'tool-call', toolCallId: callId, toolName: 'exec', input: { turn } }],
+    },
+    {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: callId,
+          toolName: 'exec',
+          output: { type: 'text', value: output },
+        },
+      ],
+    },
+  );
+  state.steps.push({ response: { messages: [...state.responses] } });
+}
+
+const alive: unknown[] = [];
+/** Keeps the case's state (prepareStep, caches) reachable until the retained figure is taken. */
+function keepAlive(value: unknown): void {
+  alive.push(value);
+}
+
+/** Median of up to WARM_RUNS runs, fewer when a case is slow. */
+async function timed(run: (turn: number) => Promise<number>): Promise<number> {
+  const times: number[] = [];
+  const started = performance.now();
+  for (let turn = 0; turn < WARM_RUNS; turn += 1) {
+    times.push(await run(turn));
+    if (performance.now() - started > WARM_TIME_LIMIT_MS) break;
+  }
+  times.sort((left, right) => left - right);
+  return times[Math.floor(times.length / 2)] ?? 0;
+}
+
+function makeCase(name: string, shared: { readonly system: string; readonly workspace: string }): StepCall {
+  if (name === 'prune') {
+    return async (messages) =>
+      pruneMessages({
+        messages,
+        reasoning: 'before-last-message',
+        toolCalls: 'before-last-2-messages',
+        emptyMessages: 'remove',
+      }).length;
+  }
+  if (name !== 'prepare-step' && name !== 'prepare-step-v7') throw new Error(`unknown case ${name}`);
+  const governor = new ContextGovernor({
+    contextWindowTokens: 128_000,
+    blockLimit: BUDGET_TOKENS,
+    workspace: shared.workspace,
+    now: sampledNow,
+  });
+  const tools = Object.fromEntries(
+    CORPUS_TOOLS.map((tool) => [
+      tool.name,
+      { description: tool.description, inputSchema: jsonSchema(tool.parameters ?? {}) },
+    ]),
+  );
+  const prepareStep = createPrepareStep({ governor }, { system: shared.system, tools });
+  if (name === 'prepare-step-v7') return aiSdk7Steps(prepareStep);
+  return async (messages, steps) => {
+    const result = await prepareStep({ stepNumber: steps.length, messages, steps });
+    return (result?.messages ?? messages).length;
+  };
+}
+
+/**
+ * The step arguments of AI SDK 7: `initialMessages`, and messages that start with what the previous
+ * step's `prepareStep` returned (or was given), then the new response messages.
+ */
+function aiSdk7Steps(prepareStep: ReturnType<typeof createPrepareStep>): StepCall {
+  let initialMessages: readonly ModelMessage[] | undefined;
+  let carried: ModelMessage[] = [];
+  let lastInput: ModelMessage[] = [];
+  let seen = 0;
+  return async (messages, steps) => {
+    initialMessages ??= messages;
+    const input =
+      seen === 0
+        ? messages
+        : messages.length === seen
+          ? [...lastInput]
+          : [...carried, ...messages.slice(seen)];
+    const result = await prepareStep({ stepNumber: steps.length, messages: input, steps, initialMessages });
+    carried = result?.messages ?? input;
+    lastInput = input;
+    seen = messages.length;
+    return carried.length;
+  };
+}
+
+await main();
