@@ -102,6 +102,16 @@ describe('VolatileContentCheck in the build trace', () => {
     expect(warnings[0]?.message).toContain('read_file, write_file → write_file, read_file');
   });
 
+  it('flags a clock printed into the system prompt on the first build, not an old last-activity time', async () => {
+    const check = new VolatileContentCheck({ clock: () => new Date('2026-12-01T12:50:03Z') });
+    const builder = new ContextBuilder({ checks: [check] });
+    const { trace } = await builder.transform(
+      [system('Current time: 2026-12-01T12:50:01Z\nLast active 2026-11-28T09:30:08Z'), user('hi')],
+      { sessionKey: 's' },
+    );
+    expect(trace.warnings?.map((warning) => warning.details?.['text'])).toEqual(['2026-12-01T12:50:01Z']);
+  });
+
   it('compares each session with its own previous build (transform runs the checks too)', async () => {
     const check = new VolatileContentCheck();
     const builder = new ContextBuilder({ checks: [check] });
@@ -112,6 +122,18 @@ describe('VolatileContentCheck in the build trace', () => {
     expect((await build('a', 'Turn 2 of the run.')).map((warning) => warning.details?.['kind'])).toEqual([
       'counter',
     ]);
+  });
+
+  it("with repeat: 'all', keeps reporting what last changed until the prefix changes again", async () => {
+    const builder = new ContextBuilder({ checks: [new VolatileContentCheck({ repeat: 'all' })] });
+    const kinds = async (prompt: string) =>
+      ((await builder.transform([system(prompt), user('hi')], { sessionKey: 's' })).trace.warnings ?? []).map(
+        (warning) => warning.details?.['kind'],
+      );
+    expect(await kinds('Turn 1 of the run.')).toEqual([]);
+    expect(await kinds('Turn 2 of the run.')).toEqual(['counter']);
+    expect(await kinds('Turn 2 of the run.')).toEqual(['counter']);
+    expect(await kinds('Synced 2026-12-01 12:00.')).toEqual(['changed']);
   });
 
   it('compares the first build with a remembered one (a recorded request)', async () => {

@@ -13,10 +13,19 @@ import {
 export type VolatileContentCheckOptions = {
   /** Sessions whose previous prefix is remembered; the least recently built is forgotten first. @default 64 */
   readonly maxSessions?: number;
+  /** The clock: a timestamp to the second is flagged on its own only near the build time (see `FindVolatileContentOptions.now`). @default () => new Date() */
+  readonly clock?: () => Date;
+  /**
+   * What a build whose prefix did not change repeats from the build where it last changed: only the
+   * single-build findings (`looks-volatile`: the trace's view, this build hits the cache) or all of
+   * them, the changes too (`all`: a viewer's, so what last changed stays visible across refreshes).
+   * @default 'looks-volatile'
+   */
+  readonly repeat?: 'looks-volatile' | 'all';
 };
 
 /** Defaults of {@link VolatileContentCheckOptions}. */
-export const DEFAULT_VOLATILE_CONTENT_CHECK = Object.freeze({ maxSessions: 64 });
+export const DEFAULT_VOLATILE_CONTENT_CHECK = Object.freeze({ maxSessions: 64, repeat: 'looks-volatile' });
 
 /** The stable prefix of one build of a session, as the check remembers it. */
 type Remembered = {
@@ -24,8 +33,8 @@ type Remembered = {
   readonly tools: readonly ToolDefinition[] | undefined;
   readonly toolsText: string;
   readonly systemText: string;
-  /** The single-build findings of this prefix (they hold for as long as it stays the same). */
-  readonly suspects: readonly TraceWarning[];
+  /** What an unchanged prefix reports again (the single-build findings, or all, per `repeat`). */
+  readonly repeated: readonly TraceWarning[];
 };
 
 /**
@@ -34,8 +43,8 @@ type Remembered = {
  * stable prefix (the tools and the leading system messages) of the previous build and compares the
  * next build with it only when those bytes changed, so a build whose prefix stayed put costs one
  * string comparison. The first build of a session reports the shapes that are volatile on their own
- * (UUIDs, timestamps to the second, temp paths, epochs, random ids); a stable entry date is never
- * flagged.
+ * (UUIDs, timestamps to the second near the clock's time, temp paths, epochs, random ids); a stable
+ * entry date or last-activity time is never flagged.
  * @example
  * const builder = new ContextBuilder({ ...agentPresetOptions({ workspace }), checks: [new VolatileContentCheck()] });
  * (await builder.build(input)).trace.warnings; // [{ type: 'volatile-content', message: 'system message 0 …' }]
@@ -44,10 +53,14 @@ export class VolatileContentCheck implements BuildCheck {
   readonly specificationVersion = 'v1';
   readonly id = 'volatile-content';
   readonly #maxSessions: number;
+  readonly #clock: () => Date;
+  readonly #isRepeatingAll: boolean;
   readonly #previous = new Map<string, Remembered>();
 
   constructor(options: VolatileContentCheckOptions = {}) {
     this.#maxSessions = Math.max(1, options.maxSessions ?? DEFAULT_VOLATILE_CONTENT_CHECK.maxSessions);
+    this.#clock = options.clock ?? (() => new Date());
+    this.#isRepeatingAll = (options.repeat ?? DEFAULT_VOLATILE_CONTENT_CHECK.repeat) === 'all';
   }
 
   check(request: BuildCheckRequest): readonly TraceWarning[] {
@@ -56,17 +69,17 @@ export class VolatileContentCheck implements BuildCheck {
     const next = this.#prefix(request, known);
     if (known !== undefined && known.systemText === next.systemText && known.toolsText === next.toolsText) {
       this.#store(key, known);
-      return known.suspects;
+      return known.repeated;
     }
-    const suspects = findVolatileContent(request.messages, { tools: request.tools });
-    this.#store(key, { ...next, suspects: suspects.map(toWarning) });
-    if (known === undefined) return suspects.map(toWarning);
-    const varies = findVolatileContent(request.messages, {
-      tools: request.tools,
-      compareWith: [known.sample],
-    });
+    const suspects = findVolatileContent(request.messages, { tools: request.tools, now: this.#clock() });
+    const varies =
+      known === undefined
+        ? []
+        : findVolatileContent(request.messages, { tools: request.tools, compareWith: [known.sample] });
     const alone = suspects.filter((suspect) => !varies.some((found) => overlaps(found, suspect)));
-    return [...varies, ...alone].map(toWarning);
+    const warnings = [...varies, ...alone].map(toWarning);
+    this.#store(key, { ...next, repeated: this.#isRepeatingAll ? warnings : suspects.map(toWarning) });
+    return warnings;
   }
 
   /**
@@ -76,14 +89,14 @@ export class VolatileContentCheck implements BuildCheck {
   remember(sessionKey: string, sample: ContextBuildSample): void {
     const tools = sample.tools ?? [];
     const prefix = this.#prefix({ messages: sample.messages, tools }, undefined);
-    const suspects = findVolatileContent(sample.messages, { tools }).map(toWarning);
-    this.#store(sessionKey, { ...prefix, suspects });
+    const repeated = findVolatileContent(sample.messages, { tools, now: this.#clock() }).map(toWarning);
+    this.#store(sessionKey, { ...prefix, repeated });
   }
 
   #prefix(
     request: Pick<BuildCheckRequest, 'messages' | 'tools'>,
     known: Remembered | undefined,
-  ): Omit<Remembered, 'suspects'> {
+  ): Omit<Remembered, 'repeated'> {
     const system = leadingSystem(request.messages);
     return {
       sample: { messages: system, tools: request.tools },

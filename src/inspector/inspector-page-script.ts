@@ -248,7 +248,7 @@ function chart(i, colors) {
   return wrap;
 }
 function warnings(list) {
-  return el('ul', { id: 'warnings' }, list.map(function (w) { return el('li', { class: 'warning' }, [w.message]); }));
+  return el('ul', { id: 'warnings' }, list.map(function (w) { return el('li', { class: 'warning' + (w.type ? ' warning-' + w.type : '') }, [w.message]); }));
 }
 function section(s, colors) {
   var swatch = el('span', { class: 'swatch' }, []); swatch.style.background = colors[s.id] || '#999';
@@ -320,6 +320,8 @@ function timelineStep(key, step) {
     chip(c.stablePrefix + ' leading messages unchanged', 'change');
     chip((c.tokenDelta >= 0 ? '+' : '') + fmt(c.tokenDelta) + ' tokens', 'change');
   } else chip('first request', 'change');
+  var cautions = (step.warnings || []).map(function (w) { return el('li', { class: 'warning warning-' + w.type }, [w.message]); });
+  if (cautions.length) chip(cautions.length + (cautions.length === 1 ? ' warning' : ' warnings'), 'caution');
   var label = step.stepNumber !== undefined ? 'Step ' + (step.stepNumber + 1) : 'Request';
   var head = el('div', { class: 'step-head' }, [el('b', {}, [label]), el('span', { class: 'muted' }, [step.source + (step.model ? ' · ' + step.model : '') + ' · ' + step.at.replace('T', ' ')])]);
   var body = el('div', { class: 'step-body' }, []);
@@ -340,7 +342,10 @@ function timelineStep(key, step) {
     window.__ctxloomCopied = text;
     status.textContent = 'Copied ' + fmt(text.length) + ' characters';
   });
-  return el('div', { class: 'step', 'data-request': step.id }, [head, chips, el('div', { class: 'step-actions' }, [show, copy, status]), body]);
+  var parts = [head, chips];
+  if (cautions.length) parts.push(el('ul', { class: 'step-warnings' }, cautions));
+  parts.push(el('div', { class: 'step-actions' }, [show, copy, status]), body);
+  return el('div', { class: 'step', 'data-request': step.id }, parts);
 }
 function renderRecord(box, record, changes) {
   var added = new Set(changes ? changes.added : []); var changed = new Set(changes ? changes.changed : []);

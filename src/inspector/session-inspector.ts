@@ -9,6 +9,7 @@ import {
   type SessionSummary,
   type TokenCounter,
   type ToolDefinition,
+  VolatileContentCheck,
 } from '../index.js';
 import { type RecordedRequest, type RequestRecordStore, readRecordedRequests } from '../recorder/index.js';
 import type { ContextPiece } from './context-pieces.js';
@@ -49,6 +50,14 @@ export type SessionInspectorOptions = {
   readonly largeItemShare?: number;
   /** The request recorder's store, for the timeline of what was sent. @default none (no timeline) */
   readonly requests?: RequestRecordStore;
+  /**
+   * Look for volatile bytes in the cached prefix (`VolatileContentCheck`): each build of a session is
+   * compared with the last request recorded for it (when `requests` holds one with its messages, and
+   * it is new since the last inspection), else with the last build whose prefix differed; what last
+   * changed is shown until the prefix changes again. The findings are the trace's `warnings` and the
+   * inspection's `volatile-content` warnings. @default true
+   */
+  readonly volatileContent?: boolean;
 };
 
 /** One section of the built context, as the page shows it: consecutive pieces of one category. */
@@ -86,6 +95,10 @@ export type SessionInspection = {
  */
 export class SessionInspector {
   readonly #options: SessionInspectorOptions;
+  /** Repeats what last changed, so a refresh of the page does not hide it. */
+  readonly #volatile = new VolatileContentCheck({ repeat: 'all' });
+  /** Per session, the id of the last recorded request the volatile-content check was given. */
+  readonly #seeded = new Map<string, string>();
   /** The last sessions loaded and replayed, reused while the store's summary of them is unchanged. */
   readonly #loaded: {
     readonly key: string;
@@ -167,7 +180,7 @@ export class SessionInspector {
   }): Promise<SessionInspection> {
     const { tools = [] } = this.#options;
     const builder = this.#options.createBuilder(request.key);
-    const { messages, trace } = await builder.build({
+    const built = await builder.build({
       ...request.replayed.input,
       sessionKey: request.key,
       history: request.replayed.history,
@@ -175,6 +188,8 @@ export class SessionInspector {
       ...(request.message === undefined ? {} : { current: request.message }),
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     });
+    const { messages } = built;
+    const trace = await this.#checkVolatile(request, { ...built, tools });
     const inspection = inspectContext({
       messages,
       trace,
@@ -202,6 +217,38 @@ export class SessionInspector {
       }),
     };
   }
+
+  /**
+   * The trace with the volatile-content check's findings, unless it is off or the builder already
+   * runs it. A build is compared with the session's last recorded request when one is new since the
+   * last inspection, else with the last build whose prefix differed.
+   */
+  async #checkVolatile(
+    request: { readonly key: string; readonly record?: SessionRecord; readonly signal?: AbortSignal },
+    built: BuildResult & { readonly tools: readonly ToolDefinition[] },
+  ): Promise<BuildTrace> {
+    const { trace } = built;
+    if (this.#options.volatileContent === false) return trace;
+    if ((trace.warnings ?? []).some((warning) => warning.check === this.#volatile.id)) return trace;
+    if (request.record !== undefined) {
+      const recorded = await this.recordedRequests(request.key, signalOf(request));
+      const last = recorded.findLast((entry) => entry.messages !== undefined);
+      if (last?.messages !== undefined && this.#seeded.get(request.key) !== last.id) {
+        this.#seeded.set(request.key, last.id);
+        this.#volatile.remember(request.key, { messages: last.messages });
+      }
+    }
+    const found = this.#volatile.check({
+      messages: built.messages,
+      tools: built.tools,
+      sessionKey: request.key,
+    });
+    return found.length === 0 ? trace : { ...trace, warnings: [...(trace.warnings ?? []), ...found] };
+  }
+}
+
+function signalOf(request: { readonly signal?: AbortSignal }): { readonly signal?: AbortSignal } {
+  return request.signal === undefined ? {} : { signal: request.signal };
 }
 
 function pick(options: SessionInspectorOptions): {
