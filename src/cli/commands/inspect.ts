@@ -146,10 +146,12 @@ async function inspectedStore(values: ParsedCliArgs['values'], io: CliIo): Promi
  * The request recorder's JSONL log beside the sessions (the build is compared with the last request
  * sent); none for a history file or a SQL store, whose request table a read command must not create.
  */
-function recorderLog(values: ParsedCliArgs['values'], io: CliIo): Promise<RequestRecordStore | undefined> {
-  if (['history', 'sqlite', 'pg'].some((name) => values[name] !== undefined))
-    return Promise.resolve(undefined);
-  return openRequestStore(values, io);
+async function recorderLog(
+  values: ParsedCliArgs['values'],
+  io: CliIo,
+): Promise<RequestRecordStore | undefined> {
+  if (['history', 'sqlite', 'pg'].some((name) => values[name] !== undefined)) return undefined;
+  return (await openRequestStore(values, io))?.store;
 }
 
 /** A history file as a one-session store, replayed like a stored session. */

@@ -18,18 +18,34 @@ type Values = Readonly<Record<string, string | boolean | readonly string[] | und
  * the `ctxloom_requests` table of `--sqlite PATH` or `--pg URL`. `undefined` for `--nanobot-config`
  * (nanobot records no requests). Call it after `openStore`, which checks the flags.
  */
-export async function openRequestStore(values: Values, io: CliIo): Promise<RequestRecordStore | undefined> {
+export async function openRequestStore(values: Values, io: CliIo): Promise<OpenedRequestStore | undefined> {
   const sqlite = stringFlag(values, 'sqlite');
-  if (sqlite !== undefined) return new SqliteRequestStore({ path: path.resolve(io.cwd, sqlite) });
+  if (sqlite !== undefined) {
+    const file = path.resolve(io.cwd, sqlite);
+    return { store: new SqliteRequestStore({ path: file }), where: `${file} (table ctxloom_requests)` };
+  }
   const pg = stringFlag(values, 'pg');
   if (pg !== undefined) {
     const schema = stringFlag(values, 'pg-schema');
-    return new PostgresRequestStore({ connectionString: pg, ...(schema === undefined ? {} : { schema }) });
+    return {
+      store: new PostgresRequestStore({ connectionString: pg, ...(schema === undefined ? {} : { schema }) }),
+      where: `PostgreSQL (${schema ?? 'public'}.ctxloom_requests)`,
+    };
   }
   if (typeof values['nanobot-config'] === 'string') return undefined;
   const sessions = stringFlag(values, 'sessions');
-  if (sessions !== undefined) return JsonlRequestStore.besideSessions(path.resolve(io.cwd, sessions));
-  const workspace = workspaceOf(values, io);
+  const dir =
+    sessions === undefined
+      ? await workspaceSessionsDir(workspaceOf(values, io))
+      : path.resolve(io.cwd, sessions);
+  const store = JsonlRequestStore.besideSessions(dir);
+  return { store, where: store.dir };
+}
+
+/** A request store and where it is, in words for messages. */
+export type OpenedRequestStore = { readonly store: RequestRecordStore; readonly where: string };
+
+async function workspaceSessionsDir(workspace: string): Promise<string> {
   const { config } = await loadConfig({ dir: workspace, optional: true });
-  return JsonlRequestStore.besideSessions(resolveAgentSettings(config, workspace).sessionsDir);
+  return resolveAgentSettings(config, workspace).sessionsDir;
 }
