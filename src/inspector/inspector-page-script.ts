@@ -7,7 +7,7 @@ var COLORS = { identity: '#5fafff', 'tool-contract': '#ffaf00', memory: '#87d787
   'current-message': '#ff5f5f', 'reserved-output': '#8a8a8a', free: '#e4e4e4' };
 var EXTRA = ['#af87ff', '#d787ff', '#d7afff', '#afafff', '#ffafff', '#8787ff', '#ffd7ff', '#87afff'];
 var CLIP_CHARS = 1200, CLIP_LINES = 14;
-var state = { tab: 'context', offset: undefined, highlight: undefined, events: undefined, key: undefined };
+var state = { tab: 'context', offset: undefined, highlight: undefined, events: undefined, key: undefined, rebuild: false };
 var $ = function (id) { return document.getElementById(id); };
 function el(tag, attrs, children) {
   var node = document.createElement(tag);
@@ -128,6 +128,7 @@ function contextUrl(key) {
   var message = $('message').value;
   if (message) query.push('message=' + encodeURIComponent(message));
   if (state.offset !== undefined) query.push('offset=' + state.offset);
+  if (state.rebuild) { query.push('rebuild=1'); state.rebuild = false; }
   return sessionUrl(key, '/context') + (query.length ? '?' + query.join('&') : '');
 }
 function tabs(key) {
@@ -360,6 +361,6 @@ function renderRecord(box, record, changes) {
   if (changes && changes.removed.length) box.appendChild(el('p', { class: 'muted' }, ['No longer sent: ' + changes.removed.join(', ')]));
 }
 window.addEventListener('hashchange', function () { state.offset = undefined; loadSession(); });
-$('rebuild').addEventListener('click', function (event) { event.preventDefault(); state.tab = 'context'; state.offset = undefined; loadSession(); });
+$('rebuild').addEventListener('click', function (event) { event.preventDefault(); state.tab = 'context'; state.offset = undefined; state.rebuild = true; loadSession(); });
 loadSessions().then(function () { loadSession(); });
 `;
