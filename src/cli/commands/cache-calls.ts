@@ -106,14 +106,19 @@ export function recordedCalls(requests: readonly RecordedRequest[]): readonly Ca
  * shapes that look volatile on their own near the call's time (see `findVolatileContent`).
  */
 export function volatileAcross(calls: readonly CacheCall[]): readonly VolatileContent[] {
-  const found = calls.flatMap((call, index) => {
-    const previous = calls[index - 1];
-    const now = call.at === undefined ? {} : { now: new Date(call.at) };
+  const samples = calls.map((call) => ({
+    messages: call.messages,
+    // The recorder keeps tool names only: enough to see a tool list change order.
+    tools: (call.tools?.names ?? []).map((name) => ({ name })),
+  }));
+  const found = samples.flatMap((sample, index) => {
+    const previous = samples[index - 1];
+    const at = calls[index]?.at;
     return [
       ...(previous === undefined
         ? []
-        : findVolatileContent(call.messages, { compareWith: [{ messages: previous.messages }] })),
-      ...findVolatileContent(call.messages, now),
+        : findVolatileContent(sample.messages, { tools: sample.tools, compareWith: [previous] })),
+      ...findVolatileContent(sample.messages, at === undefined ? {} : { now: new Date(at) }),
     ];
   });
   const seen = new Set<string>();

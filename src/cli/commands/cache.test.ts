@@ -178,6 +178,25 @@ describe('ctxloom cache on a recorded session', () => {
     expect(json.simulations[0]?.requests.map((request) => request.cacheReadTokens)).toEqual([0, 0, 0]);
   });
 
+  it('flags a recorded tool list whose order changes between requests', async () => {
+    const recorder = new RequestRecorder({
+      store: JsonlRequestStore.besideSessions(path.join(folder, 'sessions')),
+    });
+    const builder = ContextBuilder.forAgent({ workspace: folder, channel: 'cli', observer: recorder });
+    const read = { name: 'read_file', description: 'Reads a file.' };
+    const exec = { name: 'exec', description: 'Runs a command.' };
+    for (const tools of [
+      [read, exec],
+      [exec, read],
+    ])
+      await builder.build({ current: 'Run the tests.', sessionKey: 'tools:1', tools });
+    const { stdout } = await runIn(['cache', '--session', 'tools:1', '--provider', 'openai']);
+    expect(stdout).toContain('Volatile content:');
+    expect(stdout).toContain(
+      'the tool list changes order between builds (read_file, exec → exec, read_file)',
+    );
+  });
+
   it('fails with --from recorded when nothing is recorded, and suggests a close --from value', async () => {
     const missing = await runIn(['cache', '--session', 'telegram:8281248569', '--from', 'recorded']);
     expect(missing.code).toBe(2);
