@@ -1,3 +1,4 @@
+import { toContextError } from '../core/index.js';
 import {
   type BuildInput,
   type BuildResult,
@@ -9,6 +10,7 @@ import {
   type SessionSummary,
   type TokenCounter,
   type ToolDefinition,
+  type TraceWarning,
   VolatileContentCheck,
 } from '../index.js';
 import { type RecordedRequest, type RequestRecordStore, readRecordedRequests } from '../recorder/index.js';
@@ -230,20 +232,39 @@ export class SessionInspector {
     const { trace } = built;
     if (this.#options.volatileContent === false) return trace;
     if ((trace.warnings ?? []).some((warning) => warning.check === this.#volatile.id)) return trace;
-    if (request.record !== undefined) {
-      const recorded = await this.recordedRequests(request.key, signalOf(request));
-      const last = recorded.findLast((entry) => entry.messages !== undefined);
-      if (last?.messages !== undefined && this.#seeded.get(request.key) !== last.id) {
-        this.#seeded.set(request.key, last.id);
-        this.#volatile.remember(request.key, { messages: last.messages });
-      }
-    }
-    const found = this.#volatile.check({
-      messages: built.messages,
-      tools: built.tools,
-      sessionKey: request.key,
-    });
+    const unread = request.record === undefined ? undefined : await this.#seedVolatile(request);
+    const found = [...(unread === undefined ? [] : [unread])];
+    found.push(
+      ...this.#volatile.check({ messages: built.messages, tools: built.tools, sessionKey: request.key }),
+    );
     return found.length === 0 ? trace : { ...trace, warnings: [...(trace.warnings ?? []), ...found] };
+  }
+
+  /**
+   * Gives the volatile-content check the session's last recorded request when it is new. A log that
+   * cannot be read is a warning (the build is then compared with the previous one only).
+   */
+  async #seedVolatile(request: {
+    readonly key: string;
+    readonly signal?: AbortSignal;
+  }): Promise<TraceWarning | undefined> {
+    let recorded: readonly RecordedRequest[];
+    try {
+      recorded = await this.recordedRequests(request.key, signalOf(request));
+    } catch (error) {
+      const failure = toContextError(error);
+      if (failure.code === 'ABORTED') throw failure;
+      return {
+        type: 'request-log-unreadable',
+        check: this.#volatile.id,
+        message: `The request log could not be read (${failure.code}: ${failure.message}), so the build was not compared with the last request sent.`,
+      };
+    }
+    const last = recorded.findLast((entry) => entry.messages !== undefined);
+    if (last?.messages === undefined || this.#seeded.get(request.key) === last.id) return undefined;
+    this.#seeded.set(request.key, last.id);
+    this.#volatile.remember(request.key, { messages: last.messages });
+    return undefined;
   }
 }
 
