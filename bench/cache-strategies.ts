@@ -47,6 +47,12 @@ export function ctxloomStrategy(run: {
   readonly budget: number;
   readonly tools: readonly ToolDefinition[];
   readonly tokenCounter: TokenCounter;
+  /** The row's name. @default 'ctxloom (forAgent + governor + planner)' */
+  readonly name?: string;
+  /** Characters from which a tool result is offloaded to a file (a 1,200-char preview stays). @default the governor's 16,000 */
+  readonly maxToolResultChars?: number;
+  /** The cache-aware trim's low-water mark. @default 0.3 */
+  readonly lowWater?: number;
 }): Strategy & { systemPrompt(): Promise<string> } {
   const options = agentPresetOptions({
     workspace: run.workspace,
@@ -56,8 +62,13 @@ export function ctxloomStrategy(run: {
     maxOutputTokens: run.maxOutputTokens,
     tokenCounter: run.tokenCounter,
     generateId: createSequentialIdGenerator('bench'),
+    ...(run.maxToolResultChars === undefined
+      ? {}
+      : { governor: { maxToolResultChars: run.maxToolResultChars } }),
   });
-  const builder = new ContextBuilder(withCacheAwareTrim(options, { maxTokens: run.budget, lowWater: 0.3 }));
+  const builder = new ContextBuilder(
+    withCacheAwareTrim(options, { maxTokens: run.budget, lowWater: run.lowWater ?? 0.3 }),
+  );
   let turnStart: readonly Message[] = [];
   let compacted = new Set<string>();
   const inputOf = (call: CallInput): BuildInput => ({
@@ -68,7 +79,7 @@ export function ctxloomStrategy(run: {
     ...(call.summary === undefined ? {} : { summary: call.summary }),
   });
   return {
-    name: 'ctxloom (forAgent + governor + planner)',
+    name: run.name ?? 'ctxloom (forAgent + governor + planner)',
     lastMessageMarker: false,
     async systemPrompt() {
       const built = await builder.build({ current: 'x', tools: run.tools });

@@ -29,6 +29,7 @@ export {
   planCacheBreakpoints,
   simulatePromptCache,
   UsageCalibratedTokenCounter,
+  VolatileContentCheck,
 } from './cache/index.js';
 export type { CtxloomConfig } from './config/config-schema.js';
 export { createTokenCounter } from './config/create-token-counter.js';
@@ -80,12 +81,14 @@ export {
   type MemoryConsolidatorOptions,
 } from './memory/memory-consolidator.js';
 export { MemoryWriter, type MemoryWriterOptions } from './memory/memory-writer.js';
+export type { BuildCheck, BuildCheckRequest } from './pipeline/build-check.js';
 export type { BuildInput } from './pipeline/build-input.js';
 export {
   type BuildResult,
   type BuildTrace,
   type SectionTokens,
   type StageTrace,
+  type TraceWarning,
   traceDecisions,
 } from './pipeline/build-trace.js';
 export { ContextPipeline, type ContextPipelineOptions } from './pipeline/context-pipeline.js';

@@ -81,6 +81,20 @@ describe('findVolatileContent', () => {
     ]);
   });
 
+  it('given the build time, flags a timestamp to the second near it but not an older record', () => {
+    const messages = [
+      system('Now: 2026-12-01T12:49:59Z. Local: 2026-12-01 13:49:59.'),
+      system('Previous conversation summary (last active 2026-11-28T09:30:08Z): fixed the footnotes.'),
+      user('hi'),
+    ];
+    const now = new Date('2026-12-01T12:50:03Z');
+    expect(findVolatileContent(messages, { now }).map(({ index, text }) => ({ index, text }))).toEqual([
+      { index: 0, text: '2026-12-01T12:49:59Z' },
+      { index: 0, text: '2026-12-01 13:49:59' },
+    ]);
+    expect(findVolatileContent(messages).map(({ index }) => index)).toEqual([0, 0, 1]);
+  });
+
   it('flags a UUID in a tool description', () => {
     const tools = [
       tool('read_file', 'Reads a file.'),
@@ -116,6 +130,14 @@ describe('findVolatileContent', () => {
       compareWith: [{ messages: [system('Session turn 40 of the run.'), user('y')], tools: [before] }],
     });
     expect(findings.map((finding) => finding.kind).sort()).toEqual(['counter', 'json-key-order']);
+  });
+
+  it('shows the bytes that follow when text is inserted at a word boundary', () => {
+    const [finding] = findVolatileContent([system('Be brief. Deploy with care.'), user('x')], {
+      compareWith: [{ messages: [system('Be brief.'), user('y')] }],
+    });
+    expect(finding).toMatchObject({ kind: 'changed', offset: 9, text: ' Deploy with care.' });
+    expect(finding?.message).toContain('"" → " Deploy with care."');
   });
 
   it('ignores the conversation after the system prompt', () => {

@@ -1,7 +1,13 @@
 import { textOf } from '../core/content.js';
 import { type Message, sectionOf } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
-import { classifyChange, suspectMatches, type VolatileKind, wordAround } from './volatile-patterns.js';
+import {
+  classifyChange,
+  type SuspectMatch,
+  suspectMatches,
+  type VolatileKind,
+  wordAround,
+} from './volatile-patterns.js';
 
 /** One build of a context: the messages and the tools sent with them. */
 export type ContextBuildSample = {
@@ -20,6 +26,14 @@ export type FindVolatileContentOptions = {
    * @default []
    */
   readonly compareWith?: readonly ContextBuildSample[];
+  /**
+   * When the build was made. A timestamp to the second is then reported on its own only when it is
+   * near this time (within 10 minutes, or 14 hours for one without a time zone): a clock printed into
+   * the prompt. An older one is a record (an entry date, the archived summary's last-activity time)
+   * and is reported only when it changes between the builds compared.
+   * @default undefined: every timestamp to the second is reported
+   */
+  readonly now?: Date;
 };
 
 /** Bytes in the stable prefix (tools and the leading system messages) that bust the prompt cache. */
@@ -58,7 +72,7 @@ export function findVolatileContent(
     ...(options.tools === undefined ? {} : { tools: options.tools }),
   };
   const others = options.compareWith ?? [];
-  if (others.length === 0) return suspects(current);
+  if (others.length === 0) return suspects(current, options.now);
   const findings = new Map<string, VolatileContent>();
   for (const other of others) {
     for (const finding of [...toolChanges(current, other), ...systemChanges(current, other)]) {
@@ -74,19 +88,33 @@ function stableSystem(messages: readonly Message[]): readonly Message[] {
   return end === -1 ? messages : messages.slice(0, end);
 }
 
-function suspects(build: ContextBuildSample): VolatileContent[] {
+function suspects(build: ContextBuildSample, now: Date | undefined): VolatileContent[] {
   const found: VolatileContent[] = [];
+  const matches = (text: string) => suspectMatches(text).filter((match) => isLive(match, now));
   (build.tools ?? []).forEach((tool, index) => {
-    for (const match of suspectMatches(JSON.stringify(tool)))
+    for (const match of matches(JSON.stringify(tool)))
       found.push(finding({ ...match, evidence: 'looks-volatile', area: 'tools', index, section: tool.name }));
   });
   stableSystem(build.messages).forEach((message, index) => {
-    for (const match of suspectMatches(textOf(message.content)))
+    for (const match of matches(textOf(message.content)))
       found.push(
         finding({ ...match, evidence: 'looks-volatile', area: 'system', index, section: sectionOf(message) }),
       );
   });
   return found;
+}
+
+const SNIPPET_CHARS = 40;
+const NEAR_MS = 10 * 60_000;
+const NEAR_WITHOUT_ZONE_MS = 14 * 60 * 60_000 + NEAR_MS;
+
+/** False for a timestamp far from the build time (a record, not a clock); true for anything else. */
+function isLive(match: SuspectMatch, now: Date | undefined): boolean {
+  if (match.kind !== 'timestamp' || now === undefined) return true;
+  const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/.test(match.text);
+  const at = Date.parse(`${match.text.replace(' ', 'T')}${hasZone ? '' : 'Z'}`);
+  if (Number.isNaN(at)) return true;
+  return Math.abs(at - now.getTime()) <= (hasZone ? NEAR_MS : NEAR_WITHOUT_ZONE_MS);
 }
 
 function toolChanges(current: ContextBuildSample, other: ContextBuildSample): VolatileContent[] {
@@ -160,8 +188,13 @@ function changeFinding(change: {
   readonly section: string | undefined;
 }): VolatileContent {
   const offset = firstDifference(change.before, change.after);
-  const was = wordAround(change.before, offset).text;
-  const now = wordAround(change.after, offset);
+  let was = wordAround(change.before, offset).text;
+  let now = wordAround(change.after, offset);
+  if (was === now.text) {
+    // Text inserted or removed at a word boundary: show the bytes that follow on each side.
+    was = change.before.slice(offset, offset + SNIPPET_CHARS);
+    now = { start: offset, text: change.after.slice(offset, offset + SNIPPET_CHARS) };
+  }
   return finding({
     kind: classifyChange(was, now.text),
     evidence: 'varies',

@@ -91,3 +91,8 @@ export {
   UsageCalibratedTokenCounter,
   type UsageCalibratedTokenCounterOptions,
 } from './usage-calibrated-token-counter.js';
+export {
+  DEFAULT_VOLATILE_CONTENT_CHECK,
+  VolatileContentCheck,
+  type VolatileContentCheckOptions,
+} from './volatile-content-check.js';

@@ -48,12 +48,18 @@ export type ContextCategory = {
   readonly percent: number;
 };
 
-/** Something worth a look: one large item, a context over the window, a stage that failed. */
+/**
+ * Something worth a look: one large item, a context over the window, a stage that failed, bytes of
+ * the cached prefix that change between builds (`volatile-content`, from the trace's warnings) or
+ * another warning of the trace (`check`).
+ */
 export type ContextWarning = {
-  readonly type: 'large-item' | 'over-window' | 'stage-error';
+  readonly type: 'large-item' | 'over-window' | 'stage-error' | 'volatile-content' | 'check';
   readonly message: string;
   readonly tokens?: number;
   readonly messageId?: string;
+  /** A trace warning's details (for `volatile-content`: kind, evidence, area, index, section, offset, text). */
+  readonly details?: Readonly<Record<string, unknown>>;
 };
 
 /** The analysis of one built context: where the window goes, what to look at, what was changed. */
@@ -113,6 +119,7 @@ export function inspectContext(options: InspectContextOptions): ContextInspectio
       ...overWindow(usedTokens + reserved, window),
       ...largeItems(pieces, { threshold: Math.max(1, Math.ceil(window * resolved.largeItemShare)), percent }),
       ...stageErrors(resolved.trace),
+      ...traceWarnings(resolved.trace),
     ],
     decisions: resolved.trace === undefined ? [] : traceDecisions(resolved.trace),
   };
@@ -175,6 +182,14 @@ function stageErrors(trace: BuildTrace | undefined): readonly ContextWarning[] {
           },
         ],
   );
+}
+
+function traceWarnings(trace: BuildTrace | undefined): readonly ContextWarning[] {
+  return (trace?.warnings ?? []).map((warning) => ({
+    type: warning.type === 'volatile-content' ? 'volatile-content' : 'check',
+    message: `Prompt cache: ${warning.message}`,
+    ...(warning.details === undefined ? {} : { details: warning.details }),
+  }));
 }
 
 function checkTokens(name: string, value: number): void {

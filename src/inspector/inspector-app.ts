@@ -45,8 +45,9 @@ type Cached = {
 /**
  * The read-only web inspector as a Hono app: `GET /` serves one self-contained page (inline CSS and
  * script, no external resource); `GET /api/sessions` lists the sessions;
- * `GET /api/sessions/:key/context[?message=…&offset=…&limit=…]` returns the built context of one
- * (sections, categories, trace, one page of the stored-versus-sent rows, the last page by default);
+ * `GET /api/sessions/:key/context[?message=…&offset=…&limit=…&rebuild=1]` returns the built context of
+ * one (sections, categories, trace, one page of the stored-versus-sent rows, the last page by default;
+ * an unchanged session's context is reused unless `rebuild=1`, e.g. after editing SOUL.md);
  * `…/search?q=…` finds messages; `…/requests` is the timeline of recorded requests (turns and steps,
  * usage, changes since the previous request) and `…/requests/:id` one recorded request whole;
  * `GET /api/events?session=…` is a server-sent event stream that says `session-changed` when the
@@ -65,11 +66,14 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
     readonly key: string;
     readonly message: string | undefined;
     readonly signal: AbortSignal;
+    /** Build again even when the session is unchanged (a workspace file may have changed). */
+    readonly isFresh?: boolean;
   }): Promise<Cached> => {
     const { key, message, signal } = request;
     const id = JSON.stringify([key, message ?? '', await sessionSignature({ inspector, key, signal })]);
-    const known = cache.find((entry) => entry.id === id);
-    if (known !== undefined) return known;
+    const known = cache.findIndex((entry) => entry.id === id);
+    if (known !== -1 && request.isFresh !== true) return cache[known] as Cached;
+    if (known !== -1) cache.splice(known, 1);
     const inspection = await inspector.inspectSession(key, {
       signal,
       ...(message === undefined || message === '' ? {} : { message }),
@@ -110,6 +114,7 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
       key: c.req.param('key'),
       message: c.req.query('message'),
       signal: c.req.raw.signal,
+      isFresh: c.req.query('rebuild') === '1',
     });
     const { messages: _messages, diff: _diff, ...rest } = inspection;
     const view: ContextView = {

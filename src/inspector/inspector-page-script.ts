@@ -7,7 +7,7 @@ var COLORS = { identity: '#5fafff', 'tool-contract': '#ffaf00', memory: '#87d787
   'current-message': '#ff5f5f', 'reserved-output': '#8a8a8a', free: '#e4e4e4' };
 var EXTRA = ['#af87ff', '#d787ff', '#d7afff', '#afafff', '#ffafff', '#8787ff', '#ffd7ff', '#87afff'];
 var CLIP_CHARS = 1200, CLIP_LINES = 14;
-var state = { tab: 'context', offset: undefined, highlight: undefined, events: undefined, key: undefined };
+var state = { tab: 'context', offset: undefined, highlight: undefined, events: undefined, key: undefined, rebuild: false };
 var $ = function (id) { return document.getElementById(id); };
 function el(tag, attrs, children) {
   var node = document.createElement(tag);
@@ -128,6 +128,7 @@ function contextUrl(key) {
   var message = $('message').value;
   if (message) query.push('message=' + encodeURIComponent(message));
   if (state.offset !== undefined) query.push('offset=' + state.offset);
+  if (state.rebuild) { query.push('rebuild=1'); state.rebuild = false; }
   return sessionUrl(key, '/context') + (query.length ? '?' + query.join('&') : '');
 }
 function tabs(key) {
@@ -248,7 +249,7 @@ function chart(i, colors) {
   return wrap;
 }
 function warnings(list) {
-  return el('ul', { id: 'warnings' }, list.map(function (w) { return el('li', { class: 'warning' }, [w.message]); }));
+  return el('ul', { id: 'warnings' }, list.map(function (w) { return el('li', { class: 'warning' + (w.type ? ' warning-' + w.type : '') }, [w.message]); }));
 }
 function section(s, colors) {
   var swatch = el('span', { class: 'swatch' }, []); swatch.style.background = colors[s.id] || '#999';
@@ -320,6 +321,8 @@ function timelineStep(key, step) {
     chip(c.stablePrefix + ' leading messages unchanged', 'change');
     chip((c.tokenDelta >= 0 ? '+' : '') + fmt(c.tokenDelta) + ' tokens', 'change');
   } else chip('first request', 'change');
+  var cautions = (step.warnings || []).map(function (w) { return el('li', { class: 'warning warning-' + w.type }, [w.message]); });
+  if (cautions.length) chip(cautions.length + (cautions.length === 1 ? ' warning' : ' warnings'), 'caution');
   var label = step.stepNumber !== undefined ? 'Step ' + (step.stepNumber + 1) : 'Request';
   var head = el('div', { class: 'step-head' }, [el('b', {}, [label]), el('span', { class: 'muted' }, [step.source + (step.model ? ' · ' + step.model : '') + ' · ' + step.at.replace('T', ' ')])]);
   var body = el('div', { class: 'step-body' }, []);
@@ -340,7 +343,10 @@ function timelineStep(key, step) {
     window.__ctxloomCopied = text;
     status.textContent = 'Copied ' + fmt(text.length) + ' characters';
   });
-  return el('div', { class: 'step', 'data-request': step.id }, [head, chips, el('div', { class: 'step-actions' }, [show, copy, status]), body]);
+  var parts = [head, chips];
+  if (cautions.length) parts.push(el('ul', { class: 'step-warnings' }, cautions));
+  parts.push(el('div', { class: 'step-actions' }, [show, copy, status]), body);
+  return el('div', { class: 'step', 'data-request': step.id }, parts);
 }
 function renderRecord(box, record, changes) {
   var added = new Set(changes ? changes.added : []); var changed = new Set(changes ? changes.changed : []);
@@ -355,6 +361,6 @@ function renderRecord(box, record, changes) {
   if (changes && changes.removed.length) box.appendChild(el('p', { class: 'muted' }, ['No longer sent: ' + changes.removed.join(', ')]));
 }
 window.addEventListener('hashchange', function () { state.offset = undefined; loadSession(); });
-$('rebuild').addEventListener('click', function (event) { event.preventDefault(); state.tab = 'context'; state.offset = undefined; loadSession(); });
+$('rebuild').addEventListener('click', function (event) { event.preventDefault(); state.tab = 'context'; state.offset = undefined; state.rebuild = true; loadSession(); });
 loadSessions().then(function () { loadSession(); });
 `;

@@ -5,14 +5,15 @@
  * viewport, nothing cut off) and is saved as a screenshot under test-results/.
  */
 import { existsSync } from 'node:fs';
-import { appendFile, cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assistant, tool, user } from '../core/index.js';
-import { ContextBuilder, JsonlSessionStore, type Message } from '../index.js';
+import { ContextBuilder, EstimatingTokenCounter, JsonlSessionStore, type Message } from '../index.js';
 import { JsonlRequestStore, RequestRecorder } from '../recorder/index.js';
+import { replaySession } from '../sessions/index.js';
 import { openWorkspaceInspector } from './open-workspace-inspector.js';
 import { type InspectorServer, startInspectorServer } from './start-inspector-server.js';
 
@@ -80,8 +81,15 @@ async function recordRequests(workspace: string): Promise<void> {
   const recorder = new RequestRecorder({ store: JsonlRequestStore.besideSessions(sessions) });
   const record = await new JsonlSessionStore({ dir: sessions }).load('cli:direct');
   const builder = ContextBuilder.forAgent({ workspace, channel: 'cli', observer: recorder });
+  // The agent sends the archived summary in its system prompt, as the inspector builds it.
+  const { summary } = replaySession(record, {
+    tokenCounter: new EstimatingTokenCounter(),
+    contextWindowTokens: 128_000,
+    maxOutputTokens: 8_192,
+  });
   const built = await builder.build({
     history: record.messages.slice(8),
+    ...(summary === undefined ? {} : { summary }),
     current: 'Run the tests.',
     sessionKey: 'cli:direct',
   });
@@ -163,6 +171,7 @@ describe.skipIf(!isAvailable)('inspector page in Chromium', () => {
   let server: InspectorServer | undefined;
   let context: BrowserContext | undefined;
   const external: string[] = [];
+  const pages: Page[] = [];
 
   beforeAll(async () => {
     temp = await mkdtemp(path.join(tmpdir(), 'ctxloom-browser-'));
@@ -206,7 +215,10 @@ describe.skipIf(!isAvailable)('inspector page in Chromium', () => {
 
   async function open(width: number, hash = ''): Promise<{ page: Page; errors: string[] }> {
     if (context === undefined || server === undefined) throw new Error('setup failed');
+    // Each open page holds a live-refresh connection and Chromium allows six per host: close the last ones.
+    await Promise.all(pages.splice(0).map((old) => old.close()));
     const page = await context.newPage();
+    pages.push(page);
     await page.setViewportSize({ width, height: 900 });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
@@ -260,6 +272,8 @@ describe.skipIf(!isAvailable)('inspector page in Chromium', () => {
     expect(await page.locator('#status-counts [data-status="archived"]').textContent()).toMatch(
       /^archived \d+$/,
     );
+    // the example workspace's prompt is the same as the request the agent last sent: nothing volatile
+    expect(await page.locator('#warnings .warning-volatile-content').count()).toBe(0);
     await page.locator('#search').fill('footnote');
     await page.locator('#search-button').click();
     await expect.poll(() => page.locator('#search-results a').count()).toBeGreaterThan(0);
@@ -349,6 +363,41 @@ describe.skipIf(!isAvailable)('inspector page in Chromium', () => {
     await expect
       .poll(() => page.locator('#rows [data-side="stored"] .msg').count(), { timeout: 15_000 })
       .toBe(before + 1);
+  }, 60_000);
+
+  it('warns about a timestamp in SOUL.md that changed since the last build, also at 400 px', async () => {
+    const soul = path.join(workspace, 'SOUL.md');
+    const original = await readFile(soul, 'utf8');
+    const key = encodeURIComponent('telegram:8281248569');
+    // A new turn makes the server build again (it reuses an inspection while the session is unchanged).
+    const turn = (id: string) =>
+      new JsonlSessionStore({ dir: path.join(workspace, 'sessions') }).append('telegram:8281248569', [
+        user('Anything new?', { id }),
+      ]);
+    try {
+      await writeFile(soul, `${original}\nLast synced 2026-12-01 12:00 by the sync job.\n`);
+      await turn('volatile-1');
+      const first = await open(1400, `#/session/${key}`);
+      await first.page.locator('#rows .row').first().waitFor();
+      // the line itself is new since the session was last built
+      expect(await first.page.locator('#warnings .warning-volatile-content').textContent()).toContain(
+        '"" → "Last" (changed)',
+      );
+      await writeFile(soul, `${original}\nLast synced 2026-12-01 12:05 by the sync job.\n`);
+      await turn('volatile-2');
+      const { page, errors } = await open(400, `#/session/${key}`);
+      const warning = page.locator('#warnings .warning-volatile-content');
+      await warning.first().waitFor();
+      expect(await warning.count()).toBe(1);
+      expect(await warning.textContent()).toMatch(
+        /^Prompt cache: system message 0 \(system-prompt\) changes between builds at character \d+: "12:00" → "12:05" \(clock-time\)/,
+      );
+      expect(await layoutProblems(page)).toEqual([]);
+      await page.screenshot({ path: path.join(RESULTS, 'inspector-400-volatile.png') });
+      expect(errors).toEqual([]);
+    } finally {
+      await writeFile(soul, original);
+    }
   }, 60_000);
 
   it('shows hostile session content as text and never runs it', async () => {

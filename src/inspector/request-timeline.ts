@@ -1,4 +1,4 @@
-import type { SectionTokens } from '../index.js';
+import type { SectionTokens, TraceWarning } from '../index.js';
 import {
   diffRecordedRequests,
   type RecordedCounts,
@@ -21,6 +21,8 @@ export type TimelineStep = {
   readonly sections: readonly SectionTokens[];
   readonly counts: RecordedCounts;
   readonly usage?: RecordedUsage;
+  /** The warnings recorded with the request (e.g. volatile bytes in the cached prefix). */
+  readonly warnings?: readonly TraceWarning[];
   /** What changed since the session's previous request (absent for the first). */
   readonly changes?: RecordedRequestDiff;
 };
@@ -41,15 +43,13 @@ export function requestTimeline(requests: readonly RecordedRequest[]): readonly 
       id: request.id,
       at: request.at,
       source: request.source,
-      ...(request.stepNumber === undefined ? {} : { stepNumber: request.stepNumber }),
-      ...(request.model === undefined ? {} : { model: request.model }),
+      ...optionalFields(request),
       totalTokens: request.totalTokens,
       toolTokens: request.toolTokens,
       messageCount: request.messageHashes.length,
       tools: request.tools,
       sections: request.sections,
       counts: request.counts,
-      ...(request.usage === undefined ? {} : { usage: request.usage }),
       ...(previous === undefined ? {} : { changes: diffRecordedRequests(previous, request) }),
     };
     const last = turns.at(-1);
@@ -63,4 +63,15 @@ export function requestTimeline(requests: readonly RecordedRequest[]): readonly 
       });
   });
   return turns;
+}
+
+function optionalFields(
+  request: RecordedRequest,
+): Pick<TimelineStep, 'stepNumber' | 'model' | 'usage' | 'warnings'> {
+  return {
+    ...(request.stepNumber === undefined ? {} : { stepNumber: request.stepNumber }),
+    ...(request.model === undefined ? {} : { model: request.model }),
+    ...(request.usage === undefined ? {} : { usage: request.usage }),
+    ...(request.warnings === undefined ? {} : { warnings: request.warnings }),
+  };
 }

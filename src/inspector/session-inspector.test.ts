@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { user } from '../core/index.js';
-import { ContextBuilder, MemorySessionStore } from '../index.js';
+import { ContextBuilder, ContextError, MemorySessionStore } from '../index.js';
 import { SessionInspector } from './session-inspector.js';
 
 describe('SessionInspector', () => {
@@ -22,5 +22,35 @@ describe('SessionInspector', () => {
     expect(load).toHaveBeenCalledTimes(2);
     expect(third.storedMessages).toBe(2);
     await expect(inspector.inspectSession('missing')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('still inspects a session whose request log cannot be read, and says so in the warnings', async () => {
+    const store = new MemorySessionStore();
+    await store.append('k', [user('one', { id: 'u1' })]);
+    const inspector = new SessionInspector({
+      store,
+      createBuilder: () => ContextBuilder.forChat({ systemPrompt: 'Be brief.' }),
+      contextWindowTokens: 1_000,
+      requests: {
+        specificationVersion: 'v1',
+        id: 'broken',
+        append: async () => undefined,
+        read: async () => {
+          throw new ContextError({
+            code: 'STORE_CORRUPT',
+            message: 'Line 3 of the request log is not a record.',
+          });
+        },
+        listSessions: async () => [],
+        close: async () => undefined,
+      },
+    });
+    const result = await inspector.inspectSession('k');
+    expect(result.trace.warnings?.map((warning) => warning.type)).toEqual(['request-log-unreadable']);
+    expect(result.inspection.warnings).toContainEqual({
+      type: 'check',
+      message:
+        'Prompt cache: The request log could not be read (STORE_CORRUPT: Line 3 of the request log is not a record.), so the build was not compared with the last request sent.',
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { toContextError } from '../core/index.js';
 import {
   type BuildInput,
   type BuildResult,
@@ -9,6 +10,8 @@ import {
   type SessionSummary,
   type TokenCounter,
   type ToolDefinition,
+  type TraceWarning,
+  VolatileContentCheck,
 } from '../index.js';
 import { type RecordedRequest, type RequestRecordStore, readRecordedRequests } from '../recorder/index.js';
 import type { ContextPiece } from './context-pieces.js';
@@ -49,6 +52,14 @@ export type SessionInspectorOptions = {
   readonly largeItemShare?: number;
   /** The request recorder's store, for the timeline of what was sent. @default none (no timeline) */
   readonly requests?: RequestRecordStore;
+  /**
+   * Look for volatile bytes in the cached prefix (`VolatileContentCheck`): each build of a session is
+   * compared with the last request recorded for it (when `requests` holds one with its messages, and
+   * it is new since the last inspection), else with the last build whose prefix differed; what last
+   * changed is shown until the prefix changes again. The findings are the trace's `warnings` and the
+   * inspection's `volatile-content` warnings. @default true
+   */
+  readonly volatileContent?: boolean;
 };
 
 /** One section of the built context, as the page shows it: consecutive pieces of one category. */
@@ -86,6 +97,10 @@ export type SessionInspection = {
  */
 export class SessionInspector {
   readonly #options: SessionInspectorOptions;
+  /** Repeats what last changed, so a refresh of the page does not hide it. */
+  readonly #volatile = new VolatileContentCheck({ repeat: 'all' });
+  /** Per session, the id of the last recorded request the volatile-content check was given. */
+  readonly #seeded = new Map<string, string>();
   /** The last sessions loaded and replayed, reused while the store's summary of them is unchanged. */
   readonly #loaded: {
     readonly key: string;
@@ -167,7 +182,7 @@ export class SessionInspector {
   }): Promise<SessionInspection> {
     const { tools = [] } = this.#options;
     const builder = this.#options.createBuilder(request.key);
-    const { messages, trace } = await builder.build({
+    const built = await builder.build({
       ...request.replayed.input,
       sessionKey: request.key,
       history: request.replayed.history,
@@ -175,6 +190,8 @@ export class SessionInspector {
       ...(request.message === undefined ? {} : { current: request.message }),
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     });
+    const { messages } = built;
+    const trace = await this.#checkVolatile(request, { ...built, tools });
     const inspection = inspectContext({
       messages,
       trace,
@@ -202,6 +219,57 @@ export class SessionInspector {
       }),
     };
   }
+
+  /**
+   * The trace with the volatile-content check's findings, unless it is off or the builder already
+   * runs it. A build is compared with the session's last recorded request when one is new since the
+   * last inspection, else with the last build whose prefix differed.
+   */
+  async #checkVolatile(
+    request: { readonly key: string; readonly record?: SessionRecord; readonly signal?: AbortSignal },
+    built: BuildResult & { readonly tools: readonly ToolDefinition[] },
+  ): Promise<BuildTrace> {
+    const { trace } = built;
+    if (this.#options.volatileContent === false) return trace;
+    if ((trace.warnings ?? []).some((warning) => warning.check === this.#volatile.id)) return trace;
+    const unread = request.record === undefined ? undefined : await this.#seedVolatile(request);
+    const found = [...(unread === undefined ? [] : [unread])];
+    found.push(
+      ...this.#volatile.check({ messages: built.messages, tools: built.tools, sessionKey: request.key }),
+    );
+    return found.length === 0 ? trace : { ...trace, warnings: [...(trace.warnings ?? []), ...found] };
+  }
+
+  /**
+   * Gives the volatile-content check the session's last recorded request when it is new. A log that
+   * cannot be read is a warning (the build is then compared with the previous one only).
+   */
+  async #seedVolatile(request: {
+    readonly key: string;
+    readonly signal?: AbortSignal;
+  }): Promise<TraceWarning | undefined> {
+    let recorded: readonly RecordedRequest[];
+    try {
+      recorded = await this.recordedRequests(request.key, signalOf(request));
+    } catch (error) {
+      const failure = toContextError(error);
+      if (failure.code === 'ABORTED') throw failure;
+      return {
+        type: 'request-log-unreadable',
+        check: this.#volatile.id,
+        message: `The request log could not be read (${failure.code}: ${failure.message}), so the build was not compared with the last request sent.`,
+      };
+    }
+    const last = recorded.findLast((entry) => entry.messages !== undefined);
+    if (last?.messages === undefined || this.#seeded.get(request.key) === last.id) return undefined;
+    this.#seeded.set(request.key, last.id);
+    this.#volatile.remember(request.key, { messages: last.messages });
+    return undefined;
+  }
+}
+
+function signalOf(request: { readonly signal?: AbortSignal }): { readonly signal?: AbortSignal } {
+  return request.signal === undefined ? {} : { signal: request.signal };
 }
 
 function pick(options: SessionInspectorOptions): {

@@ -40,6 +40,21 @@ export type SectionTokens = {
   readonly partOf?: string;
 };
 
+/**
+ * Something a build changed nothing about but the caller should know, found by one of the pipeline's
+ * `checks` (e.g. bytes in the cached prefix that change between builds).
+ */
+export type TraceWarning = {
+  /** Kebab-case kind, e.g. `volatile-content`. */
+  readonly type: string;
+  /** The id of the check that reported it. */
+  readonly check: string;
+  /** A sentence with the numbers and the fix, for the CLI and the inspector. */
+  readonly message: string;
+  /** What was found, as plain JSON (e.g. where the volatile bytes are). */
+  readonly details?: Readonly<Record<string, unknown>>;
+};
+
 /** What a build did and why: the input of the CLI grid and the inspector. */
 export type BuildTrace = {
   readonly stages: readonly StageTrace[];
@@ -54,6 +69,8 @@ export type BuildTrace = {
   /** Whether its numbers are the model tokenizer's (`'exact'`) or an `'estimate'` (a counter without `kind`). */
   readonly tokenCounterKind?: TokenCountKind;
   readonly durationMs: number;
+  /** What the pipeline's `checks` found; absent when none is configured or none found anything. */
+  readonly warnings?: readonly TraceWarning[];
 };
 
 /** The result of `build` and `transform`. */

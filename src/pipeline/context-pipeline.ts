@@ -8,6 +8,7 @@ import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import { withTokenCache } from '../tokens/cached-token-counter.js';
 import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
+import type { BuildCheck, BuildCheckRequest } from './build-check.js';
 import type { BuildInput } from './build-input.js';
 import { BuildInputValidator } from './build-input-validator.js';
 import type { BuildResult, BuildTrace, SectionTokens, StageTrace } from './build-trace.js';
@@ -31,6 +32,8 @@ export type ContextPipelineOptions = {
   readonly debug?: boolean;
   /** Told about every request built (`build` and `transform`), e.g. a request recorder. @default none */
   readonly observer?: RequestObserver;
+  /** Run on every request built; what they report is the trace's `warnings`. @default [] */
+  readonly checks?: readonly BuildCheck[];
 };
 
 /**
@@ -47,6 +50,7 @@ export class ContextPipeline {
   readonly #generateId: IdGenerator;
   readonly #debug: boolean;
   readonly #observer: RequestObserver | undefined;
+  readonly #checks: readonly BuildCheck[];
   /** Tagged copies of provider messages, so the same input message gets the same object every build. */
   readonly #tagged = new WeakMap<Message, Message>();
   readonly #validator = new BuildInputValidator();
@@ -59,6 +63,7 @@ export class ContextPipeline {
     this.#generateId = options.generateId ?? generateMessageId;
     this.#debug = options.debug ?? false;
     this.#observer = options.observer;
+    this.#checks = options.checks ?? [];
   }
 
   /**
@@ -152,6 +157,7 @@ export class ContextPipeline {
     }
     const figures = new StageTokenFigures({ counter: this.tokenCounter, sent });
     const toolTokens = this.tokenCounter.countTools(run.input.tools ?? []);
+    const warnings = this.#checks.flatMap((check) => check.check(checkRequest(messages, run.input)));
     const trace: BuildTrace = {
       stages: stageTraces(run.drafts, { figures, initial }),
       sections: sectionTokens(messages, sent),
@@ -160,6 +166,7 @@ export class ContextPipeline {
       tokenCounter: this.tokenCounter.id,
       tokenCounterKind: this.tokenCounter.kind ?? 'estimate',
       durationMs: this.#now() - run.started,
+      ...(warnings.length === 0 ? {} : { warnings }),
     };
     await this.#observer?.observeRequest({
       source: run.operation,
@@ -281,6 +288,14 @@ async function runFilter(
     if ((filter.onError ?? 'throw') === 'throw' || normalised.code === 'ABORTED') throw normalised;
     return { messages, decisions: [], error: { code: normalised.code, message: normalised.message } };
   }
+}
+
+function checkRequest(messages: readonly Message[], input: BuildInput): BuildCheckRequest {
+  return {
+    messages,
+    tools: input.tools ?? [],
+    ...(input.sessionKey === undefined ? {} : { sessionKey: input.sessionKey }),
+  };
 }
 
 function isMessageList(value: readonly Message[] | ProviderResult): value is readonly Message[] {

@@ -2,6 +2,8 @@
  * @module ctxloom/pipeline
  * The Provider → Filter pipeline: contracts, the pipeline runner, the build input and trace.
  */
+
+export type { BuildCheck, BuildCheckRequest } from './build-check.js';
 export type {
   ArchivedSummary,
   BuildInput,
@@ -14,6 +16,7 @@ export {
   type BuildTrace,
   type SectionTokens,
   type StageTrace,
+  type TraceWarning,
   traceDecisions,
 } from './build-trace.js';
 export { ContextPipeline, type ContextPipelineOptions } from './context-pipeline.js';

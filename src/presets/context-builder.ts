@@ -1,3 +1,4 @@
+import type { BuildCheck } from '../pipeline/build-check.js';
 import { ContextPipeline, type ContextPipelineOptions } from '../pipeline/context-pipeline.js';
 import type { RequestObserver } from '../pipeline/request-observer.js';
 import { type AgentPresetOptions, agentPresetOptions } from './for-agent.js';
@@ -58,12 +59,18 @@ export class ContextBuilder extends ContextPipeline {
   }
 }
 
-/** The `observer` option every preset takes besides its own. */
+/** The `observer` and `checks` options every preset takes besides its own. */
 export type PresetObserver = {
   /** Told about every request the builder builds (a request recorder, tracing). @default none */
   readonly observer?: RequestObserver;
+  /** Run on every request built; what they find is the trace's `warnings` (e.g. `VolatileContentCheck`). @default [] */
+  readonly checks?: readonly BuildCheck[];
 };
 
 function withObserver(options: ContextPipelineOptions, preset: PresetObserver): ContextPipelineOptions {
-  return preset.observer === undefined ? options : { ...options, observer: preset.observer };
+  return {
+    ...options,
+    ...(preset.observer === undefined ? {} : { observer: preset.observer }),
+    ...(preset.checks === undefined ? {} : { checks: preset.checks }),
+  };
 }

@@ -1,6 +1,6 @@
 import type { Decision } from '../core/decision.js';
 import type { Message } from '../core/message.js';
-import type { SectionTokens } from '../pipeline/build-trace.js';
+import type { SectionTokens, TraceWarning } from '../pipeline/build-trace.js';
 import type { ObservedRequestSource } from '../pipeline/request-observer.js';
 
 /** The version of the record format; a breaking change to the lines adds a new one. */
@@ -63,6 +63,8 @@ export type RequestRecord = {
   readonly stages: readonly RecordedStage[];
   readonly decisions: readonly Decision[];
   readonly counts: RecordedCounts;
+  /** The trace's warnings (the builder's `checks`, e.g. volatile bytes in the cached prefix), when there were any. */
+  readonly warnings?: readonly TraceWarning[];
   /** The names of the tools sent. */
   readonly tools: readonly string[];
   /** One entry per message built, in order. */

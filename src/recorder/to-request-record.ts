@@ -45,6 +45,7 @@ export function toRequestRecord(request: ObservedRequest, options: ToRequestReco
     })),
     decisions,
     counts: countDecisions(decisions),
+    ...(trace.warnings === undefined ? {} : { warnings: trace.warnings }),
     tools: request.tools.map((tool) => tool.name),
     messageHashes: request.messages.map((message) => {
       const section = sectionOf(message);

@@ -1,112 +1,175 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import {
-  anthropicPromptCacheRequest,
-  type CacheBreakpointPlan,
-  openAIPromptCacheRequest,
-  type PromptCacheRequest,
-  type PromptCacheSimulation,
-  type VolatileContent,
-} from '../../cache/index.js';
 import { resolveAgentSettings } from '../../config/index.js';
 import { createSequentialIdGenerator } from '../../core/index.js';
 import {
   ContextBuilder,
   ContextError,
-  findVolatileContent,
   JsonlSessionStore,
   loadConfig,
   type Message,
   simulatePromptCache,
-  toAnthropicMessages,
-  toOpenAIChatMessages,
 } from '../../index.js';
 import { agentOptionsFromSettings } from '../../presets/index.js';
+import { readRecordedRequests } from '../../recorder/index.js';
 import type { CliCommand } from '../cli-io.js';
+import { didYouMean } from '../did-you-mean.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { parseCliArgs } from '../parse-cli-args.js';
+import {
+  type CacheCall,
+  type CacheReport,
+  type CallSource,
+  providerRequests,
+  recordedCalls,
+  volatileAcross,
+} from './cache-calls.js';
+import { renderCacheReport } from './cache-report.js';
+import { type OpenedRequestStore, openRequestStore } from './request-store-flags.js';
+import { stringFlag } from './session-store-flags.js';
 
-const USAGE = `Usage: ctxloom cache --session KEY [--workspace DIR] [--provider NAME] [--model NAME]
-                     [--context-window N] [--json]
+const USAGE = `Usage: ctxloom cache --session KEY [--workspace DIR] [--from recorded|replay]
+                     [--provider NAME] [--model NAME] [--context-window N] [--json]
 
-Replays a stored session call by call: the context of every model call (each assistant message) is
-built again from the workspace with the agent preset, converted to the provider's request (Anthropic
-with planned cache breakpoints, OpenAI as it is) and scored under the provider's prompt-cache rules,
-using the messages' timestamps for cache lifetimes. Prints per request the input, cache reads and
-writes and the hit rate, then the totals with the cost ratio against no cache, and any volatile
-content found in the stable prefix between builds.
+Scores a session's model calls under the providers' prompt-cache rules: Anthropic (with breakpoints
+planned as toAnthropicMessages does) and OpenAI (automatic prefix caching), with the calls' times for
+cache lifetimes. Prints per request the input, cache reads and writes and the hit rate, then the
+totals with the cost ratio against no cache, and any volatile content in the stable prefix.
+
+The calls come from the request recorder's log of the session (<sessions>/requests/, see
+docs/recorder.md) when it holds requests with their messages: exactly what was sent, when, and the
+provider's reported usage beside the simulation. Otherwise the stored session is replayed: the
+context of every model call (each assistant message) is built again from the workspace with the agent
+preset. The report says which it used.
 
 Options:
   --workspace DIR        the agent workspace (default: the current folder)
-  --session KEY          the stored session to replay (required)
+  --session KEY          the session (required)
+  --from recorded|replay recorded: only the request log (fails without one); replay: rebuild from the
+                         stored session (default: recorded when the log has the session, else replay)
   --provider NAME        anthropic | openai | both (default: both)
   --model NAME           the model (Anthropic minimum cacheable length; default claude-sonnet-4-5)
-  --context-window N     the context window used to build each call (default: from ctxloom.yaml, else 200000)
+  --context-window N     replay: the context window used to build each call (default: from
+                         ctxloom.yaml, else 200000)
   --json                 print the simulation as JSON
 `;
 
-/** `ctxloom cache`: replays a session and prints its prompt-cache simulation. */
+const CACHE_FLAGS = {
+  workspace: { type: 'string' },
+  session: { type: 'string' },
+  from: { type: 'string' },
+  provider: { type: 'string' },
+  model: { type: 'string' },
+  'context-window': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+const SOURCES = ['recorded', 'replay'] as const;
+const PROVIDERS = ['anthropic', 'openai', 'both'] as const;
+
+/** `ctxloom cache`: the prompt-cache simulation of a recorded or replayed session. */
 export const cacheCommand: CliCommand = {
   name: 'cache',
-  summary: 'Replay a session and show its prompt-cache hit rate and cost (Anthropic and OpenAI rules)',
+  summary:
+    "Show a session's prompt-cache hit rate and cost (Anthropic and OpenAI rules), recorded or replayed",
   usage: USAGE,
   async run(args, io) {
-    const flags = parseCacheArgs(args);
-    if (flags.session === undefined) {
+    const { values } = parseCliArgs('cache', args, CACHE_FLAGS);
+    const session = stringFlag(values, 'session');
+    if (session === undefined) {
       throw new ContextError({
         code: 'INVALID_OPTIONS',
         message: "ctxloom cache needs --session KEY (see 'ctxloom session list' for the stored sessions).",
       });
     }
-    const provider = flags.provider ?? 'both';
-    if (!['anthropic', 'openai', 'both'].includes(provider)) {
-      throw new ContextError({
-        code: 'INVALID_OPTIONS',
-        message: `--provider must be anthropic, openai or both, got ${JSON.stringify(provider)}.`,
+    const from = oneOf('--from', stringFlag(values, 'from'), SOURCES);
+    const provider = oneOf('--provider', stringFlag(values, 'provider'), PROVIDERS) ?? 'both';
+    const workspace = path.resolve(io.cwd, stringFlag(values, 'workspace') ?? '.');
+    const model = stringFlag(values, 'model') ?? 'claude-sonnet-4-5';
+    const opened = from === 'replay' ? undefined : await openRequestStore(values, io);
+    try {
+      const { calls, source } = await sessionCalls({
+        session,
+        from,
+        opened,
+        replay: () =>
+          replayCalls({ workspace, session, model, contextWindow: stringFlag(values, 'context-window') }),
       });
-    }
-    const workspace = path.resolve(io.cwd, flags.workspace ?? '.');
-    const model = flags.model ?? 'claude-sonnet-4-5';
-    const replay = await replayCalls({
-      workspace,
-      session: flags.session,
-      model,
-      contextWindow: flags['context-window'],
-    });
-    const simulations = (provider === 'both' ? ['anthropic', 'openai'] : [provider]).map((name) =>
-      name === 'anthropic'
-        ? simulatePromptCache(replay.anthropic, { provider: 'anthropic', model })
-        : simulatePromptCache(replay.openai, { provider: 'openai' }),
-    );
-    if (flags.json) {
-      io.stdout.write(
-        `${JSON.stringify({ session: flags.session, model, simulations, volatile: replay.volatile }, null, 2)}\n`,
+      const requests = providerRequests(calls, model);
+      const simulations = (provider === 'both' ? ['anthropic', 'openai'] : [provider]).map((name) =>
+        name === 'anthropic'
+          ? simulatePromptCache(requests.anthropic, { provider: 'anthropic', model })
+          : simulatePromptCache(requests.openai, { provider: 'openai' }),
       );
-    } else {
-      io.stdout.write(renderText(flags.session, { simulations, volatile: replay.volatile }));
+      const result = { session, model, source, calls, simulations, volatile: volatileAcross(calls) };
+      io.stdout.write(
+        values['json'] === true
+          ? `${JSON.stringify(jsonReport(result), null, 2)}\n`
+          : renderCacheReport(result),
+      );
+      return EXIT_CODES.ok;
+    } finally {
+      await opened?.store.close();
     }
-    return EXIT_CODES.ok;
   },
 };
 
-type Replay = {
-  readonly anthropic: readonly PromptCacheRequest[];
-  readonly openai: readonly PromptCacheRequest[];
-  readonly volatile: readonly VolatileContent[];
-};
+/**
+ * The recorded calls of the session when the log has any (or `--from recorded` asks for them), else
+ * the replayed ones.
+ * @throws ContextError `NOT_FOUND` for `--from recorded` without a usable recorded request.
+ */
+async function sessionCalls(request: {
+  readonly session: string;
+  readonly from: (typeof SOURCES)[number] | undefined;
+  readonly opened: OpenedRequestStore | undefined;
+  readonly replay: () => Promise<readonly CacheCall[]>;
+}): Promise<{ readonly calls: readonly CacheCall[]; readonly source: CallSource }> {
+  const { session, from, opened } = request;
+  const recorded =
+    opened === undefined ? [] : await readRecordedRequests(opened.store, { sessionKey: session });
+  const calls = recordedCalls(recorded);
+  const where = opened?.where ?? 'the request log';
+  if (calls.length > 0) {
+    return {
+      calls,
+      source: {
+        kind: 'recorded',
+        log: where,
+        requests: calls.length,
+        skipped: recorded.length - calls.length,
+      },
+    };
+  }
+  if (from === 'recorded') {
+    throw new ContextError({
+      code: 'NOT_FOUND',
+      message:
+        recorded.length === 0
+          ? `No request of session ${JSON.stringify(session)} is recorded in ${where}; record them with RequestRecorder (docs/recorder.md) or drop --from recorded to replay the stored session.`
+          : `The ${recorded.length} recorded requests of session ${JSON.stringify(session)} in ${where} were logged without their messages (includeMessages: false); drop --from recorded to replay the stored session.`,
+    });
+  }
+  return { calls: await request.replay(), source: { kind: 'replay' } };
+}
 
+/**
+ * The model calls of a stored session, rebuilt: the agent preset's context for each assistant
+ * message, plus the tool-loop messages of its turn before it.
+ * @throws ContextError `INVALID_OPTIONS` when nothing is stored under the key.
+ */
 async function replayCalls(run: {
   readonly workspace: string;
   readonly session: string;
   readonly model: string;
   readonly contextWindow: string | undefined;
-}): Promise<Replay> {
+}): Promise<readonly CacheCall[]> {
   const { config } = await loadConfig({ dir: run.workspace, optional: true });
   const agent = resolveAgentSettings(config, run.workspace);
   const record = await new JsonlSessionStore({ dir: agent.sessionsDir }).load(run.session);
   if (!record.exists) {
     throw new ContextError({
       code: 'INVALID_OPTIONS',
-      message: `No session ${JSON.stringify(run.session)} in ${agent.sessionsDir}; run 'ctxloom session list' to see the stored ones.`,
+      message: `No session ${JSON.stringify(run.session)} in ${agent.sessionsDir} and no request recorded for it; run 'ctxloom session list' to see the stored ones.`,
     });
   }
   const builder = ContextBuilder.forAgent({
@@ -118,10 +181,7 @@ async function replayCalls(run: {
     generateId: createSequentialIdGenerator('cache'),
   });
   const messages = record.messages;
-  const anthropic: PromptCacheRequest[] = [];
-  const openai: PromptCacheRequest[] = [];
-  const builds: (readonly Message[])[] = [];
-  let previous: CacheBreakpointPlan | undefined;
+  const calls: CacheCall[] = [];
   for (const [index, message] of messages.entries()) {
     if (message.role !== 'assistant') continue;
     const turn = messages.findLastIndex((candidate, at) => at < index && candidate.role === 'user');
@@ -132,26 +192,13 @@ async function replayCalls(run: {
       current: current.content,
       sessionKey: run.session,
     });
-    const sent = [...built.messages, ...messages.slice(turn + 1, index)];
-    builds.push(sent);
     const at = timeOf(message);
-    const request = toAnthropicMessages(sent, {
-      cache: { model: run.model, ...(previous === undefined ? {} : { previous }) },
+    calls.push({
+      messages: [...built.messages, ...messages.slice(turn + 1, index)],
+      ...(at === undefined ? {} : { at }),
     });
-    previous = request.cachePlan;
-    anthropic.push(
-      anthropicPromptCacheRequest(request, { model: run.model, ...(at === undefined ? {} : { at }) }),
-    );
-    openai.push(openAIPromptCacheRequest(toOpenAIChatMessages(sent), at === undefined ? {} : { at }));
   }
-  const first = builds[0];
-  const volatile =
-    first === undefined
-      ? []
-      : builds
-          .slice(1)
-          .flatMap((build) => findVolatileContent(build, { compareWith: [{ messages: first }] }));
-  return { anthropic, openai, volatile: dedupe(volatile) };
+  return calls;
 }
 
 function timeOf(message: Message): number | undefined {
@@ -160,54 +207,34 @@ function timeOf(message: Message): number | undefined {
   return Number.isNaN(parsed) ? undefined : parsed;
 }
 
-function dedupe(findings: readonly VolatileContent[]): readonly VolatileContent[] {
-  const seen = new Set<string>();
-  return findings.filter((finding) => {
-    const key = `${finding.area}:${finding.index}:${finding.kind}:${finding.offset}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
+/** What `--json` prints. */
+function jsonReport(result: CacheReport): Readonly<Record<string, unknown>> {
+  const reported = result.calls.map((call, index) => ({ index, ...call.reported }));
+  return {
+    session: result.session,
+    model: result.model,
+    source: result.source,
+    simulations: result.simulations,
+    ...(result.calls.some((call) => call.reported !== undefined)
+      ? { reported: reported.filter((entry) => Object.keys(entry).length > 1) }
+      : {}),
+    volatile: result.volatile,
+  };
+}
+
+/** The value when it is one of `allowed`; `undefined` when not given. */
+function oneOf<TValue extends string>(
+  flag: string,
+  value: string | undefined,
+  allowed: readonly TValue[],
+): TValue | undefined {
+  if (value === undefined) return undefined;
+  const match = allowed.find((candidate) => candidate === value);
+  if (match !== undefined) return match;
+  throw new ContextError({
+    code: 'INVALID_OPTIONS',
+    message: `${flag} must be ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}, got ${JSON.stringify(value)}.${didYouMean(value, allowed)}`,
   });
-}
-
-function renderText(
-  session: string,
-  result: {
-    readonly simulations: readonly PromptCacheSimulation[];
-    readonly volatile: readonly VolatileContent[];
-  },
-): string {
-  const lines = [
-    `Prompt cache of session ${session} (${result.simulations[0]?.requests.length ?? 0} model calls replayed)`,
-  ];
-  for (const simulation of result.simulations) {
-    lines.push('', `${simulation.provider}:`, '   #     input      read     write   hit');
-    for (const request of simulation.requests) {
-      const problems = request.problems.length === 0 ? '' : `  refused: ${request.problems.join('; ')}`;
-      lines.push(
-        `${pad(request.index + 1, 4)} ${pad(request.inputTokens, 9)} ${pad(request.cacheReadTokens, 9)} ${pad(request.cacheWriteTokens, 9)} ${pad(percent(request.hitRate), 5)}${problems}`,
-      );
-    }
-    const { totals } = simulation;
-    lines.push(
-      `total ${pad(totals.inputTokens, 8)} ${pad(totals.cacheReadTokens, 9)} ${pad(totals.cacheWriteTokens, 9)} ${pad(percent(totals.hitRate), 5)}`,
-      `steady-state hit rate ${percent(totals.steadyStateHitRate)}, input cost ${percent(totals.costRatio)} of no cache (${totals.illegalRequests} refused)`,
-    );
-  }
-  lines.push(
-    '',
-    result.volatile.length === 0 ? 'No volatile content in the stable prefix.' : 'Volatile content:',
-  );
-  for (const finding of result.volatile) lines.push(`  - ${finding.message}`);
-  return `${lines.join('\n')}\n`;
-}
-
-function pad(value: number | string, width: number): string {
-  return String(value).padStart(width);
-}
-
-function percent(share: number): string {
-  return `${Math.round(share * 100)}%`;
 }
 
 function parseWindow(value: string | undefined): number | undefined {
@@ -218,26 +245,4 @@ function parseWindow(value: string | undefined): number | undefined {
     code: 'INVALID_OPTIONS',
     message: `--context-window must be a whole number of tokens, got ${JSON.stringify(value)}; e.g. --context-window 200000.`,
   });
-}
-
-function parseCacheArgs(args: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...args],
-      options: {
-        workspace: { type: 'string' },
-        session: { type: 'string' },
-        provider: { type: 'string' },
-        model: { type: 'string' },
-        'context-window': { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-    }).values;
-  } catch (error) {
-    throw new ContextError({
-      code: 'INVALID_OPTIONS',
-      message: `${error instanceof Error ? error.message : String(error)} Run 'ctxloom cache --help' for the options.`,
-      cause: error,
-    });
-  }
 }

@@ -8,10 +8,11 @@ import {
   type SessionStore,
 } from '../../index.js';
 import { renderContextReport, type SessionInspection, SessionInspector } from '../../inspector/index.js';
+import type { RequestRecordStore } from '../../recorder/index.js';
 import { readMessagesFile } from '../../sessions/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
-import { parseCliArgs } from '../parse-cli-args.js';
+import { type ParsedCliArgs, parseCliArgs } from '../parse-cli-args.js';
 import { sectionTotals } from '../section-tokens.js';
 import {
   agentContext,
@@ -19,6 +20,7 @@ import {
   DEFAULT_SESSION_KEY,
   resolveAgentBudget,
 } from './agent-context.js';
+import { openRequestStore } from './request-store-flags.js';
 import { existingWorkspace, mustExist, openStore, STORE_FLAGS, stringFlag } from './session-store-flags.js';
 
 const USAGE = `Usage: ctxloom inspect [--workspace DIR] [--session KEY | --history FILE] [--model NAME]
@@ -28,7 +30,9 @@ const USAGE = `Usage: ctxloom inspect [--workspace DIR] [--session KEY | --histo
 Shows where the context window goes for a session's next model call: the model and used/total
 tokens, a grid of cells coloured by category, one line per category (each system-prompt part and
 bootstrap file, tool schemas, history, the current message, reserved output, free space), warnings
-about the largest single items, and the decisions of the build (dropped, offloaded, compacted, …).
+about the largest single items and about volatile bytes in the cached prefix (UUIDs, timestamps to
+the second, temp paths; and, when the request recorder logged the session, what differs from the
+last request sent), and the decisions of the build (dropped, offloaded, compacted, …).
 
 Options:
   --workspace DIR        the agent workspace (default: the current folder)
@@ -76,19 +80,12 @@ export const inspectCommand: CliCommand = {
       settings,
     );
     const agent = agentContext({ workspace, agent: settings, budget, tokenCounter });
-    const history = text('history');
-    if (history !== undefined && ['sessions', 'sqlite', 'pg'].some((name) => values[name] !== undefined))
-      throw new ContextError({
-        code: 'INVALID_OPTIONS',
-        message: 'Pass either --history FILE or a session store (--sessions, --sqlite, --pg), not both.',
-      });
-    const store =
-      history === undefined
-        ? await openStore(values, io, 'read')
-        : await historyStore(path.resolve(io.cwd, history), text('session') ?? DEFAULT_SESSION_KEY);
+    const store = await inspectedStore(values, io);
+    const requests = await recorderLog(values, io);
     try {
       const inspector = new SessionInspector({
         store,
+        ...(requests === undefined ? {} : { requests }),
         createBuilder: agent.createBuilder,
         replay: agent.replay,
         contextWindowTokens: budget.contextWindowTokens,
@@ -115,6 +112,7 @@ export const inspectCommand: CliCommand = {
       return EXIT_CODES.ok;
     } finally {
       await store.close();
+      await requests?.close();
     }
   },
 };
@@ -131,6 +129,30 @@ const INSPECT_FLAGS = {
   'warn-percent': { type: 'string' },
   json: { type: 'boolean' },
 } as const;
+
+/** The session store the flags name, or a history file as a one-session store. */
+async function inspectedStore(values: ParsedCliArgs['values'], io: CliIo): Promise<SessionStore> {
+  const history = stringFlag(values, 'history');
+  if (history === undefined) return openStore(values, io, 'read');
+  if (['sessions', 'sqlite', 'pg'].some((name) => values[name] !== undefined))
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: 'Pass either --history FILE or a session store (--sessions, --sqlite, --pg), not both.',
+    });
+  return historyStore(path.resolve(io.cwd, history), stringFlag(values, 'session') ?? DEFAULT_SESSION_KEY);
+}
+
+/**
+ * The request recorder's JSONL log beside the sessions (the build is compared with the last request
+ * sent); none for a history file or a SQL store, whose request table a read command must not create.
+ */
+async function recorderLog(
+  values: ParsedCliArgs['values'],
+  io: CliIo,
+): Promise<RequestRecordStore | undefined> {
+  if (['history', 'sqlite', 'pg'].some((name) => values[name] !== undefined)) return undefined;
+  return (await openRequestStore(values, io))?.store;
+}
 
 /** A history file as a one-session store, replayed like a stored session. */
 async function historyStore(file: string, key: string): Promise<SessionStore> {
