@@ -80,14 +80,15 @@ export class ToolResultBudgetFilter implements ContextFilter {
         slots.push(undefined);
         continue;
       }
-      const toolName = message.name !== undefined && message.name !== '' ? message.name : 'tool';
-      if (this.#isUnchanged(message, toolName)) {
-        slots.push(undefined);
-        continue;
-      }
+      // A result rewritten before is found by identity first: no scan of its (large) text.
       const known = cache.get(message);
       if (known !== undefined) {
         slots.push(known);
+        continue;
+      }
+      const toolName = message.name !== undefined && message.name !== '' ? message.name : 'tool';
+      if (this.#isUnchanged(message, toolName)) {
+        slots.push(undefined);
         continue;
       }
       throwIfAborted(context.signal);

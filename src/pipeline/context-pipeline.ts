@@ -10,6 +10,7 @@ import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { BuildInput } from './build-input.js';
 import { BuildInputValidator } from './build-input-validator.js';
+import { BuildMemo } from './build-memo.js';
 import type { BuildResult, BuildTrace, SectionTokens, StageTrace } from './build-trace.js';
 import type { BuildContext, ContextFilter, MessageProvider, ProviderResult } from './contracts.js';
 import type { RequestObserver } from './request-observer.js';
@@ -31,6 +32,14 @@ export type ContextPipelineOptions = {
   readonly debug?: boolean;
   /** Told about every request built (`build` and `transform`), e.g. a request recorder. @default none */
   readonly observer?: RequestObserver;
+  /**
+   * Reuse the last build's result when the providers give the same messages again and the input is
+   * the same (see `BuildMemo`): only for filters that depend on nothing but their message list and
+   * the build input (the agent preset's do). The result is what running the filters again would give;
+   * its trace shows the filter stages as they were, with a duration of 0.
+   * @default false
+   */
+  readonly reuseUnchangedBuilds?: boolean;
 };
 
 /**
@@ -50,6 +59,7 @@ export class ContextPipeline {
   /** Tagged copies of provider messages, so the same input message gets the same object every build. */
   readonly #tagged = new WeakMap<Message, Message>();
   readonly #validator = new BuildInputValidator();
+  readonly #memo: BuildMemo | undefined;
 
   constructor(options: ContextPipelineOptions = {}) {
     this.providers = options.providers ?? [];
@@ -59,6 +69,7 @@ export class ContextPipeline {
     this.#generateId = options.generateId ?? generateMessageId;
     this.#debug = options.debug ?? false;
     this.#observer = options.observer;
+    this.#memo = options.reuseUnchangedBuilds === true ? new BuildMemo() : undefined;
   }
 
   /**
@@ -69,14 +80,17 @@ export class ContextPipeline {
    */
   async build(input: BuildInput = {}): Promise<BuildResult> {
     this.#validator.checkInput(input, 'build');
-    const context = this.#context(input);
+    const generated = new Set<string>();
+    const context = this.#context(input, this.#memo === undefined ? undefined : generated);
     const started = this.#now();
     const drafts: StageDraft[] = [];
+    const blocks: (readonly Message[])[] = [];
     let messages: readonly Message[] = [];
     for (const provider of this.providers) {
       throwIfAborted(input.signal);
       const stageStart = this.#now();
       const outcome = await runProvider(provider, input, context);
+      blocks.push(outcome.messages);
       const block = outcome.messages.map((message) => this.#tag(message, provider.id));
       drafts.push({
         id: provider.id,
@@ -91,7 +105,29 @@ export class ContextPipeline {
       });
       messages = messages.concat(block);
     }
-    return this.#filter(messages, { input, context, drafts, started, operation: 'build' });
+    const key = { blocks, generated, input };
+    const known = this.#memo?.reuse(key);
+    if (known !== undefined) return this.#reused(known, { input, drafts, started });
+    const result = await this.#filter(messages, { input, context, drafts, started, operation: 'build' });
+    this.#memo?.remember(key, result);
+    return result;
+  }
+
+  /** A remembered result, with this build's provider timings (the filters did not run: 0 ms). */
+  async #reused(
+    known: BuildResult,
+    run: { readonly input: BuildInput; readonly drafts: readonly StageDraft[]; readonly started: number },
+  ): Promise<BuildResult> {
+    const stages = known.trace.stages.map((stage, index) => ({
+      ...stage,
+      durationMs: run.drafts[index]?.durationMs ?? 0,
+    }));
+    const result: BuildResult = {
+      messages: known.messages,
+      trace: { ...known.trace, stages, durationMs: this.#now() - run.started },
+    };
+    await this.#observe(result, { input: run.input, operation: 'build' });
+    return result;
   }
 
   /**
@@ -161,14 +197,22 @@ export class ContextPipeline {
       tokenCounterKind: this.tokenCounter.kind ?? 'estimate',
       durationMs: this.#now() - run.started,
     };
+    const result: BuildResult = { messages, trace };
+    await this.#observe(result, run);
+    return result;
+  }
+
+  async #observe(
+    result: BuildResult,
+    run: { readonly input: BuildInput; readonly operation: 'build' | 'transform' },
+  ): Promise<void> {
     await this.#observer?.observeRequest({
       source: run.operation,
-      messages,
+      messages: result.messages,
       tools: run.input.tools ?? [],
-      trace,
+      trace: result.trace,
       ...(run.input.sessionKey === undefined ? {} : { sessionKey: run.input.sessionKey }),
     });
-    return { messages, trace };
   }
 
   /**
@@ -185,11 +229,20 @@ export class ContextPipeline {
     return tagged;
   }
 
-  #context(input: BuildInput): BuildContext {
+  /** The stages' context; `generated` (when given) collects the ids made during the build. */
+  #context(input: BuildInput, generated?: Set<string>): BuildContext {
+    const base = this.#generateId;
     return {
       tokenCounter: this.tokenCounter,
       now: this.#now,
-      generateId: this.#generateId,
+      generateId:
+        generated === undefined
+          ? base
+          : () => {
+              const id = base();
+              generated.add(id);
+              return id;
+            },
       debug: this.#debug,
       ...(input.signal === undefined ? {} : { signal: input.signal }),
     };

@@ -70,9 +70,10 @@ export class AgentHistoryWindow implements MessageProvider {
       return { messages: history, decisions: [] };
     }
     this.#learn(history);
-    const start = this.#safeStart(history, context.tokenCounter);
     const last = this.#last;
-    if (last !== undefined && last.start === start && last.length === history.length) return last.out;
+    // The same messages as the last build (checked by identity in #learn): the same window.
+    if (last !== undefined && last.length === history.length) return last.out;
+    const start = this.#safeStart(history, context.tokenCounter);
     const out = this.#emit(history, start);
     this.#last = { start, length: history.length, out };
     return out;

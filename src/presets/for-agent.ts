@@ -162,6 +162,9 @@ export function agentPresetOptions(options: AgentPresetOptions): ContextPipeline
       ...governor.filters,
       ...(options.strictRoles === true ? [new RoleAlternationFilter()] : []),
     ],
+    // Every filter above depends only on its list and the build input: a build whose providers give
+    // the same messages as the last one (files, memory and skills unchanged) reuses its result.
+    reuseUnchangedBuilds: true,
     ...pipelineOptions(options),
   };
 }
