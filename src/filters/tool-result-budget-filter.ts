@@ -140,6 +140,17 @@ export class ToolResultBudgetFilter implements ContextFilter {
     return out === undefined ? { messages, decisions: [] } : { messages: out, decisions };
   }
 
+  /**
+   * The message this filter returned for `message` in an earlier build of the same session, when
+   * it rewrote it and the rewrite is settled (a written offload, a notice, a truncation): what it will
+   * return for it again. `undefined` for a result it has not rewritten (yet). Lets the agent preset's
+   * history window count an offloaded result as what is sent (its reference), not as its text.
+   */
+  rewrittenBefore(message: Message, input: BuildInput): Message | undefined {
+    const sessionKey = this.#options.sessionKey ?? input.sessionKey ?? 'default';
+    return this.#rewritten.get(sessionKey)?.get(message)?.next;
+  }
+
   #cacheFor(sessionKey: string): WeakMap<Message, Rewritten> {
     let cache = this.#rewritten.get(sessionKey);
     if (cache === undefined) {

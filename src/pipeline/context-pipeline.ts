@@ -3,7 +3,7 @@ import type { Decision } from '../core/decision.js';
 import { throwIfAborted, toContextError } from '../core/errors.js';
 import { generateMessageId, type IdGenerator } from '../core/ids.js';
 import { isRecord } from '../core/is-record.js';
-import { type Message, SECTION_KEY, sectionOf } from '../core/message.js';
+import { type Message, sectionOf } from '../core/message.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import { withTokenCache } from '../tokens/cached-token-counter.js';
 import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
@@ -14,6 +14,7 @@ import { BuildMemo } from './build-memo.js';
 import type { BuildResult, BuildTrace, SectionTokens, StageTrace } from './build-trace.js';
 import type { BuildContext, ContextFilter, MessageProvider, ProviderResult } from './contracts.js';
 import type { RequestObserver } from './request-observer.js';
+import { SectionTags } from './section-tags.js';
 import { StageTokenFigures } from './stage-token-figures.js';
 
 /** Options for {@link ContextPipeline} (and `ContextBuilder`). */
@@ -57,7 +58,7 @@ export class ContextPipeline {
   readonly #debug: boolean;
   readonly #observer: RequestObserver | undefined;
   /** Tagged copies of provider messages, so the same input message gets the same object every build. */
-  readonly #tagged = new WeakMap<Message, Message>();
+  readonly #tags = new SectionTags();
   readonly #validator = new BuildInputValidator();
   readonly #memo: BuildMemo | undefined;
 
@@ -91,7 +92,7 @@ export class ContextPipeline {
       const stageStart = this.#now();
       const outcome = await runProvider(provider, input, context);
       blocks.push(outcome.messages);
-      const block = outcome.messages.map((message) => this.#tag(message, provider.id));
+      const block = outcome.messages.map((message) => this.#tags.tag(message, provider.id));
       drafts.push({
         id: provider.id,
         kind: 'provider',
@@ -215,20 +216,6 @@ export class ContextPipeline {
     });
   }
 
-  /**
-   * Tags a message with its section. The tagged copy is remembered per input message, so a history
-   * replayed every turn keeps its object identity and the token cache answers by identity instead of
-   * rebuilding a content key for every old message.
-   */
-  #tag(message: Message, section: string): Message {
-    if (sectionOf(message) !== undefined) return message;
-    const known = this.#tagged.get(message);
-    if (known !== undefined && sectionOf(known) === section) return known;
-    const tagged = tagSection(message, section);
-    this.#tagged.set(message, tagged);
-    return tagged;
-  }
-
   /** The stages' context; `generated` (when given) collects the ids made during the build. */
   #context(input: BuildInput, generated?: Set<string>): BuildContext {
     const base = this.#generateId;
@@ -338,11 +325,6 @@ async function runFilter(
 
 function isMessageList(value: readonly Message[] | ProviderResult): value is readonly Message[] {
   return Array.isArray(value);
-}
-
-function tagSection(message: Message, section: string): Message {
-  if (sectionOf(message) !== undefined) return message;
-  return { ...message, metadata: { ...message.metadata, [SECTION_KEY]: section } };
 }
 
 function sectionTokens(

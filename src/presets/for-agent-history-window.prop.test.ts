@@ -27,7 +27,12 @@ afterAll(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-function builder(options: { readonly blockLimit: number; readonly historyWindow: boolean }): ContextBuilder {
+function builder(options: {
+  readonly blockLimit: number;
+  readonly historyWindow: boolean;
+  /** Write offload files (the window then counts a result offloaded before as its reference). */
+  readonly offload?: boolean;
+}): ContextBuilder {
   const preset: AgentPresetOptions = {
     workspace,
     platform: { os: 'linux', arch: 'x64', nodeVersion: '20.20.2' },
@@ -39,7 +44,7 @@ function builder(options: { readonly blockLimit: number; readonly historyWindow:
     governor: {
       blockLimit: options.blockLimit,
       maxToolResultChars: 60,
-      offload: { dryRun: true },
+      offload: { dryRun: options.offload !== true },
       onOverBudget: 'keep', // the fixed-part probe below builds with a 1-token limit
     },
     generateId: createSequentialIdGenerator('g'),
@@ -158,16 +163,17 @@ describe('AgentHistoryWindow', () => {
       fc.integer({ min: 0, max: 60 }),
       fc.integer({ min: 20, max: 900 }),
       currentArbitrary,
+      fc.boolean(),
     ],
     { numRuns: 100 },
   )(
     'a warm builder sends what a builder given the whole history sends, over growing and edited histories',
-    async (conversation, steps, startLength, historyBudget, current) => {
+    async (conversation, steps, startLength, historyBudget, current, offload) => {
       const fixedTokens = (await builder({ blockLimit: 1, historyWindow: false }).build(current)).trace
         .totalTokens;
       const blockLimit = fixedTokens + historyBudget;
-      const incremental = builder({ blockLimit, historyWindow: true });
-      const whole = builder({ blockLimit, historyWindow: false });
+      const incremental = builder({ blockLimit, historyWindow: true, offload });
+      const whole = builder({ blockLimit, historyWindow: false, offload });
       const master = [...conversation];
       let length = Math.min(startLength, master.length);
       let previous: readonly Message[] | undefined;
@@ -182,7 +188,7 @@ describe('AgentHistoryWindow', () => {
         if (step.kind === 'edit-soul') expect(systemText(fast.messages)).toContain(soulText());
         const full = await whole.build(input);
         // A builder that never saw this session: what every cache and memo must agree with.
-        const fresh = await builder({ blockLimit, historyWindow: true }).build(input);
+        const fresh = await builder({ blockLimit, historyWindow: true, offload }).build(input);
         expect(normalised(fast.messages, known)).toEqual(normalised(full.messages, known));
         expect(normalised(fast.messages, known)).toEqual(normalised(fresh.messages, known));
         expect(fast.trace.totalTokens).toBe(full.trace.totalTokens);

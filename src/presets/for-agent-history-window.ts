@@ -4,9 +4,11 @@
  */
 import { decision } from '../core/decision.js';
 import type { Message } from '../core/message.js';
+import { DEFAULT_OFFLOAD_EXEMPT_TOOLS } from '../filters/governor-constants.js';
 import { GOVERNOR_STATE_KEY } from '../filters/governor-run-state.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, MessageProvider, ProviderResult } from '../pipeline/contracts.js';
+import { SectionTags } from '../pipeline/section-tags.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 
 /** Options for {@link AgentHistoryWindow}. */
@@ -17,6 +19,13 @@ export type AgentHistoryWindowOptions = {
   readonly placeholderTexts: readonly string[];
   /** Characters a tool result may have before the governor offloads or truncates it. */
   readonly maxToolResultChars: number;
+  /** Tools whose results the governor never offloads or truncates (sent as they are). @default ['read_file'] */
+  readonly exemptTools?: readonly string[];
+  /**
+   * What the governor sends for an oversized tool result it rewrote in an earlier build (its offload
+   * reference), if it did: such a result costs at least that, not 0. @default none (they cost 0)
+   */
+  readonly rewrittenBefore?: (message: Message, input: BuildInput) => Message | undefined;
 };
 
 /**
@@ -27,7 +36,9 @@ export type AgentHistoryWindowOptions = {
  * Why the output is unchanged: walking from the newest message, it adds up a lower bound of what each
  * message can cost once governed: its exact tokens for user messages, assistant answers whose tool
  * calls are all sendable, and tool results that answer their assistant and are not over the size
- * limit; 0 for what the governor may shrink or drop (oversized or unpaired results, placeholders,
+ * limit (or belong to an exempt tool such as `read_file`, sent as they are); for an oversized result
+ * the governor offloaded in an earlier build, the exact tokens of its reference (what is sent, never
+ * its text); 0 for what the governor may shrink or drop (other oversized or unpaired results, placeholders,
  * assistants with a broken call) and for the newest message, which may be merged with the current one. Once that
  * sum exceeds the whole budget, the governor's own newest-first walk must stop inside the part
  * walked, so everything before the last user message at or before that point is snipped, whatever
@@ -48,6 +59,10 @@ export class AgentHistoryWindow implements MessageProvider {
   readonly #budget: number;
   readonly #placeholders: ReadonlySet<string>;
   readonly #maxToolResultChars: number;
+  readonly #exemptTools: ReadonlySet<string>;
+  readonly #rewrittenBefore: ((message: Message, input: BuildInput) => Message | undefined) | undefined;
+  /** The window is emitted tagged (section `history`), so the governor's caches see these objects. */
+  readonly #tags = new SectionTags();
   #seen: readonly Message[] = [];
   #seenLength = 0;
   /** Length of the leading run of system messages of the history. */
@@ -62,6 +77,8 @@ export class AgentHistoryWindow implements MessageProvider {
     this.#budget = options.budgetTokens;
     this.#placeholders = new Set(options.placeholderTexts);
     this.#maxToolResultChars = options.maxToolResultChars;
+    this.#exemptTools = new Set(options.exemptTools ?? DEFAULT_OFFLOAD_EXEMPT_TOOLS);
+    this.#rewrittenBefore = options.rewrittenBefore;
   }
 
   getMessages(input: BuildInput, context: BuildContext): ProviderResult {
@@ -73,7 +90,7 @@ export class AgentHistoryWindow implements MessageProvider {
     const last = this.#last;
     // The same messages as the last build (checked by identity in #learn): the same window.
     if (last !== undefined && last.length === history.length) return last.out;
-    const start = this.#safeStart(history, context.tokenCounter);
+    const start = this.#safeStart(history, { counter: context.tokenCounter, input });
     const out = this.#emit(history, start);
     this.#last = { start, length: history.length, out };
     return out;
@@ -105,14 +122,14 @@ export class AgentHistoryWindow implements MessageProvider {
   }
 
   /** The first history index to emit after the leading system run (`#lead` when nothing can go). */
-  #safeStart(history: readonly Message[], counter: TokenCounter): number {
+  #safeStart(history: readonly Message[], run: Omit<FloorRun, 'index'>): number {
     const lead = this.#lead;
     let floor = 0;
     // The newest history message is left out of the sum: a user message there is merged with the
     // current one, and the governor keeps the newest message whatever it costs.
     let index = history.length - 2;
     for (; index >= lead; index -= 1) {
-      floor += this.#floorTokens(history, { index, counter });
+      floor += this.#floorTokens(history, { ...run, index });
       if (floor > this.#budget) break;
     }
     while (index >= lead && history[index]?.role !== 'user') index -= 1;
@@ -124,10 +141,7 @@ export class AgentHistoryWindow implements MessageProvider {
   }
 
   /** What the message at `index` costs at least once governed. */
-  #floorTokens(
-    history: readonly Message[],
-    at: { readonly index: number; readonly counter: TokenCounter },
-  ): number {
+  #floorTokens(history: readonly Message[], at: FloorRun): number {
     const message = history[at.index] as Message; // the walk stays in range
     switch (message.role) {
       case 'user':
@@ -141,10 +155,13 @@ export class AgentHistoryWindow implements MessageProvider {
           return 0;
         if (message.toolCalls === undefined && this.#isPlaceholder(message)) return 0;
         return at.counter.countMessage(message);
-      case 'tool':
-        return this.#keepsItsSize(message) && isPairedResult(history, at.index)
-          ? at.counter.countMessage(message)
-          : 0;
+      case 'tool': {
+        if (!isPairedResult(history, at.index)) return 0;
+        if (this.#keepsItsSize(message)) return at.counter.countMessage(message);
+        // Oversized: what the governor sent for it before (its reference), else 0 (not known yet).
+        const sent = this.#rewrittenBefore?.(this.#tags.tag(message, this.id), at.input);
+        return sent === undefined ? 0 : at.counter.countMessage(sent);
+      }
       default:
         return 0;
     }
@@ -156,7 +173,11 @@ export class AgentHistoryWindow implements MessageProvider {
 
   /** A result the governor leaves as it is or only grows (an empty one gets a notice). */
   #keepsItsSize(message: Message): boolean {
-    return typeof message.content === 'string' && message.content.length <= this.#maxToolResultChars;
+    if (typeof message.content !== 'string') return false;
+    return (
+      message.content.length <= this.#maxToolResultChars ||
+      this.#exemptTools.has(message.name !== undefined && message.name !== '' ? message.name : 'tool')
+    );
   }
 
   /** Adds the tool call ids and late system messages of `[#scanned, end)` to the ledger. */
@@ -182,8 +203,9 @@ export class AgentHistoryWindow implements MessageProvider {
 
   #emit(history: readonly Message[], start: number): ProviderResult {
     const lead = this.#lead;
-    if (start <= lead) return { messages: history, decisions: [] };
-    const messages = lead === 0 ? history.slice(start) : [...history.slice(0, lead), ...history.slice(start)];
+    const tag = (message: Message): Message => this.#tags.tag(message, this.id);
+    if (start <= lead) return { messages: history.map(tag), decisions: [] };
+    const messages = [...history.slice(0, lead), ...history.slice(start)].map(tag);
     const first = history[lead] as Message; // lead < start ≤ length
     const lastLeftOut = history[start - 1] as Message;
     const count = start - lead;
@@ -203,6 +225,9 @@ export class AgentHistoryWindow implements MessageProvider {
     };
   }
 }
+
+/** Where the window walk is: the message index, the build's counter and input. */
+type FloorRun = { readonly index: number; readonly counter: TokenCounter; readonly input: BuildInput };
 
 /** A tool call the governor keeps: a non-empty id and name (duplicates make the window fall back). */
 function isSendableCall(call: { readonly id: unknown; readonly name: unknown }): boolean {
