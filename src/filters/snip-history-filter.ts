@@ -47,11 +47,12 @@ export class SnipHistoryFilter implements ContextFilter {
     const walk = keptStart(nonSystem, { counter, remaining: Math.max(0, budget - fixed) });
     if (walk.start === 0 && fixed + walk.used <= budget) return { messages, decisions: [] };
     if (nonSystem.length === 0) return { messages, decisions: [] };
-    const tail = legalTail(nonSystem, walk.start);
-    const kept = new Set(tail);
-    const result = messages.filter((message) => message.role === 'system' || kept.has(message));
-    if (result.length === messages.length) return { messages, decisions: [] };
-    const dropped = messages.filter((message) => message.role !== 'system' && !kept.has(message));
+    // The kept non-system messages are a tail of `nonSystem`: those from `from` on.
+    const from = legalTailStart(nonSystem, walk.start);
+    if (from === 0) return { messages, decisions: [] };
+    const dropped = nonSystem.slice(0, from);
+    let seen = 0;
+    const result = messages.filter((message) => message.role === 'system' || seen++ >= from);
     const over = fixed + walk.used + walk.next;
     return {
       messages: result,
@@ -89,7 +90,8 @@ function keptStart(
   return { start, used, next: 0 };
 }
 
-function legalTail(nonSystem: readonly Message[], keptFrom: number): readonly Message[] {
+/** Where the kept tail of `nonSystem` starts once made legal (see the class comment). */
+function legalTailStart(nonSystem: readonly Message[], keptFrom: number): number {
   let start = -1;
   for (let index = keptFrom; index < nonSystem.length; index += 1) {
     if (nonSystem[index]?.role === 'user') {
@@ -105,6 +107,6 @@ function legalTail(nonSystem: readonly Message[], keptFrom: number): readonly Me
       }
     }
   }
-  const tail = nonSystem.slice(start === -1 ? keptFrom : start);
-  return tail.slice(findLegalMessageStart(tail));
+  const tailStart = start === -1 ? keptFrom : start;
+  return tailStart + findLegalMessageStart(nonSystem.slice(tailStart));
 }

@@ -6,6 +6,7 @@ import { decision } from '../core/decision.js';
 import type { Message } from '../core/message.js';
 import { DEFAULT_OFFLOAD_EXEMPT_TOOLS } from '../filters/governor-constants.js';
 import { GOVERNOR_STATE_KEY } from '../filters/governor-run-state.js';
+import { PlaceholderTexts } from '../filters/placeholder-texts.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, MessageProvider, ProviderResult } from '../pipeline/contracts.js';
 import { SectionTags } from '../pipeline/section-tags.js';
@@ -57,7 +58,7 @@ export class AgentHistoryWindow implements MessageProvider {
   readonly specificationVersion = 'v1' as const;
   readonly id = 'history';
   readonly #budget: number;
-  readonly #placeholders: ReadonlySet<string>;
+  readonly #placeholders: PlaceholderTexts;
   readonly #maxToolResultChars: number;
   readonly #exemptTools: ReadonlySet<string>;
   readonly #rewrittenBefore: ((message: Message, input: BuildInput) => Message | undefined) | undefined;
@@ -75,7 +76,7 @@ export class AgentHistoryWindow implements MessageProvider {
 
   constructor(options: AgentHistoryWindowOptions) {
     this.#budget = options.budgetTokens;
-    this.#placeholders = new Set(options.placeholderTexts);
+    this.#placeholders = new PlaceholderTexts(options.placeholderTexts);
     this.#maxToolResultChars = options.maxToolResultChars;
     this.#exemptTools = new Set(options.exemptTools ?? DEFAULT_OFFLOAD_EXEMPT_TOOLS);
     this.#rewrittenBefore = options.rewrittenBefore;
@@ -168,7 +169,7 @@ export class AgentHistoryWindow implements MessageProvider {
   }
 
   #isPlaceholder(message: Message): boolean {
-    return typeof message.content === 'string' && this.#placeholders.has(message.content.trim());
+    return typeof message.content === 'string' && this.#placeholders.has(message.content);
   }
 
   /** A result the governor leaves as it is or only grows (an empty one gets a notice). */
