@@ -72,6 +72,14 @@ export class AgentHistoryWindow implements MessageProvider {
   #scanned = 0;
   #leftOutCallIds = new Set<string>();
   #lateSystem = false;
+  /**
+   * The floor of each history index walked, kept while the history only grows (a message's floor
+   * depends on it and the messages before it) and for one session (an offload reference names it);
+   * indexes below the last walk's end are dropped, so it holds about one window.
+   */
+  readonly #floors = new Map<number, number>();
+  #floorsLow = 0;
+  #floorsSession: string | undefined;
   #last: { readonly start: number; readonly length: number; readonly out: ProviderResult } | undefined;
 
   constructor(options: AgentHistoryWindowOptions) {
@@ -105,6 +113,7 @@ export class AgentHistoryWindow implements MessageProvider {
       if (history[index] !== seen[index]) grown = false;
     }
     if (!grown) {
+      this.#floors.clear();
       this.#scanned = 0;
       this.#leftOutCallIds = new Set();
       this.#lateSystem = false;
@@ -128,17 +137,38 @@ export class AgentHistoryWindow implements MessageProvider {
     let floor = 0;
     // The newest history message is left out of the sum: a user message there is merged with the
     // current one, and the governor keeps the newest message whatever it costs.
+    if (run.input.sessionKey !== this.#floorsSession) {
+      this.#floors.clear();
+      this.#floorsSession = run.input.sessionKey;
+    }
+    const floors = this.#floors;
     let index = history.length - 2;
     for (; index >= lead; index -= 1) {
-      floor += this.#floorTokens(history, { ...run, index });
+      floor += floors.get(index) ?? this.#floorAt(history, { ...run, index });
       if (floor > this.#budget) break;
     }
+    this.#forgetFloorsBelow(index);
     while (index >= lead && history[index]?.role !== 'user') index -= 1;
     if (index <= lead) return lead;
     if (index < this.#scanned) return lead; // never moves back on a grown history; be safe if it does
     this.#scanLeftOut(history, index);
     if (this.#lateSystem || !this.#windowCallIdsAreFree(history, index)) return lead;
     return index;
+  }
+
+  /** {@link AgentHistoryWindow.#floorTokens}, remembered (a result that may be offloaded later is asked again). */
+  #floorAt(history: readonly Message[], at: FloorRun): number {
+    const tokens = this.#floorTokens(history, at);
+    if (tokens > 0 || history[at.index]?.role !== 'tool') {
+      if (this.#floors.size === 0 || at.index < this.#floorsLow) this.#floorsLow = at.index;
+      this.#floors.set(at.index, tokens);
+    }
+    return tokens;
+  }
+
+  #forgetFloorsBelow(index: number): void {
+    for (let low = this.#floorsLow; low < index; low += 1) this.#floors.delete(low);
+    if (index > this.#floorsLow) this.#floorsLow = index;
   }
 
   /** What the message at `index` costs at least once governed. */
