@@ -108,7 +108,10 @@ export class ContextPipeline {
     }
     const key = { blocks, generated, input };
     const known = this.#memo?.reuse(key);
-    if (known !== undefined) return this.#reused(known, { input, drafts, started });
+    if (known !== undefined) {
+      throwIfAborted(input.signal);
+      return this.#reused(known, { input, drafts, started });
+    }
     const result = await this.#filter(messages, { input, context, drafts, started, operation: 'build' });
     this.#memo?.remember(key, result);
     return result;
@@ -332,25 +335,25 @@ function sectionTokens(
   sent: ReadonlyMap<Message, number>,
 ): readonly SectionTokens[] {
   const totals = new Map<string, { messages: number; tokens: number; partOf?: string }>();
-  const add = (
-    section: string,
-    tokens: number,
-    row: { readonly messages: number; readonly partOf?: string },
-  ): void => {
-    const entry = totals.get(section) ?? {
-      messages: 0,
-      tokens: 0,
-      ...(row.partOf === undefined ? {} : { partOf: row.partOf }),
-    };
+  const add = (section: string, tokens: number, row: { messages: number; partOf?: string }): void => {
+    const entry = totals.get(section);
+    if (entry === undefined) {
+      totals.set(section, {
+        messages: row.messages,
+        tokens,
+        ...(row.partOf === undefined ? {} : { partOf: row.partOf }),
+      });
+      return;
+    }
     entry.messages += row.messages;
     entry.tokens += tokens;
-    totals.set(section, entry);
   };
+  const single = { messages: 1 };
   for (const message of messages) {
     const tokens = sent.get(message) ?? 0;
     const parts = joinedParts(message);
     if (parts === undefined) {
-      add(sectionOf(message) ?? 'unknown', tokens, { messages: 1 });
+      add(sectionOf(message) ?? 'unknown', tokens, single);
       continue;
     }
     const shares = apportionTokens(
