@@ -82,7 +82,11 @@ export class ContextPipeline {
   async build(input: BuildInput = {}): Promise<BuildResult> {
     this.#validator.checkInput(input, 'build');
     const generated = new Set<string>();
-    const context = this.#context(input, this.#memo === undefined ? undefined : generated);
+    const growth = this.#validator.growthOf(input.history) as BuildContext['historyGrowth'];
+    const context = {
+      ...this.#context(input, this.#memo === undefined ? undefined : generated),
+      ...(growth === undefined ? {} : { historyGrowth: growth }),
+    };
     const started = this.#now();
     const drafts: StageDraft[] = [];
     const blocks: (readonly Message[])[] = [];

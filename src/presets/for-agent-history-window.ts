@@ -95,7 +95,7 @@ export class AgentHistoryWindow implements MessageProvider {
     if (!(this.#budget > 0) || input.state?.[GOVERNOR_STATE_KEY] !== undefined) {
       return { messages: history, decisions: [] };
     }
-    this.#learn(history);
+    this.#learn(history, context);
     const last = this.#last;
     // The same messages as the last build (checked by identity in #learn): the same window.
     if (last !== undefined && last.length === history.length) return last.out;
@@ -106,10 +106,14 @@ export class AgentHistoryWindow implements MessageProvider {
   }
 
   /** Keeps the ledger when `history` only grew since the last build; resets it otherwise. */
-  #learn(history: readonly Message[]): void {
+  #learn(history: readonly Message[], context: BuildContext): void {
     const seen = this.#seen;
     let grown = history.length >= this.#seenLength;
-    for (let index = 0; grown && index < this.#seenLength; index += 1) {
+    // The pipeline's input check has compared this history with the one before (the one seen here
+    // last, when this window serves one pipeline): no second pass over the history.
+    const growth = context.historyGrowth;
+    const checked = growth !== undefined && growth.previous === seen && growth.shared >= this.#seenLength;
+    for (let index = 0; grown && !checked && index < this.#seenLength; index += 1) {
       if (history[index] !== seen[index]) grown = false;
     }
     if (!grown) {
