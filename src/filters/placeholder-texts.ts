@@ -26,6 +26,7 @@ export class PlaceholderTexts {
 
 /** The characters `String.prototype.trim` removes (ECMAScript WhiteSpace and LineTerminator). */
 function isTrimmed(code: number): boolean {
+  if (code > 0x20 && code < 0x7f) return false; // printable ASCII: the common case, decided at once
   return WHITESPACE.test(String.fromCharCode(code));
 }
 

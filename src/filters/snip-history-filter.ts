@@ -63,7 +63,7 @@ export class SnipHistoryFilter implements ContextFilter {
             `prompt of at least ${over} tokens (counted newest first) exceeds the budget of ${budget}; ` +
             `snipped ${dropped.length} older message(s)`,
           messageIds: dropped.map((message) => message.id),
-          tokensAfter: estimatePromptTokens(counter, { messages: result, tools }),
+          tokensAfter: fixed + walk.used + tokensBetween(nonSystem, { from, to: walk.start, counter }),
         }),
       ],
     };
@@ -88,6 +88,20 @@ function keptStart(
     start = index;
   }
   return { start, used, next: 0 };
+}
+
+/**
+ * The tokens of the kept tail (from `from`) minus those the walk kept (from `to`): the few messages
+ * the legal start moved over, counted (already known) instead of the whole tail again.
+ */
+function tokensBetween(
+  nonSystem: readonly Message[],
+  range: { readonly from: number; readonly to: number; readonly counter: TokenCounter },
+): number {
+  const low = Math.min(range.from, range.to);
+  const high = Math.max(range.from, range.to);
+  const between = range.counter.countMessages(nonSystem.slice(low, high));
+  return range.from < range.to ? between : -between;
 }
 
 /** Where the kept tail of `nonSystem` starts once made legal (see the class comment). */

@@ -128,7 +128,9 @@ async function applyStep(
     case 'reuse-call-id': {
       const turnMessages = reusedCallTurn(master, session.turn);
       master.splice(length, 0, ...turnMessages);
-      return length + turnMessages.length;
+      // The whole turn, or only its first one or two messages (later steps bring the rest, so the
+      // reused id arrives as the first message of a turn too).
+      return length + 1 + (session.turn % turnMessages.length);
     }
     case 'grow':
       return Math.min(master.length, length + step.by);

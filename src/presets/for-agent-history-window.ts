@@ -80,6 +80,17 @@ export class AgentHistoryWindow implements MessageProvider {
   readonly #floors = new Map<number, number>();
   #floorsLow = 0;
   #floorsSession: string | undefined;
+  /** The call ids of the window `[from, to)` last found free (unique, none left out), extended per turn. */
+  #windowIds: { readonly from: number; readonly to: number; readonly ids: Set<string> } | undefined;
+  /** The messages last emitted for a window starting at `start` (tagged), extended per turn. */
+  #emitted:
+    | {
+        readonly lead: number;
+        readonly start: number;
+        readonly length: number;
+        readonly messages: readonly Message[];
+      }
+    | undefined;
   #last: { readonly start: number; readonly length: number; readonly out: ProviderResult } | undefined;
 
   constructor(options: AgentHistoryWindowOptions) {
@@ -118,6 +129,8 @@ export class AgentHistoryWindow implements MessageProvider {
     }
     if (!grown) {
       this.#floors.clear();
+      this.#windowIds = undefined;
+      this.#emitted = undefined;
       this.#scanned = 0;
       this.#leftOutCallIds = new Set();
       this.#lateSystem = false;
@@ -225,14 +238,26 @@ export class AgentHistoryWindow implements MessageProvider {
     this.#scanned = end;
   }
 
+  /**
+   * True when the call ids of the window `[start, length)` are unique and none is left out. Kept
+   * across turns: ids of messages that left the window since are dropped (they were unique in it and
+   * are now left-out ids) and only the new messages are looked at.
+   */
   #windowCallIdsAreFree(history: readonly Message[], start: number): boolean {
-    const inWindow = new Set<string>();
-    for (let index = start; index < history.length; index += 1) {
+    let known = this.#windowIds;
+    this.#windowIds = undefined;
+    if (known === undefined || start < known.from) known = { from: start, to: start, ids: new Set() };
+    const { ids } = known;
+    for (let index = known.from; index < start; index += 1) {
+      for (const call of history[index]?.toolCalls ?? []) ids.delete(call.id);
+    }
+    for (let index = Math.max(known.to, start); index < history.length; index += 1) {
       for (const call of history[index]?.toolCalls ?? []) {
-        if (inWindow.has(call.id) || this.#leftOutCallIds.has(call.id)) return false;
-        inWindow.add(call.id);
+        if (ids.has(call.id) || this.#leftOutCallIds.has(call.id)) return false;
+        ids.add(call.id);
       }
     }
+    this.#windowIds = { from: start, to: history.length, ids };
     return true;
   }
 
@@ -240,7 +265,13 @@ export class AgentHistoryWindow implements MessageProvider {
     const lead = this.#lead;
     const tag = (message: Message): Message => this.#tags.tag(message, this.id);
     if (start <= lead) return { messages: history.map(tag), decisions: [] };
-    const messages = [...history.slice(0, lead), ...history.slice(start)].map(tag);
+    const last = this.#emitted;
+    // The same window start as last turn: last turn's messages, then the new ones (tagged once).
+    const messages =
+      last !== undefined && last.lead === lead && last.start === start
+        ? last.messages.concat(history.slice(last.length).map(tag))
+        : [...history.slice(0, lead), ...history.slice(start)].map(tag);
+    this.#emitted = { lead, start, length: history.length, messages };
     const first = history[lead] as Message; // lead < start ≤ length
     const lastLeftOut = history[start - 1] as Message;
     const count = start - lead;
