@@ -11,6 +11,8 @@ import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, MessageProvider, ProviderResult } from '../pipeline/contracts.js';
 import { SectionTags } from '../pipeline/section-tags.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
+import { IndexFloors } from './index-floors.js';
+import { WindowCallIds } from './window-call-ids.js';
 
 /** Options for {@link AgentHistoryWindow}. */
 export type AgentHistoryWindowOptions = {
@@ -72,16 +74,10 @@ export class AgentHistoryWindow implements MessageProvider {
   #scanned = 0;
   #leftOutCallIds = new Set<string>();
   #lateSystem = false;
-  /**
-   * The floor of each history index walked, kept while the history only grows (a message's floor
-   * depends on it and the messages before it) and for one session (an offload reference names it);
-   * indexes below the last walk's end are dropped, so it holds about one window.
-   */
-  readonly #floors = new Map<number, number>();
-  #floorsLow = 0;
-  #floorsSession: string | undefined;
-  /** The call ids of the window `[from, to)` last found free (unique, none left out), extended per turn. */
-  #windowIds: { readonly from: number; readonly to: number; readonly ids: Set<string> } | undefined;
+  /** The floor of each history index walked (see `IndexFloors`). */
+  readonly #floors = new IndexFloors();
+  /** The window's call ids, extended per turn (see `WindowCallIds`). */
+  readonly #windowIds = new WindowCallIds();
   /** The messages last emitted for a window starting at `start` (tagged), extended per turn. */
   #emitted:
     | {
@@ -129,7 +125,7 @@ export class AgentHistoryWindow implements MessageProvider {
     }
     if (!grown) {
       this.#floors.clear();
-      this.#windowIds = undefined;
+      this.#windowIds.clear();
       this.#emitted = undefined;
       this.#scanned = 0;
       this.#leftOutCallIds = new Set();
@@ -154,38 +150,28 @@ export class AgentHistoryWindow implements MessageProvider {
     let floor = 0;
     // The newest history message is left out of the sum: a user message there is merged with the
     // current one, and the governor keeps the newest message whatever it costs.
-    if (run.input.sessionKey !== this.#floorsSession) {
-      this.#floors.clear();
-      this.#floorsSession = run.input.sessionKey;
-    }
     const floors = this.#floors;
+    floors.useSession(run.input.sessionKey);
     let index = history.length - 2;
     for (; index >= lead; index -= 1) {
       floor += floors.get(index) ?? this.#floorAt(history, { ...run, index });
       if (floor > this.#budget) break;
     }
-    this.#forgetFloorsBelow(index);
+    floors.forgetBelow(index);
     while (index >= lead && history[index]?.role !== 'user') index -= 1;
     if (index <= lead) return lead;
     if (index < this.#scanned) return lead; // never moves back on a grown history; be safe if it does
     this.#scanLeftOut(history, index);
-    if (this.#lateSystem || !this.#windowCallIdsAreFree(history, index)) return lead;
+    if (this.#lateSystem) return lead;
+    if (!this.#windowIds.areFree(history, { start: index, leftOut: this.#leftOutCallIds })) return lead;
     return index;
   }
 
   /** {@link AgentHistoryWindow.#floorTokens}, remembered (a result that may be offloaded later is asked again). */
   #floorAt(history: readonly Message[], at: FloorRun): number {
     const tokens = this.#floorTokens(history, at);
-    if (tokens > 0 || history[at.index]?.role !== 'tool') {
-      if (this.#floors.size === 0 || at.index < this.#floorsLow) this.#floorsLow = at.index;
-      this.#floors.set(at.index, tokens);
-    }
+    if (tokens > 0 || history[at.index]?.role !== 'tool') this.#floors.set(at.index, tokens);
     return tokens;
-  }
-
-  #forgetFloorsBelow(index: number): void {
-    for (let low = this.#floorsLow; low < index; low += 1) this.#floors.delete(low);
-    if (index > this.#floorsLow) this.#floorsLow = index;
   }
 
   /** What the message at `index` costs at least once governed. */
@@ -236,29 +222,6 @@ export class AgentHistoryWindow implements MessageProvider {
       for (const call of message.toolCalls ?? []) this.#leftOutCallIds.add(call.id);
     }
     this.#scanned = end;
-  }
-
-  /**
-   * True when the call ids of the window `[start, length)` are unique and none is left out. Kept
-   * across turns: ids of messages that left the window since are dropped (they were unique in it and
-   * are now left-out ids) and only the new messages are looked at.
-   */
-  #windowCallIdsAreFree(history: readonly Message[], start: number): boolean {
-    let known = this.#windowIds;
-    this.#windowIds = undefined;
-    if (known === undefined || start < known.from) known = { from: start, to: start, ids: new Set() };
-    const { ids } = known;
-    for (let index = known.from; index < start; index += 1) {
-      for (const call of history[index]?.toolCalls ?? []) ids.delete(call.id);
-    }
-    for (let index = Math.max(known.to, start); index < history.length; index += 1) {
-      for (const call of history[index]?.toolCalls ?? []) {
-        if (ids.has(call.id) || this.#leftOutCallIds.has(call.id)) return false;
-        ids.add(call.id);
-      }
-    }
-    this.#windowIds = { from: start, to: history.length, ids };
-    return true;
   }
 
   #emit(history: readonly Message[], start: number): ProviderResult {
