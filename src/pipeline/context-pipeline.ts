@@ -194,7 +194,11 @@ export class ContextPipeline {
       sent.set(message, tokens);
       messageTokens += tokens;
     }
-    const figures = new StageTokenFigures({ counter: this.tokenCounter, sent });
+    const figures = new StageTokenFigures({
+      counter: this.tokenCounter,
+      sent,
+      final: { messages, tokens: messageTokens },
+    });
     const toolTokens = this.tokenCounter.countTools(run.input.tools ?? []);
     const trace: BuildTrace = {
       stages: stageTraces(run.drafts, { figures, initial }),
