@@ -1,5 +1,5 @@
 import { decision } from '../core/decision.js';
-import type { Message } from '../core/message.js';
+import type { Message, ToolCall } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
 
 /** Options for {@link DropOrphanToolResultsFilter}. */
@@ -49,14 +49,21 @@ export class DropOrphanToolResultsFilter implements ContextFilter {
 /** The tool messages of `messages` that answer no pending call of the directly preceding assistant. */
 export function findOrphanResults(messages: readonly Message[]): ReadonlySet<Message> {
   const orphans = new Set<Message>();
-  let pending = new Set<string>();
+  // The calls of the assistant before the current run of tool messages, and the ids answered in it.
+  let calls: readonly ToolCall[] = [];
+  let answered: Set<string> | undefined;
   for (const message of messages) {
     if (message.role !== 'tool') {
-      pending = new Set(message.role === 'assistant' ? (message.toolCalls ?? []).map((call) => call.id) : []);
+      calls = message.role === 'assistant' ? (message.toolCalls ?? []) : [];
+      answered = undefined;
       continue;
     }
     const id = message.toolCallId;
-    if (id !== undefined && id !== '' && pending.delete(id)) continue;
+    if (id !== undefined && id !== '' && answered?.has(id) !== true && calls.some((call) => call.id === id)) {
+      answered ??= new Set();
+      answered.add(id);
+      continue;
+    }
     orphans.add(message);
   }
   return orphans;

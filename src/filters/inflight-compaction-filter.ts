@@ -53,18 +53,15 @@ export class InflightCompactionFilter implements ContextFilter {
     if (!(budget > 0)) return { messages, decisions: [] };
     const state = governorRunState(input);
     const compacted = state.compactedToolCallIds ?? new Set<string>();
+    // Nothing recorded and nothing in flight (a builder at the start of a turn): there is nothing this
+    // step could compact, so the prompt is not counted here (snipping counts what it keeps).
+    if (compacted.size === 0 && !this.#hasInflight(messages, state)) return { messages, decisions: [] };
     const edit = new CompactionEdit(messages, {
       stage: this.id,
       counter: context.tokenCounter,
       text: this.#options.text ?? compactionText,
     });
-    for (const index of recordedCompactions(messages, { compacted, text: edit.text })) {
-      const id = messages[index]?.toolCallId ?? '';
-      edit.compact(
-        index,
-        `result of ${id} was compacted earlier in this run; re-applied to keep the boundary stable`,
-      );
-    }
+    edit.reapply(recordedCompactions(messages, { compacted, text: edit.text }));
     let estimate = estimatePromptTokens(context.tokenCounter, {
       messages: edit.messages,
       tools: input.tools ?? [],
@@ -83,6 +80,15 @@ export class InflightCompactionFilter implements ContextFilter {
       if (estimate <= target) break;
     }
     return edit.result();
+  }
+
+  /** True when some message of the list is produced during this run (no state: none is). */
+  #hasInflight(messages: readonly Message[], state: ReturnType<typeof governorRunState>): boolean {
+    const ids = state.inflightMessageIds;
+    if (ids === undefined) return (state.inflightStartIndex ?? messages.length) < messages.length;
+    if (ids.size === 0) return false;
+    for (const message of messages) if (ids.has(message.id)) return true;
+    return false;
   }
 
   #candidates(
@@ -157,6 +163,17 @@ class CompactionEdit {
 
   get messages(): readonly Message[] {
     return this.#out ?? this.#input;
+  }
+
+  /** Re-applies the compactions recorded earlier in the run, at these indexes of the input. */
+  reapply(indexes: readonly number[]): void {
+    for (const index of indexes) {
+      const id = this.#input[index]?.toolCallId ?? '';
+      this.compact(
+        index,
+        `result of ${id} was compacted earlier in this run; re-applied to keep the boundary stable`,
+      );
+    }
   }
 
   /** Replaces the result at `index`; returns the change in tokens (negative when it shrank). */

@@ -30,11 +30,14 @@ describe('SnipHistoryFilter', () => {
     );
     expect(messages.map((message) => message.id)).toEqual(['s', 'u2', 'a2', 't', 'a3']);
     expect(decisions[0]).toMatchObject({ type: 'message-drop', messageIds: ['u1', 'a1'] });
+    // What is kept, counted from the walk's figures (not by counting the kept list again).
+    expect(decisions[0]?.tokensAfter).toBe(counter.countMessages(messages));
   });
 
   it('falls back to the last user turn when the kept tail has none, and always keeps the newest', () => {
-    const { messages } = new SnipHistoryFilter({ budgetTokens: 20 }).apply(history, {}, context);
+    const { messages, decisions } = new SnipHistoryFilter({ budgetTokens: 20 }).apply(history, {}, context);
     expect(messages.map((message) => message.id)).toEqual(['s', 'u2', 'a2', 't', 'a3']);
+    expect(decisions[0]?.tokensAfter).toBe(counter.countMessages(messages));
     const noUser = [
       system('x', { id: 's' }),
       assistant(text(50), { id: 'a' }),

@@ -39,50 +39,73 @@ export class SnipHistoryFilter implements ContextFilter {
     const counter = context.tokenCounter;
     const tools = input.tools ?? [];
     if (messages.length === 0 || !(budget > 0)) return { messages, decisions: [] };
-    const total = estimatePromptTokens(counter, { messages, tools });
-    if (total <= budget) return { messages, decisions: [] };
-    const nonSystem = messages.filter((message) => message.role !== 'system');
-    if (nonSystem.length === 0) return { messages, decisions: [] };
-    const systemMessages = messages.filter((message) => message.role === 'system');
+    const nonSystem: Message[] = [];
+    const systemMessages: Message[] = [];
+    for (const message of messages) (message.role === 'system' ? systemMessages : nonSystem).push(message);
     const fixed = estimatePromptTokens(counter, { messages: systemMessages, tools });
-    const remaining = Math.max(0, budget - fixed);
-    const keptFrom = keptStart(nonSystem, { counter, remaining });
-    const tail = legalTail(nonSystem, keptFrom);
-    const kept = new Set(tail);
-    const result = messages.filter((message) => message.role === 'system' || kept.has(message));
-    if (result.length === messages.length) return { messages, decisions: [] };
-    const dropped = messages.filter((message) => message.role !== 'system' && !kept.has(message));
+    // Newest first, stopping at the first message that does not fit: what is left out is never counted.
+    const walk = keptStart(nonSystem, { counter, remaining: Math.max(0, budget - fixed) });
+    if (walk.start === 0 && fixed + walk.used <= budget) return { messages, decisions: [] };
+    if (nonSystem.length === 0) return { messages, decisions: [] };
+    // The kept non-system messages are a tail of `nonSystem`: those from `from` on.
+    const from = legalTailStart(nonSystem, walk.start);
+    if (from === 0) return { messages, decisions: [] };
+    const dropped = nonSystem.slice(0, from);
+    let seen = 0;
+    const result = messages.filter((message) => message.role === 'system' || seen++ >= from);
+    const over = fixed + walk.used + walk.next;
     return {
       messages: result,
       decisions: [
         decision('message-drop', {
           stage: this.id,
-          reason: `prompt of ${total} tokens exceeds the budget of ${budget}; snipped ${dropped.length} older message(s)`,
+          reason:
+            `prompt of at least ${over} tokens (counted newest first) exceeds the budget of ${budget}; ` +
+            `snipped ${dropped.length} older message(s)`,
           messageIds: dropped.map((message) => message.id),
-          tokensBefore: total,
-          tokensAfter: estimatePromptTokens(counter, { messages: result, tools }),
+          tokensAfter: fixed + walk.used + tokensBetween(nonSystem, { from, to: walk.start, counter }),
         }),
       ],
     };
   }
 }
 
+/**
+ * Walks `nonSystem` from the newest message and stops at the first one that does not fit in
+ * `remaining` (the newest is always kept): the first kept index, the tokens kept, and the cost of the
+ * message the walk stopped at (0 when it kept everything).
+ */
 function keptStart(
   nonSystem: readonly Message[],
   options: { readonly counter: TokenCounter; readonly remaining: number },
-): number {
+): { readonly start: number; readonly used: number; readonly next: number } {
   let used = 0;
   let start = nonSystem.length;
   for (let index = nonSystem.length - 1; index >= 0; index -= 1) {
     const cost = options.counter.countMessage(nonSystem[index] as Message); // index is in range
-    if (start < nonSystem.length && used + cost > options.remaining) break;
+    if (start < nonSystem.length && used + cost > options.remaining) return { start, used, next: cost };
     used += cost;
     start = index;
   }
-  return start;
+  return { start, used, next: 0 };
 }
 
-function legalTail(nonSystem: readonly Message[], keptFrom: number): readonly Message[] {
+/**
+ * The tokens of the kept tail (from `from`) minus those the walk kept (from `to`): the few messages
+ * the legal start moved over, counted (already known) instead of the whole tail again.
+ */
+function tokensBetween(
+  nonSystem: readonly Message[],
+  range: { readonly from: number; readonly to: number; readonly counter: TokenCounter },
+): number {
+  const low = Math.min(range.from, range.to);
+  const high = Math.max(range.from, range.to);
+  const between = range.counter.countMessages(nonSystem.slice(low, high));
+  return range.from < range.to ? between : -between;
+}
+
+/** Where the kept tail of `nonSystem` starts once made legal (see the class comment). */
+function legalTailStart(nonSystem: readonly Message[], keptFrom: number): number {
   let start = -1;
   for (let index = keptFrom; index < nonSystem.length; index += 1) {
     if (nonSystem[index]?.role === 'user') {
@@ -98,6 +121,6 @@ function legalTail(nonSystem: readonly Message[], keptFrom: number): readonly Me
       }
     }
   }
-  const tail = nonSystem.slice(start === -1 ? keptFrom : start);
-  return tail.slice(findLegalMessageStart(tail));
+  const tailStart = start === -1 ? keptFrom : start;
+  return tailStart + findLegalMessageStart(nonSystem.slice(tailStart));
 }

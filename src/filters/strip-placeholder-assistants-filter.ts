@@ -2,6 +2,7 @@ import { decision } from '../core/decision.js';
 import type { Message } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
 import { DEFAULT_PLACEHOLDER_TEXTS } from './governor-constants.js';
+import { PlaceholderTexts } from './placeholder-texts.js';
 
 /** Options for {@link StripPlaceholderAssistantsFilter}. */
 export type StripPlaceholderAssistantsFilterOptions = {
@@ -19,11 +20,11 @@ export type StripPlaceholderAssistantsFilterOptions = {
 export class StripPlaceholderAssistantsFilter implements ContextFilter {
   readonly specificationVersion = 'v1' as const;
   readonly id: string;
-  readonly #placeholders: ReadonlySet<string>;
+  readonly #placeholders: PlaceholderTexts;
 
   constructor(options: StripPlaceholderAssistantsFilterOptions = {}) {
     this.id = options.id ?? 'strip-placeholder-assistants';
-    this.#placeholders = new Set(options.placeholders ?? DEFAULT_PLACEHOLDER_TEXTS);
+    this.#placeholders = new PlaceholderTexts(options.placeholders ?? DEFAULT_PLACEHOLDER_TEXTS);
   }
 
   apply(messages: readonly Message[]): FilterResult {
@@ -31,7 +32,7 @@ export class StripPlaceholderAssistantsFilter implements ContextFilter {
       message.role === 'assistant' &&
       typeof message.content === 'string' &&
       (message.toolCalls?.length ?? 0) === 0 &&
-      this.#placeholders.has(message.content.trim());
+      this.#placeholders.has(message.content);
     if (!messages.some(isPlaceholder)) return { messages, decisions: [] };
     const dropped = messages.filter(isPlaceholder);
     return {

@@ -81,14 +81,15 @@ export class ToolResultBudgetFilter implements ContextFilter {
         slots.push(undefined);
         continue;
       }
-      const toolName = message.name !== undefined && message.name !== '' ? message.name : 'tool';
-      if (this.#isUnchanged(message, toolName)) {
-        slots.push(undefined);
-        continue;
-      }
+      // A result rewritten before is found by identity first: no scan of its (large) text.
       const known = cache.get(message);
       if (known !== undefined) {
         slots.push(known);
+        continue;
+      }
+      const toolName = message.name !== undefined && message.name !== '' ? message.name : 'tool';
+      if (this.#isUnchanged(message, toolName)) {
+        slots.push(undefined);
         continue;
       }
       throwIfAborted(context.signal);
@@ -137,6 +138,17 @@ export class ToolResultBudgetFilter implements ContextFilter {
     }
     if (created) await this.#retention(plans[0] as PlannedToolResultOffload, decisions);
     return out === undefined ? { messages, decisions: [] } : { messages: out, decisions };
+  }
+
+  /**
+   * The message this filter returned for `message` in an earlier build of the same session, when
+   * it rewrote it and the rewrite is settled (a written offload, a notice, a truncation): what it will
+   * return for it again. `undefined` for a result it has not rewritten (yet). Lets the agent preset's
+   * history window count an offloaded result as what is sent (its reference), not as its text.
+   */
+  rewrittenBefore(message: Message, input: BuildInput): Message | undefined {
+    const sessionKey = this.#options.sessionKey ?? input.sessionKey ?? 'default';
+    return this.#rewritten.get(sessionKey)?.get(message)?.next;
   }
 
   #cacheFor(sessionKey: string): WeakMap<Message, Rewritten> {

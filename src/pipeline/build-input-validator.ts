@@ -17,6 +17,20 @@ export class BuildInputValidator {
   readonly #seen = new WeakSet<object>();
   /** The last list checked in full: a list that only grew from it needs its new messages checked. */
   #lastList: readonly unknown[] = [];
+  /** How the last list checked relates to the one before it. */
+  #growth:
+    | { readonly list: readonly unknown[]; readonly previous: readonly unknown[]; readonly shared: number }
+    | undefined;
+
+  /**
+   * For the list this validator checked last (`list` itself, by identity): the list checked before
+   * it and how many of its leading messages `list` shares with it by identity (0 when it did not
+   * only grow). `undefined` for any other list.
+   */
+  growthOf(list: unknown): { readonly previous: readonly unknown[]; readonly shared: number } | undefined {
+    const growth = this.#growth;
+    return growth !== undefined && growth.list === list ? growth : undefined;
+  }
 
   /**
    * Checks a `BuildInput`.
@@ -43,7 +57,8 @@ export class BuildInputValidator {
     if (!Array.isArray(messages))
       return { path, expected: 'an array of messages', received: describeValue(messages) };
     const seen = this.#seen;
-    const from = grownFrom(this.#lastList, messages);
+    const previous = this.#lastList;
+    const from = grownFrom(previous, messages);
     for (let index = from; index < messages.length; index += 1) {
       const message: unknown = messages[index];
       if (typeof message === 'object' && message !== null && seen.has(message)) continue;
@@ -52,6 +67,7 @@ export class BuildInputValidator {
       seen.add(message as object);
     }
     this.#lastList = messages;
+    this.#growth = { list: messages, previous, shared: from };
     return undefined;
   }
 }

@@ -3,7 +3,7 @@ import type { Decision } from '../core/decision.js';
 import { throwIfAborted, toContextError } from '../core/errors.js';
 import { generateMessageId, type IdGenerator } from '../core/ids.js';
 import { isRecord } from '../core/is-record.js';
-import { type Message, SECTION_KEY, sectionOf } from '../core/message.js';
+import { type Message, sectionOf } from '../core/message.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import { withTokenCache } from '../tokens/cached-token-counter.js';
 import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
@@ -11,9 +11,11 @@ import type { TokenCounter } from '../tokens/token-counter.js';
 import type { BuildCheck, BuildCheckRequest } from './build-check.js';
 import type { BuildInput } from './build-input.js';
 import { BuildInputValidator } from './build-input-validator.js';
-import type { BuildResult, BuildTrace, SectionTokens, StageTrace } from './build-trace.js';
+import { BuildMemo } from './build-memo.js';
+import type { BuildResult, BuildTrace, SectionTokens, StageTrace, TraceWarning } from './build-trace.js';
 import type { BuildContext, ContextFilter, MessageProvider, ProviderResult } from './contracts.js';
 import type { RequestObserver } from './request-observer.js';
+import { SectionTags } from './section-tags.js';
 import { StageTokenFigures } from './stage-token-figures.js';
 
 /** Options for {@link ContextPipeline} (and `ContextBuilder`). */
@@ -34,6 +36,14 @@ export type ContextPipelineOptions = {
   readonly observer?: RequestObserver;
   /** Run on every request built; what they report is the trace's `warnings`. @default [] */
   readonly checks?: readonly BuildCheck[];
+  /**
+   * Reuse the last build's result when the providers give the same messages again and the input is
+   * the same (see `BuildMemo`): only for filters that depend on nothing but their message list and
+   * the build input (the agent preset's do). The result is what running the filters again would give;
+   * its trace shows the filter stages as they were, with a duration of 0.
+   * @default false
+   */
+  readonly reuseUnchangedBuilds?: boolean;
 };
 
 /**
@@ -52,8 +62,9 @@ export class ContextPipeline {
   readonly #observer: RequestObserver | undefined;
   readonly #checks: readonly BuildCheck[];
   /** Tagged copies of provider messages, so the same input message gets the same object every build. */
-  readonly #tagged = new WeakMap<Message, Message>();
+  readonly #tags = new SectionTags();
   readonly #validator = new BuildInputValidator();
+  readonly #memo: BuildMemo | undefined;
 
   constructor(options: ContextPipelineOptions = {}) {
     this.providers = options.providers ?? [];
@@ -64,6 +75,7 @@ export class ContextPipeline {
     this.#debug = options.debug ?? false;
     this.#observer = options.observer;
     this.#checks = options.checks ?? [];
+    this.#memo = options.reuseUnchangedBuilds === true ? new BuildMemo() : undefined;
   }
 
   /**
@@ -74,15 +86,22 @@ export class ContextPipeline {
    */
   async build(input: BuildInput = {}): Promise<BuildResult> {
     this.#validator.checkInput(input, 'build');
-    const context = this.#context(input);
+    const generated = new Set<string>();
+    const growth = this.#validator.growthOf(input.history) as BuildContext['historyGrowth'];
+    const context = {
+      ...this.#context(input, this.#memo === undefined ? undefined : generated),
+      ...(growth === undefined ? {} : { historyGrowth: growth }),
+    };
     const started = this.#now();
     const drafts: StageDraft[] = [];
+    const blocks: (readonly Message[])[] = [];
     let messages: readonly Message[] = [];
     for (const provider of this.providers) {
       throwIfAborted(input.signal);
       const stageStart = this.#now();
       const outcome = await runProvider(provider, input, context);
-      const block = outcome.messages.map((message) => this.#tag(message, provider.id));
+      blocks.push(outcome.messages);
+      const block = outcome.messages.map((message) => this.#tags.tag(message, provider.id));
       drafts.push({
         id: provider.id,
         kind: 'provider',
@@ -96,7 +115,44 @@ export class ContextPipeline {
       });
       messages = messages.concat(block);
     }
-    return this.#filter(messages, { input, context, drafts, started, operation: 'build' });
+    const key = { blocks, generated, input };
+    const known = this.#memo?.reuse(key);
+    if (known !== undefined) {
+      throwIfAborted(input.signal);
+      return this.#reused(known, { input, drafts, started });
+    }
+    const result = await this.#filter(messages, { input, context, drafts, started, operation: 'build' });
+    this.#memo?.remember(key, result);
+    return result;
+  }
+
+  /** A remembered result, with this build's provider timings (the filters did not run: 0 ms). */
+  async #reused(
+    known: BuildResult,
+    run: { readonly input: BuildInput; readonly drafts: readonly StageDraft[]; readonly started: number },
+  ): Promise<BuildResult> {
+    const stages = known.trace.stages.map((stage, index) => ({
+      ...stage,
+      durationMs: run.drafts[index]?.durationMs ?? 0,
+    }));
+    // Checks run on every build, a reused one included (they may compare with the previous request).
+    const { warnings: _previous, ...trace } = known.trace;
+    const warnings = this.#warnings(known.messages, run.input);
+    const result: BuildResult = {
+      messages: known.messages,
+      trace: {
+        ...trace,
+        stages,
+        durationMs: this.#now() - run.started,
+        ...(warnings.length === 0 ? {} : { warnings }),
+      },
+    };
+    await this.#observe(result, { input: run.input, operation: 'build' });
+    return result;
+  }
+
+  #warnings(messages: readonly Message[], input: BuildInput): readonly TraceWarning[] {
+    return this.#checks.flatMap((check) => check.check(checkRequest(messages, input)));
   }
 
   /**
@@ -155,9 +211,13 @@ export class ContextPipeline {
       sent.set(message, tokens);
       messageTokens += tokens;
     }
-    const figures = new StageTokenFigures({ counter: this.tokenCounter, sent });
+    const figures = new StageTokenFigures({
+      counter: this.tokenCounter,
+      sent,
+      final: { messages, tokens: messageTokens },
+    });
     const toolTokens = this.tokenCounter.countTools(run.input.tools ?? []);
-    const warnings = this.#checks.flatMap((check) => check.check(checkRequest(messages, run.input)));
+    const warnings = this.#warnings(messages, run.input);
     const trace: BuildTrace = {
       stages: stageTraces(run.drafts, { figures, initial }),
       sections: sectionTokens(messages, sent),
@@ -168,35 +228,38 @@ export class ContextPipeline {
       durationMs: this.#now() - run.started,
       ...(warnings.length === 0 ? {} : { warnings }),
     };
+    const result: BuildResult = { messages, trace };
+    await this.#observe(result, run);
+    return result;
+  }
+
+  async #observe(
+    result: BuildResult,
+    run: { readonly input: BuildInput; readonly operation: 'build' | 'transform' },
+  ): Promise<void> {
     await this.#observer?.observeRequest({
       source: run.operation,
-      messages,
+      messages: result.messages,
       tools: run.input.tools ?? [],
-      trace,
+      trace: result.trace,
       ...(run.input.sessionKey === undefined ? {} : { sessionKey: run.input.sessionKey }),
     });
-    return { messages, trace };
   }
 
-  /**
-   * Tags a message with its section. The tagged copy is remembered per input message, so a history
-   * replayed every turn keeps its object identity and the token cache answers by identity instead of
-   * rebuilding a content key for every old message.
-   */
-  #tag(message: Message, section: string): Message {
-    if (sectionOf(message) !== undefined) return message;
-    const known = this.#tagged.get(message);
-    if (known !== undefined && sectionOf(known) === section) return known;
-    const tagged = tagSection(message, section);
-    this.#tagged.set(message, tagged);
-    return tagged;
-  }
-
-  #context(input: BuildInput): BuildContext {
+  /** The stages' context; `generated` (when given) collects the ids made during the build. */
+  #context(input: BuildInput, generated?: Set<string>): BuildContext {
+    const base = this.#generateId;
     return {
       tokenCounter: this.tokenCounter,
       now: this.#now,
-      generateId: this.#generateId,
+      generateId:
+        generated === undefined
+          ? base
+          : () => {
+              const id = base();
+              generated.add(id);
+              return id;
+            },
       debug: this.#debug,
       ...(input.signal === undefined ? {} : { signal: input.signal }),
     };
@@ -302,35 +365,30 @@ function isMessageList(value: readonly Message[] | ProviderResult): value is rea
   return Array.isArray(value);
 }
 
-function tagSection(message: Message, section: string): Message {
-  if (sectionOf(message) !== undefined) return message;
-  return { ...message, metadata: { ...message.metadata, [SECTION_KEY]: section } };
-}
-
 function sectionTokens(
   messages: readonly Message[],
   sent: ReadonlyMap<Message, number>,
 ): readonly SectionTokens[] {
   const totals = new Map<string, { messages: number; tokens: number; partOf?: string }>();
-  const add = (
-    section: string,
-    tokens: number,
-    row: { readonly messages: number; readonly partOf?: string },
-  ): void => {
-    const entry = totals.get(section) ?? {
-      messages: 0,
-      tokens: 0,
-      ...(row.partOf === undefined ? {} : { partOf: row.partOf }),
-    };
+  const add = (section: string, tokens: number, row: { messages: number; partOf?: string }): void => {
+    const entry = totals.get(section);
+    if (entry === undefined) {
+      totals.set(section, {
+        messages: row.messages,
+        tokens,
+        ...(row.partOf === undefined ? {} : { partOf: row.partOf }),
+      });
+      return;
+    }
     entry.messages += row.messages;
     entry.tokens += tokens;
-    totals.set(section, entry);
   };
+  const single = { messages: 1 };
   for (const message of messages) {
     const tokens = sent.get(message) ?? 0;
     const parts = joinedParts(message);
     if (parts === undefined) {
-      add(sectionOf(message) ?? 'unknown', tokens, { messages: 1 });
+      add(sectionOf(message) ?? 'unknown', tokens, single);
       continue;
     }
     const shares = apportionTokens(

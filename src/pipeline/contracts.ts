@@ -19,6 +19,13 @@ export type BuildContext = {
   readonly debug: boolean;
   /** Cancels the build. */
   readonly signal?: AbortSignal;
+  /**
+   * How `input.history` relates to the history of the pipeline's previous build, as its input check
+   * found it: that history (the array) and how many of its leading messages this one shares with it
+   * by identity (0 when it did not only grow), so a provider that keeps state about the history need
+   * not compare it again. Absent when unknown (e.g. in `transform`).
+   */
+  readonly historyGrowth?: { readonly previous: readonly Message[]; readonly shared: number };
 };
 
 /**

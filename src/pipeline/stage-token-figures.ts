@@ -19,8 +19,15 @@ export class StageTokenFigures {
   readonly #known: ((message: Message) => number | undefined) | undefined;
   readonly #lists = new Map<readonly Message[], TokenFigure>();
 
-  constructor(options: { readonly counter: TokenCounter; readonly sent: ReadonlyMap<Message, number> }) {
+  constructor(options: {
+    readonly counter: TokenCounter;
+    readonly sent: ReadonlyMap<Message, number>;
+    /** The list sent and its exact tokens (the last filters' lists are often this one). */
+    readonly final?: { readonly messages: readonly Message[]; readonly tokens: number };
+  }) {
     this.#sent = options.sent;
+    if (options.final !== undefined)
+      this.#lists.set(options.final.messages, { tokens: options.final.tokens, isEstimate: false });
     const counter = options.counter;
     this.#known = isKnowing(counter) ? (message) => counter.knownMessageCount(message) : undefined;
   }

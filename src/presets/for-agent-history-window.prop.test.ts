@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fc, test } from '@fast-check/vitest';
@@ -7,6 +7,7 @@ import { textOf } from '../core/content.js';
 import { createSequentialIdGenerator } from '../core/ids.js';
 import type { Message } from '../core/message.js';
 import type { BuildInput } from '../pipeline/build-input.js';
+import type { BuildTrace } from '../pipeline/build-trace.js';
 import { conversationArbitrary, malformedConversationArbitrary } from '../testing/arbitraries.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import { ContextBuilder } from './context-builder.js';
@@ -15,15 +16,23 @@ import type { AgentPresetOptions } from './for-agent.js';
 let workspace = '';
 /** Builds in which the window left messages out: the property must exercise the window, not only the fallback. */
 let windowed = 0;
+/** Builds whose result the warm builder reused (nothing new): the memo must be exercised too. */
+let reused = 0;
 beforeAll(async () => {
   workspace = await mkdtemp(path.join(tmpdir(), 'ctxloom-window-'));
 });
 afterAll(async () => {
   expect(windowed).toBeGreaterThan(10);
+  expect(reused).toBeGreaterThan(5);
   await rm(workspace, { recursive: true, force: true });
 });
 
-function builder(options: { readonly blockLimit: number; readonly historyWindow: boolean }): ContextBuilder {
+function builder(options: {
+  readonly blockLimit: number;
+  readonly historyWindow: boolean;
+  /** Write offload files (the window then counts a result offloaded before as its reference). */
+  readonly offload?: boolean;
+}): ContextBuilder {
   const preset: AgentPresetOptions = {
     workspace,
     platform: { os: 'linux', arch: 'x64', nodeVersion: '20.20.2' },
@@ -35,7 +44,7 @@ function builder(options: { readonly blockLimit: number; readonly historyWindow:
     governor: {
       blockLimit: options.blockLimit,
       maxToolResultChars: 60,
-      offload: { dryRun: true },
+      offload: { dryRun: options.offload !== true },
       onOverBudget: 'keep', // the fixed-part probe below builds with a 1-token limit
     },
     generateId: createSequentialIdGenerator('g'),
@@ -44,12 +53,16 @@ function builder(options: { readonly blockLimit: number; readonly historyWindow:
   return ContextBuilder.forAgent(preset);
 }
 
-/** One turn of a growing session: append messages, edit an old one, or send the same history again. */
+/**
+ * One turn of a growing session: append messages, edit an old one, send the same history again, or
+ * edit a workspace file (SOUL.md) between two builds of the same history.
+ */
 type Step =
   | { readonly kind: 'grow'; readonly by: number }
   | { readonly kind: 'edit'; readonly at: number }
   | { readonly kind: 'same' }
-  | { readonly kind: 'reuse-call-id' };
+  | { readonly kind: 'reuse-call-id' }
+  | { readonly kind: 'edit-soul' };
 
 const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -59,7 +72,24 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('edit' as const), at: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('same' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('reuse-call-id' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('edit-soul' as const) }) },
 );
+
+let soulEdits = 0;
+/** A new SOUL.md, one character longer each time (the file cache keys on size and mtime). */
+async function editSoul(): Promise<void> {
+  soulEdits += 1;
+  await writeFile(path.join(workspace, 'SOUL.md'), `# Soul\n\n${soulText()}\n`);
+}
+
+function soulText(): string {
+  return `Be ${'very '.repeat(soulEdits % 7)}kind${'!'.repeat(soulEdits)}`;
+}
+
+function systemText(messages: readonly Message[]): string {
+  const prompt = messages.find((message) => message.role === 'system');
+  return prompt === undefined ? '' : textOf(prompt.content);
+}
 
 /** What comes after the history: a user message, nothing, or an assistant message. */
 const currentArbitrary = fc.constantFrom<Pick<BuildInput, 'current' | 'currentRole'>>(
@@ -88,6 +118,38 @@ function normalised(messages: readonly Message[], known: ReadonlySet<string>): r
   return messages.map((message) => (known.has(message.id) ? message : { ...message, id: '<generated>' }));
 }
 
+/** Applies one step to the session (`master`, of which the first `length` messages are the history). */
+async function applyStep(
+  step: Step,
+  session: { readonly master: Message[]; readonly length: number; readonly turn: number },
+): Promise<number> {
+  const { master, length } = session;
+  switch (step.kind) {
+    case 'reuse-call-id': {
+      const turnMessages = reusedCallTurn(master, session.turn);
+      master.splice(length, 0, ...turnMessages);
+      // The whole turn, or only its first one or two messages (later steps bring the rest, so the
+      // reused id arrives as the first message of a turn too).
+      return length + 1 + (session.turn % turnMessages.length);
+    }
+    case 'grow':
+      return Math.min(master.length, length + step.by);
+    case 'edit':
+      if (length > 0) master[step.at % length] = edited(master[step.at % length] as Message);
+      return length;
+    case 'edit-soul':
+      await editSoul();
+      return length;
+    case 'same':
+      return length;
+  }
+}
+
+/** Stage sizes (token figures may differ: a warm builder knows exact counts where a fresh one estimates). */
+function stageSizes(trace: BuildTrace): readonly unknown[] {
+  return trace.stages.map(({ id, messagesIn, messagesOut }) => ({ id, messagesIn, messagesOut }));
+}
+
 function edited(message: Message): Message {
   return { ...message, content: `${textOf(message.content)} (edited)` };
 }
@@ -103,37 +165,39 @@ describe('AgentHistoryWindow', () => {
       fc.integer({ min: 0, max: 60 }),
       fc.integer({ min: 20, max: 900 }),
       currentArbitrary,
+      fc.boolean(),
     ],
-    { numRuns: 60 },
+    { numRuns: 100 },
   )(
     'a warm builder sends what a builder given the whole history sends, over growing and edited histories',
-    async (conversation, steps, startLength, historyBudget, current) => {
+    async (conversation, steps, startLength, historyBudget, current, offload) => {
       const fixedTokens = (await builder({ blockLimit: 1, historyWindow: false }).build(current)).trace
         .totalTokens;
       const blockLimit = fixedTokens + historyBudget;
-      const incremental = builder({ blockLimit, historyWindow: true });
-      const whole = builder({ blockLimit, historyWindow: false });
+      const incremental = builder({ blockLimit, historyWindow: true, offload });
+      const whole = builder({ blockLimit, historyWindow: false, offload });
       const master = [...conversation];
       let length = Math.min(startLength, master.length);
+      let previous: readonly Message[] | undefined;
       for (const [turn, step] of steps.entries()) {
-        if (step.kind === 'reuse-call-id') {
-          const turnMessages = reusedCallTurn(master, turn);
-          master.splice(length, 0, ...turnMessages);
-          length += turnMessages.length;
-        }
-        if (step.kind === 'grow') length = Math.min(master.length, length + step.by);
-        if (step.kind === 'edit' && length > 0) {
-          const at = step.at % length;
-          master[at] = edited(master[at] as Message);
-        }
+        length = await applyStep(step, { master, length, turn });
         const history = master.slice(0, length);
         const known = new Set(master.map((message) => message.id));
         const input = { history, ...current };
         const fast = await incremental.build(input);
+        if (fast.messages === previous) reused += 1;
+        previous = fast.messages;
+        if (step.kind === 'edit-soul') expect(systemText(fast.messages)).toContain(soulText());
         const full = await whole.build(input);
+        // A builder that never saw this session: what every cache and memo must agree with.
+        const fresh = await builder({ blockLimit, historyWindow: true, offload }).build(input);
         expect(normalised(fast.messages, known)).toEqual(normalised(full.messages, known));
+        expect(normalised(fast.messages, known)).toEqual(normalised(fresh.messages, known));
         expect(fast.trace.totalTokens).toBe(full.trace.totalTokens);
+        expect(fast.trace.totalTokens).toBe(fresh.trace.totalTokens);
         expect(fast.trace.sections).toEqual(full.trace.sections);
+        expect(fast.trace.sections).toEqual(fresh.trace.sections);
+        expect(stageSizes(fast.trace)).toEqual(stageSizes(fresh.trace));
         const historyStage = fast.trace.stages.find((stage) => stage.id === 'history');
         if (historyStage?.decisions.some((item) => item.messageRange !== undefined)) windowed += 1;
       }

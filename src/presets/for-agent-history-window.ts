@@ -4,10 +4,15 @@
  */
 import { decision } from '../core/decision.js';
 import type { Message } from '../core/message.js';
+import { DEFAULT_OFFLOAD_EXEMPT_TOOLS } from '../filters/governor-constants.js';
 import { GOVERNOR_STATE_KEY } from '../filters/governor-run-state.js';
+import { PlaceholderTexts } from '../filters/placeholder-texts.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, MessageProvider, ProviderResult } from '../pipeline/contracts.js';
+import { SectionTags } from '../pipeline/section-tags.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
+import { IndexFloors } from './index-floors.js';
+import { WindowCallIds } from './window-call-ids.js';
 
 /** Options for {@link AgentHistoryWindow}. */
 export type AgentHistoryWindowOptions = {
@@ -17,6 +22,13 @@ export type AgentHistoryWindowOptions = {
   readonly placeholderTexts: readonly string[];
   /** Characters a tool result may have before the governor offloads or truncates it. */
   readonly maxToolResultChars: number;
+  /** Tools whose results the governor never offloads or truncates (sent as they are). @default ['read_file'] */
+  readonly exemptTools?: readonly string[];
+  /**
+   * What the governor sends for an oversized tool result it rewrote in an earlier build (its offload
+   * reference), if it did: such a result costs at least that, not 0. @default none (they cost 0)
+   */
+  readonly rewrittenBefore?: (message: Message, input: BuildInput) => Message | undefined;
 };
 
 /**
@@ -27,7 +39,9 @@ export type AgentHistoryWindowOptions = {
  * Why the output is unchanged: walking from the newest message, it adds up a lower bound of what each
  * message can cost once governed: its exact tokens for user messages, assistant answers whose tool
  * calls are all sendable, and tool results that answer their assistant and are not over the size
- * limit; 0 for what the governor may shrink or drop (oversized or unpaired results, placeholders,
+ * limit (or belong to an exempt tool such as `read_file`, sent as they are); for an oversized result
+ * the governor offloaded in an earlier build, the exact tokens of its reference (what is sent, never
+ * its text); 0 for what the governor may shrink or drop (other oversized or unpaired results, placeholders,
  * assistants with a broken call) and for the newest message, which may be merged with the current one. Once that
  * sum exceeds the whole budget, the governor's own newest-first walk must stop inside the part
  * walked, so everything before the last user message at or before that point is snipped, whatever
@@ -46,8 +60,12 @@ export class AgentHistoryWindow implements MessageProvider {
   readonly specificationVersion = 'v1' as const;
   readonly id = 'history';
   readonly #budget: number;
-  readonly #placeholders: ReadonlySet<string>;
+  readonly #placeholders: PlaceholderTexts;
   readonly #maxToolResultChars: number;
+  readonly #exemptTools: ReadonlySet<string>;
+  readonly #rewrittenBefore: ((message: Message, input: BuildInput) => Message | undefined) | undefined;
+  /** The window is emitted tagged (section `history`), so the governor's caches see these objects. */
+  readonly #tags = new SectionTags();
   #seen: readonly Message[] = [];
   #seenLength = 0;
   /** Length of the leading run of system messages of the history. */
@@ -56,12 +74,27 @@ export class AgentHistoryWindow implements MessageProvider {
   #scanned = 0;
   #leftOutCallIds = new Set<string>();
   #lateSystem = false;
+  /** The floor of each history index walked (see `IndexFloors`). */
+  readonly #floors = new IndexFloors();
+  /** The window's call ids, extended per turn (see `WindowCallIds`). */
+  readonly #windowIds = new WindowCallIds();
+  /** The messages last emitted for a window starting at `start` (tagged), extended per turn. */
+  #emitted:
+    | {
+        readonly lead: number;
+        readonly start: number;
+        readonly length: number;
+        readonly messages: readonly Message[];
+      }
+    | undefined;
   #last: { readonly start: number; readonly length: number; readonly out: ProviderResult } | undefined;
 
   constructor(options: AgentHistoryWindowOptions) {
     this.#budget = options.budgetTokens;
-    this.#placeholders = new Set(options.placeholderTexts);
+    this.#placeholders = new PlaceholderTexts(options.placeholderTexts);
     this.#maxToolResultChars = options.maxToolResultChars;
+    this.#exemptTools = new Set(options.exemptTools ?? DEFAULT_OFFLOAD_EXEMPT_TOOLS);
+    this.#rewrittenBefore = options.rewrittenBefore;
   }
 
   getMessages(input: BuildInput, context: BuildContext): ProviderResult {
@@ -69,23 +102,31 @@ export class AgentHistoryWindow implements MessageProvider {
     if (!(this.#budget > 0) || input.state?.[GOVERNOR_STATE_KEY] !== undefined) {
       return { messages: history, decisions: [] };
     }
-    this.#learn(history);
-    const start = this.#safeStart(history, context.tokenCounter);
+    this.#learn(history, context);
     const last = this.#last;
-    if (last !== undefined && last.start === start && last.length === history.length) return last.out;
+    // The same messages as the last build (checked by identity in #learn): the same window.
+    if (last !== undefined && last.length === history.length) return last.out;
+    const start = this.#safeStart(history, { counter: context.tokenCounter, input });
     const out = this.#emit(history, start);
     this.#last = { start, length: history.length, out };
     return out;
   }
 
   /** Keeps the ledger when `history` only grew since the last build; resets it otherwise. */
-  #learn(history: readonly Message[]): void {
+  #learn(history: readonly Message[], context: BuildContext): void {
     const seen = this.#seen;
     let grown = history.length >= this.#seenLength;
-    for (let index = 0; grown && index < this.#seenLength; index += 1) {
+    // The pipeline's input check has compared this history with the one before (the one seen here
+    // last, when this window serves one pipeline): no second pass over the history.
+    const growth = context.historyGrowth;
+    const checked = growth !== undefined && growth.previous === seen && growth.shared >= this.#seenLength;
+    for (let index = 0; grown && !checked && index < this.#seenLength; index += 1) {
       if (history[index] !== seen[index]) grown = false;
     }
     if (!grown) {
+      this.#floors.clear();
+      this.#windowIds.clear();
+      this.#emitted = undefined;
       this.#scanned = 0;
       this.#leftOutCallIds = new Set();
       this.#lateSystem = false;
@@ -104,29 +145,37 @@ export class AgentHistoryWindow implements MessageProvider {
   }
 
   /** The first history index to emit after the leading system run (`#lead` when nothing can go). */
-  #safeStart(history: readonly Message[], counter: TokenCounter): number {
+  #safeStart(history: readonly Message[], run: Omit<FloorRun, 'index'>): number {
     const lead = this.#lead;
     let floor = 0;
     // The newest history message is left out of the sum: a user message there is merged with the
     // current one, and the governor keeps the newest message whatever it costs.
+    const floors = this.#floors;
+    floors.useSession(run.input.sessionKey);
     let index = history.length - 2;
     for (; index >= lead; index -= 1) {
-      floor += this.#floorTokens(history, { index, counter });
+      floor += floors.get(index) ?? this.#floorAt(history, { ...run, index });
       if (floor > this.#budget) break;
     }
+    floors.forgetBelow(index);
     while (index >= lead && history[index]?.role !== 'user') index -= 1;
     if (index <= lead) return lead;
     if (index < this.#scanned) return lead; // never moves back on a grown history; be safe if it does
     this.#scanLeftOut(history, index);
-    if (this.#lateSystem || !this.#windowCallIdsAreFree(history, index)) return lead;
+    if (this.#lateSystem) return lead;
+    if (!this.#windowIds.areFree(history, { start: index, leftOut: this.#leftOutCallIds })) return lead;
     return index;
   }
 
+  /** {@link AgentHistoryWindow.#floorTokens}, remembered (a result that may be offloaded later is asked again). */
+  #floorAt(history: readonly Message[], at: FloorRun): number {
+    const tokens = this.#floorTokens(history, at);
+    if (tokens > 0 || history[at.index]?.role !== 'tool') this.#floors.set(at.index, tokens);
+    return tokens;
+  }
+
   /** What the message at `index` costs at least once governed. */
-  #floorTokens(
-    history: readonly Message[],
-    at: { readonly index: number; readonly counter: TokenCounter },
-  ): number {
+  #floorTokens(history: readonly Message[], at: FloorRun): number {
     const message = history[at.index] as Message; // the walk stays in range
     switch (message.role) {
       case 'user':
@@ -140,22 +189,29 @@ export class AgentHistoryWindow implements MessageProvider {
           return 0;
         if (message.toolCalls === undefined && this.#isPlaceholder(message)) return 0;
         return at.counter.countMessage(message);
-      case 'tool':
-        return this.#keepsItsSize(message) && isPairedResult(history, at.index)
-          ? at.counter.countMessage(message)
-          : 0;
+      case 'tool': {
+        if (!isPairedResult(history, at.index)) return 0;
+        if (this.#keepsItsSize(message)) return at.counter.countMessage(message);
+        // Oversized: what the governor sent for it before (its reference), else 0 (not known yet).
+        const sent = this.#rewrittenBefore?.(this.#tags.tag(message, this.id), at.input);
+        return sent === undefined ? 0 : at.counter.countMessage(sent);
+      }
       default:
         return 0;
     }
   }
 
   #isPlaceholder(message: Message): boolean {
-    return typeof message.content === 'string' && this.#placeholders.has(message.content.trim());
+    return typeof message.content === 'string' && this.#placeholders.has(message.content);
   }
 
   /** A result the governor leaves as it is or only grows (an empty one gets a notice). */
   #keepsItsSize(message: Message): boolean {
-    return typeof message.content === 'string' && message.content.length <= this.#maxToolResultChars;
+    if (typeof message.content !== 'string') return false;
+    return (
+      message.content.length <= this.#maxToolResultChars ||
+      this.#exemptTools.has(message.name !== undefined && message.name !== '' ? message.name : 'tool')
+    );
   }
 
   /** Adds the tool call ids and late system messages of `[#scanned, end)` to the ledger. */
@@ -168,21 +224,17 @@ export class AgentHistoryWindow implements MessageProvider {
     this.#scanned = end;
   }
 
-  #windowCallIdsAreFree(history: readonly Message[], start: number): boolean {
-    const inWindow = new Set<string>();
-    for (let index = start; index < history.length; index += 1) {
-      for (const call of history[index]?.toolCalls ?? []) {
-        if (inWindow.has(call.id) || this.#leftOutCallIds.has(call.id)) return false;
-        inWindow.add(call.id);
-      }
-    }
-    return true;
-  }
-
   #emit(history: readonly Message[], start: number): ProviderResult {
     const lead = this.#lead;
-    if (start <= lead) return { messages: history, decisions: [] };
-    const messages = lead === 0 ? history.slice(start) : [...history.slice(0, lead), ...history.slice(start)];
+    const tag = (message: Message): Message => this.#tags.tag(message, this.id);
+    if (start <= lead) return { messages: history.map(tag), decisions: [] };
+    const last = this.#emitted;
+    // The same window start as last turn: last turn's messages, then the new ones (tagged once).
+    const messages =
+      last !== undefined && last.lead === lead && last.start === start
+        ? last.messages.concat(history.slice(last.length).map(tag))
+        : [...history.slice(0, lead), ...history.slice(start)].map(tag);
+    this.#emitted = { lead, start, length: history.length, messages };
     const first = history[lead] as Message; // lead < start ≤ length
     const lastLeftOut = history[start - 1] as Message;
     const count = start - lead;
@@ -202,6 +254,9 @@ export class AgentHistoryWindow implements MessageProvider {
     };
   }
 }
+
+/** Where the window walk is: the message index, the build's counter and input. */
+type FloorRun = { readonly index: number; readonly counter: TokenCounter; readonly input: BuildInput };
 
 /** A tool call the governor keeps: a non-empty id and name (duplicates make the window fall back). */
 function isSendableCall(call: { readonly id: unknown; readonly name: unknown }): boolean {

@@ -1,10 +1,15 @@
 import { ContextError } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import { ContextGovernor, type ContextGovernorOptions } from '../filters/context-governor.js';
-import { DEFAULT_MAX_TOOL_RESULT_CHARS, DEFAULT_PLACEHOLDER_TEXTS } from '../filters/governor-constants.js';
+import {
+  DEFAULT_MAX_TOOL_RESULT_CHARS,
+  DEFAULT_OFFLOAD_EXEMPT_TOOLS,
+  DEFAULT_PLACEHOLDER_TEXTS,
+} from '../filters/governor-constants.js';
 import { JoinSystemMessagesFilter } from '../filters/join-system-messages-filter.js';
 import { MergeCurrentMessageFilter } from '../filters/merge-current-message-filter.js';
 import { RoleAlternationFilter } from '../filters/role-alternation-filter.js';
+import { ToolResultBudgetFilter } from '../filters/tool-result-budget-filter.js';
 import type { ContextPipelineOptions } from '../pipeline/context-pipeline.js';
 import type { MessageProvider } from '../pipeline/contracts.js';
 import {
@@ -34,7 +39,7 @@ import { SkillsCatalog } from '../skills/skills-catalog.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { resolveAgentWorkspace } from '../workspace/agent-workspace.js';
 import type { WorkspaceFileCache } from '../workspace/file-cache.js';
-import { AgentHistoryWindow } from './for-agent-history-window.js';
+import { AgentHistoryWindow, type AgentHistoryWindowOptions } from './for-agent-history-window.js';
 import { pipelineOptions } from './for-chat.js';
 
 /** Skill options of the agent preset. */
@@ -153,6 +158,8 @@ export function agentPresetOptions(options: AgentPresetOptions): ContextPipeline
           budgetTokens: governor.budgetTokens,
           placeholderTexts: options.governor?.placeholderTexts ?? DEFAULT_PLACEHOLDER_TEXTS,
           maxToolResultChars: options.governor?.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
+          exemptTools: options.governor?.offloadExemptTools ?? DEFAULT_OFFLOAD_EXEMPT_TOOLS,
+          ...rewrittenBefore(governor),
         });
   return {
     providers: agentProviders(options, { catalog, isSeparateProject, history }),
@@ -162,8 +169,19 @@ export function agentPresetOptions(options: AgentPresetOptions): ContextPipeline
       ...governor.filters,
       ...(options.strictRoles === true ? [new RoleAlternationFilter()] : []),
     ],
+    // Every filter above depends only on its list and the build input: a build whose providers give
+    // the same messages as the last one (files, memory and skills unchanged) reuses its result.
+    reuseUnchangedBuilds: true,
     ...pipelineOptions(options),
   };
+}
+
+/** The governor's tool-result step, whose settled rewrites tell the window what an offload costs. */
+function rewrittenBefore(governor: ContextGovernor): Pick<AgentHistoryWindowOptions, 'rewrittenBefore'> {
+  const step = governor.filters.find((filter) => filter instanceof ToolResultBudgetFilter);
+  return step === undefined
+    ? {}
+    : { rewrittenBefore: (message, input) => step.rewrittenBefore(message, input) };
 }
 
 function agentProviders(

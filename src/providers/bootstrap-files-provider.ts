@@ -8,7 +8,7 @@ import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, MessageProvider, ProviderResult } from '../pipeline/contracts.js';
 import { WorkspaceFileCache } from '../workspace/file-cache.js';
 import { isMissingFileError } from '../workspace/fs-helpers.js';
-import { resolveRealInside } from '../workspace/resolve-real-inside.js';
+import { realPathInside } from '../workspace/real-path-inside.js';
 import { leavesFolder } from '../workspace/safe-path.js';
 
 /** Options for {@link BootstrapFilesProvider}. */
@@ -167,13 +167,14 @@ export class BootstrapFilesProvider implements MessageProvider {
     readonly signal: AbortSignal | undefined;
   }): Promise<string | BootstrapSkip> {
     const { workspace, file, signal } = target;
-    let real: string;
+    let real: string | undefined;
     try {
-      real = await resolveRealInside(workspace, file);
+      real = realPathInside(workspace, file);
     } catch (error) {
       if (ContextError.isInstance(error)) return { file, reason: 'outside-workspace' };
       return { file, reason: isMissingFileError(error) ? 'missing' : 'unreadable' };
     }
+    if (real === undefined) return { file, reason: 'missing' };
     let text: string;
     try {
       text = (await this.#cache.read(real, signal === undefined ? {} : { signal })).text;

@@ -135,8 +135,8 @@ export class SkillsCatalog {
   /** Parses a SKILL.md (cached by size and mtime); a missing file is skipped, any other failure is a problem. */
   #read(file: string, problems: SkillProblem[]): ReturnType<typeof safeParseSkillFile> | undefined {
     try {
-      const stats = statSync(file);
-      if (!stats.isFile()) return undefined;
+      const stats = statSync(file, { throwIfNoEntry: false });
+      if (stats === undefined || !stats.isFile()) return undefined;
       const key = `${stats.size}:${stats.mtimeMs}`;
       const cached = this.#files.get(file);
       if (cached?.key === key) return cached.parsed;
@@ -179,6 +179,8 @@ export class SkillsCatalog {
 
 function listSkillFolders(dir: string, problems: SkillProblem[]): readonly string[] {
   try {
+    // A missing folder is the common case: one stat that makes no error object, then nothing to list.
+    if (statSync(dir, { throwIfNoEntry: false }) === undefined) return [];
     return readdirSync(dir, { withFileTypes: true })
       .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
       .map((entry) => entry.name)

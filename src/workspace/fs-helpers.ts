@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 
 /** True when `error` is a Node file-system error with this `code` (e.g. `ENOENT`). */
@@ -23,6 +24,8 @@ export async function fileExists(file: string): Promise<boolean> {
 
 /** Reads a UTF-8 file, or `''` when it does not exist. */
 export async function readTextOrEmpty(file: string): Promise<string> {
+  // A missing file (the common case for memory) is told by one stat that makes no error object.
+  if (statSync(file, { throwIfNoEntry: false }) === undefined) return '';
   try {
     return await readFile(file, 'utf8');
   } catch (error) {

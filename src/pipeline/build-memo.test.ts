@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { user } from '../core/factories.js';
+import type { Message } from '../core/message.js';
+import type { BuildInput } from './build-input.js';
+import { ContextPipeline } from './context-pipeline.js';
+import type { ContextFilter, MessageProvider } from './contracts.js';
+
+/** A provider that makes a new system message (with a new id) every build, from a text it is told. */
+function prompt(source: { text: string }): MessageProvider {
+  return {
+    id: 'prompt',
+    getMessages: (_input, context) => [{ id: context.generateId(), role: 'system', content: source.text }],
+  };
+}
+
+const history: MessageProvider = { id: 'history', getMessages: (input) => input.history ?? [] };
+
+/** A filter that counts its runs and drops nothing. */
+function counting(): ContextFilter & { runs: number } {
+  const filter = {
+    id: 'counting',
+    runs: 0,
+    apply(messages: readonly Message[]) {
+      filter.runs += 1;
+      return { messages, decisions: [] };
+    },
+  };
+  return filter;
+}
+
+function pipeline(source: { text: string }, filter: ContextFilter, reuse = true): ContextPipeline {
+  return new ContextPipeline({
+    providers: [prompt(source), history],
+    filters: [filter],
+    reuseUnchangedBuilds: reuse,
+  });
+}
+
+describe('reuseUnchangedBuilds', () => {
+  const turns = [user('hi', { id: 'u1' }), user('more', { id: 'u2' })];
+
+  it('reuses the last result when the providers give the same messages (new generated ids aside)', async () => {
+    const filter = counting();
+    const builder = pipeline({ text: 'Be brief.' }, filter);
+    const first = await builder.build({ history: turns, tools: [{ name: 'exec' }] });
+    const again = await builder.build({ history: [...turns], tools: [{ name: 'exec' }] });
+    expect(filter.runs).toBe(1);
+    expect(again.messages).toBe(first.messages);
+    expect(again.trace.totalTokens).toBe(first.trace.totalTokens);
+    expect(again.trace.stages.find((stage) => stage.id === 'counting')?.durationMs).toBe(0);
+  });
+
+  it('runs the filters again when a provider, a history message or the input changed', async () => {
+    const filter = counting();
+    const source = { text: 'Be brief.' };
+    const builder = pipeline(source, filter);
+    await builder.build({ history: turns });
+    source.text = 'Be kind.';
+    const edited = await builder.build({ history: turns });
+    expect(edited.messages[0]?.content).toBe('Be kind.');
+    await builder.build({ history: [turns[0] as Message, user('more', { id: 'u3' })] });
+    await builder.build({ history: [turns[0] as Message, user('more', { id: 'u3' })], sessionKey: 'other' });
+    expect(filter.runs).toBe(4);
+  });
+
+  it('never reuses a build with loop state, and is off by default', async () => {
+    const filter = counting();
+    const builder = pipeline({ text: 'Be brief.' }, filter);
+    const state: BuildInput['state'] = { loop: { step: 1 } };
+    await builder.build({ history: turns, state });
+    await builder.build({ history: turns, state });
+    expect(filter.runs).toBe(2);
+    const plain = counting();
+    const off = pipeline({ text: 'Be brief.' }, plain, false);
+    await off.build({ history: turns });
+    await off.build({ history: turns });
+    expect(plain.runs).toBe(2);
+  });
+});
