@@ -26,6 +26,8 @@ export type CacheAwareTrimFilterOptions = Pick<
 export class CacheAwareTrimFilter implements ContextFilter {
   readonly specificationVersion = 'v1' as const;
   readonly id: string;
+  /** Its cut points are walked from the history's start, so no provider may leave old messages out. */
+  readonly readsWholeHistory = true;
   readonly #options: CacheAwareTrimFilterOptions;
 
   constructor(options: CacheAwareTrimFilterOptions) {

@@ -65,6 +65,7 @@ export class ContextPipeline {
   readonly #tags = new SectionTags();
   readonly #validator = new BuildInputValidator();
   readonly #memo: BuildMemo | undefined;
+  readonly #wholeHistory: boolean;
 
   constructor(options: ContextPipelineOptions = {}) {
     this.providers = options.providers ?? [];
@@ -76,6 +77,7 @@ export class ContextPipeline {
     this.#observer = options.observer;
     this.#checks = options.checks ?? [];
     this.#memo = options.reuseUnchangedBuilds === true ? new BuildMemo() : undefined;
+    this.#wholeHistory = this.filters.some((filter) => filter.readsWholeHistory === true);
   }
 
   /**
@@ -262,6 +264,7 @@ export class ContextPipeline {
             },
       debug: this.#debug,
       ...(input.signal === undefined ? {} : { signal: input.signal }),
+      ...(this.#wholeHistory ? { wholeHistory: true } : {}),
     };
   }
 }

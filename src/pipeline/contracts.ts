@@ -26,6 +26,11 @@ export type BuildContext = {
    * not compare it again. Absent when unknown (e.g. in `transform`).
    */
   readonly historyGrowth?: { readonly previous: readonly Message[]; readonly shared: number };
+  /**
+   * True when a filter of the pipeline decides from the whole history (`ContextFilter.readsWholeHistory`),
+   * so a history provider must not leave out old messages it expects the budget steps to drop.
+   */
+  readonly wholeHistory?: boolean;
 };
 
 /**
@@ -70,6 +75,11 @@ export interface ContextFilter {
   readonly id: string;
   /** @default 'throw' (filters guard correctness); enrichment filters declare 'skip' */
   readonly onError?: StageErrorPolicy;
+  /**
+   * True when the filter's decision depends on the oldest messages too (e.g. a cache-aware trim that
+   * walks the history from its start): history providers then emit the whole history. @default false
+   */
+  readonly readsWholeHistory?: boolean;
   apply(
     messages: readonly Message[],
     input: BuildInput,

@@ -48,7 +48,9 @@ export type AgentHistoryWindowOptions = {
  * the later steps do. The window is only used when nothing in the part left out can change how the
  * rest is governed: no system message after the leading ones (the governor keeps those), no tool
  * call id shared with the window (duplicate ids are renamed), no duplicate id inside the window, and
- * no tool-loop state in the input (in-flight compaction works by position).
+ * no tool-loop state in the input (in-flight compaction works by position), and no filter that reads
+ * the whole history (`BuildContext.wholeHistory`, e.g. a cache-aware trim, whose cut points depend on
+ * where the history starts).
  *
  * The ledger: the last history seen, and the tool call ids and late system messages of the part left
  * out so far. A turn that only appends messages checks the old messages by identity (no text is
@@ -99,7 +101,11 @@ export class AgentHistoryWindow implements MessageProvider {
 
   getMessages(input: BuildInput, context: BuildContext): ProviderResult {
     const history = input.history ?? [];
-    if (!(this.#budget > 0) || input.state?.[GOVERNOR_STATE_KEY] !== undefined) {
+    if (
+      !(this.#budget > 0) ||
+      context.wholeHistory === true ||
+      input.state?.[GOVERNOR_STATE_KEY] !== undefined
+    ) {
       return { messages: history, decisions: [] };
     }
     this.#learn(history, context);
