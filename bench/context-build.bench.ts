@@ -7,9 +7,9 @@
  * the cold figure is a first call. Prints the figures, the growth exponent from 10k to 100k and the
  * ratios against the performance goals. `npm run bench -- --sizes 1k,10k` limits the sizes.
  */
-import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchSizes, type FailedCase, findFigures, runCaseProcess } from './case-process.js';
 import type { CaseFigures } from './context-build-case.js';
 
 const CASES = [
@@ -26,7 +26,7 @@ const CASE_TIMEOUT_MS = 150_000;
 const LANGCHAIN_MAX_MESSAGES = 10_000;
 const caseFile = join(dirname(fileURLToPath(import.meta.url)), 'context-build-case.ts');
 
-type Result = CaseFigures | { readonly name: string; readonly messages: number; readonly failed: string };
+type Result = CaseFigures | FailedCase;
 
 export async function run(): Promise<void> {
   const sizes = benchSizes();
@@ -53,49 +53,8 @@ export async function run(): Promise<void> {
   printGoals(results, sizes);
 }
 
-function benchSizes(): readonly number[] {
-  const raw = process.env['CTXLOOM_BENCH_SIZES'] ?? '1k,10k,100k';
-  return raw.split(',').map((item) => {
-    const match = /^(\d+)(k?)$/i.exec(item.trim());
-    if (match === null) throw new Error(`--sizes: "${item}" is not a size such as 1k or 5000`);
-    return Number(match[1]) * (match[2] === '' ? 1 : 1000);
-  });
-}
-
 function runCase(name: string, size: number): Promise<Result> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', caseFile, name, String(size)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), CASE_TIMEOUT_MS);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const line = out.trim().split('\n').at(-1) ?? '';
-      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as CaseFigures);
-      else
-        resolve({
-          name,
-          messages: size,
-          failed:
-            code === null
-              ? `over ${CASE_TIMEOUT_MS / 1000} s, stopped`
-              : `exit ${code}: ${err.trim().split('\n').at(-1) ?? ''}`,
-        });
-    });
-  });
-}
-
-function find(results: readonly Result[], name: string, size: number): CaseFigures | undefined {
-  const found = results.find((item) => item.name === name && item.messages === size);
-  return found === undefined || 'failed' in found ? undefined : found;
+  return runCaseProcess<CaseFigures>({ caseFile, name, size, timeoutMs: CASE_TIMEOUT_MS });
 }
 
 function ms(value: number | undefined): string {
@@ -112,20 +71,20 @@ function printTable(results: readonly Result[], sizes: readonly number[]): void 
   process.stdout.write(`\n${'case'.padEnd(18)}${head}   peak / retained MB @ ${sizes.at(-1)}   kept\n`);
   for (const name of CASES) {
     const cells = sizes.map((size) => {
-      const figures = find(results, name, size);
+      const figures = findFigures(results, name, size);
       if (figures === undefined) {
         const failed = results.find((item) => item.name === name && item.messages === size);
         return (failed !== undefined && 'failed' in failed ? failed.failed.slice(0, 28) : '—').padStart(30);
       }
       return `${ms(figures.coldMs)} / ${ms(figures.plusOneMs)} / ${ms(figures.nothingNewMs)}`.padStart(30);
     });
-    const last = find(results, name, sizes.at(-1) ?? 0);
+    const last = findFigures(results, name, sizes.at(-1) ?? 0);
     const memory = last === undefined ? '—' : `${mb(last.peakBytes)} / ${mb(last.retainedBytes)}`;
     process.stdout.write(
       `${name.padEnd(18)}${cells.join('')}   ${memory.padStart(24)}   ${last?.kept ?? ''}\n`,
     );
   }
-  const raw = find(results, 'ctxloom', sizes.at(-1) ?? 0)?.rawHistoryBytes;
+  const raw = findFigures(results, 'ctxloom', sizes.at(-1) ?? 0)?.rawHistoryBytes;
   if (raw !== undefined) process.stdout.write(`raw history @ ${sizes.at(-1)}: ${mb(raw)} MB of heap\n`);
   for (const name of CASES) {
     const note = results.find((item): item is CaseFigures => item.name === name && 'note' in item)?.note;
@@ -145,7 +104,7 @@ function exponent(small: number | undefined, large: number | undefined, factor: 
 }
 
 function printGoals(results: readonly Result[], sizes: readonly number[]): void {
-  const at = (name: string, size: number) => find(results, name, size);
+  const at = (name: string, size: number) => findFigures(results, name, size);
   const lines: string[] = ['\ngoals (ratios from this run):'];
   for (const size of sizes) {
     const ctx = at('ctxloom', size);

@@ -8,19 +8,19 @@
  * its own process (`prepare-step-case.ts`). `npm run bench -- prepare-step --sizes 1k,10k` limits
  * the sizes. Prints ratios; asserts nothing about speed.
  */
-import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchSizes, type FailedCase, findFigures, runCaseProcess } from './case-process.js';
 import type { StepCaseFigures } from './prepare-step-case.js';
 
 const CASES = ['prepare-step', 'prepare-step-v7', 'prune'] as const;
 const CASE_TIMEOUT_MS = 120_000;
 const caseFile = join(dirname(fileURLToPath(import.meta.url)), 'prepare-step-case.ts');
 
-type Result = StepCaseFigures | { readonly name: string; readonly messages: number; readonly failed: string };
+type Result = StepCaseFigures | FailedCase;
 
 export async function run(): Promise<void> {
-  const sizes = stepBenchSizes();
+  const sizes = benchSizes();
   process.stdout.write(
     `createPrepareStep (governor, block limit 100,000 tokens, estimating counter, offload to a temp workspace) ` +
       `vs AI SDK pruneMessages, one process per case, node ${process.version}; cold is step 1, +1 and same are ` +
@@ -56,15 +56,15 @@ export async function run(): Promise<void> {
   for (const name of ['prepare-step', 'prepare-step-v7']) {
     process.stdout.write(`\nratios, ${name} / pruneMessages (cold, +1, same):\n`);
     for (const size of sizes) {
-      const ours = find(results, name, size);
-      const peer = find(results, 'prune', size);
+      const ours = findFigures(results, name, size);
+      const peer = findFigures(results, 'prune', size);
       process.stdout.write(
         `  ${size}: ${ratio(ours?.coldMs, peer?.coldMs)}, ${ratio(ours?.plusOneMs, peer?.plusOneMs)}, ` +
           `${ratio(ours?.sameMs, peer?.sameMs)}; cold / +1: ${ratio(ours?.coldMs, ours?.plusOneMs)}\n`,
       );
     }
-    const small = find(results, name, 10_000);
-    const large = find(results, name, 100_000);
+    const small = findFigures(results, name, 10_000);
+    const large = findFigures(results, name, 100_000);
     if (small !== undefined && large !== undefined) {
       process.stdout.write(
         `  growth exponent 10k→100k: +1 ${exponent(small.plusOneMs, large.plusOneMs)}, ` +
@@ -74,50 +74,8 @@ export async function run(): Promise<void> {
   }
 }
 
-/** The sizes of `--sizes` (bench/run.ts passes them in CTXLOOM_BENCH_SIZES). @default 1k,10k,100k */
-function stepBenchSizes(): readonly number[] {
-  const raw = process.env['CTXLOOM_BENCH_SIZES'] ?? '1k,10k,100k';
-  return raw.split(',').map((item) => {
-    const match = /^(\d+)(k?)$/i.exec(item.trim());
-    if (match === null) throw new Error(`--sizes: "${item}" is not a size such as 1k or 5000`);
-    return Number(match[1]) * (match[2] === '' ? 1 : 1000);
-  });
-}
-
 function runCase(name: string, size: number): Promise<Result> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', caseFile, name, String(size)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), CASE_TIMEOUT_MS);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const line = out.trim().split('\n').at(-1) ?? '';
-      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as StepCaseFigures);
-      else
-        resolve({
-          name,
-          messages: size,
-          failed:
-            code === null
-              ? `over ${CASE_TIMEOUT_MS / 1000} s, stopped`
-              : `exit ${code}: ${err.trim().split('\n').at(-1) ?? ''}`,
-        });
-    });
-  });
-}
-
-function find(results: readonly Result[], name: string, size: number): StepCaseFigures | undefined {
-  const found = results.find((item) => item.name === name && item.messages === size);
-  return found === undefined || 'failed' in found ? undefined : found;
+  return runCaseProcess<StepCaseFigures>({ caseFile, name, size, timeoutMs: CASE_TIMEOUT_MS });
 }
 
 function ms(value: number): string {
