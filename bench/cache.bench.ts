@@ -238,10 +238,15 @@ function printTable(rows: readonly Scored[]): void {
     const comparableAnthropic = Math.min(...comparable.map((row) => row.anthropicCost));
     const comparableOpenAI = Math.min(...comparable.map((row) => row.openaiCost));
     process.stdout.write(
-      `${ours.name} vs the best peer: ${(bestAnthropic / ours.anthropicCost).toFixed(1)}x cheaper (Anthropic), ${(bestOpenAI / ours.openaiCost).toFixed(1)}x cheaper (OpenAI); ` +
-        `vs the best peer sending at least as much context: ${(comparableAnthropic / ours.anthropicCost).toFixed(1)}x (Anthropic), ${(comparableOpenAI / ours.openaiCost).toFixed(1)}x (OpenAI).\n`,
+      `${ours.name} vs the best peer: ${costWords(bestAnthropic, ours.anthropicCost)} (Anthropic), ${costWords(bestOpenAI, ours.openaiCost)} (OpenAI); ` +
+        `vs the best peer sending at least as much context: ${costWords(comparableAnthropic, ours.anthropicCost)} (Anthropic), ${costWords(comparableOpenAI, ours.openaiCost)} (OpenAI).\n`,
     );
   }
+}
+
+/** "2.7x cheaper" or "1.23x the cost": how our cost compares with a peer's. */
+function costWords(peer: number, ours: number): string {
+  return ours <= peer ? `${(peer / ours).toFixed(1)}x cheaper` : `${(ours / peer).toFixed(2)}x the cost`;
 }
 
 function pct(share: number): string {
