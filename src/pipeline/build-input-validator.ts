@@ -62,8 +62,9 @@ export class BuildInputValidator {
     for (let index = from; index < messages.length; index += 1) {
       const message: unknown = messages[index];
       if (typeof message === 'object' && message !== null && seen.has(message)) continue;
-      const found = checkMessageShape(message, `${path}[${index}]`);
-      if (found !== undefined) return found;
+      // The path is written only for a problem: no string per message on the way.
+      const found = checkMessageShape(message, '');
+      if (found !== undefined) return { ...found, path: `${path}[${index}]${found.path}` };
       seen.add(message as object);
     }
     this.#lastList = messages;
