@@ -88,7 +88,9 @@ type RunState = {
  * objects, so what it cached by identity is reused; a message replaced, or edited in place in its
  * `role`, `content` or `providerOptions`, makes the step read every message again (an edit inside a
  * part is not seen: replace the message instead). When nothing changes it returns `undefined` and
- * the AI SDK sends its own messages.
+ * the AI SDK sends its own messages. A governor source also leaves out, per run, the oldest history
+ * messages it is certain to snip before its steps run (see `ContextGovernorOptions.historyWindow`), so
+ * a +1 step governs what is new plus the kept window; what is sent is the same.
  *
  * @example
  * const result = await generateText({ model, tools, system, messages, stopWhen: stepCountIs(20),

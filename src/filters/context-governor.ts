@@ -10,7 +10,16 @@ import type { PersistToolResultOptions } from '../workspace/tool-result-offload.
 import { BackfillToolResultsFilter } from './backfill-tool-results-filter.js';
 import { BudgetGuardFilter } from './budget-guard-filter.js';
 import { DropOrphanToolResultsFilter } from './drop-orphan-tool-results-filter.js';
-import { type InputBudgetOptions, resolveInputBudget } from './governor-constants.js';
+import { GovernedFloor } from './governed-floor.js';
+import {
+  DEFAULT_COMPACTION_TARGET_RATIO,
+  DEFAULT_MAX_TOOL_RESULT_CHARS,
+  DEFAULT_OFFLOAD_EXEMPT_TOOLS,
+  DEFAULT_PLACEHOLDER_TEXTS,
+  type InputBudgetOptions,
+  resolveInputBudget,
+} from './governor-constants.js';
+import { GovernorHistoryWindow } from './governor-history-window.js';
 import { GOVERNOR_STATE_KEY, type GovernorRunState } from './governor-run-state.js';
 import { InflightCompactionFilter } from './inflight-compaction-filter.js';
 import { SnipHistoryFilter } from './snip-history-filter.js';
@@ -61,6 +70,14 @@ export type ContextGovernorOptions = InputBudgetOptions & {
   readonly now?: () => number;
   /** Told about every governed request (a request recorder, tracing). @default none */
   readonly observer?: RequestObserver;
+  /**
+   * Across the steps of one run (the calls of `prepareForModel` given the same
+   * `compactedToolCallIds`), leave out before any step the oldest history messages the governor is
+   * certain to snip, so that a step costs what is new plus what is kept, not the whole history (see
+   * `GovernorHistoryWindow`); the messages returned are the same. `false` governs every message.
+   * @default true
+   */
+  readonly historyWindow?: boolean;
 };
 
 /** Per-call options of {@link ContextGovernor.prepareForModel}. */
@@ -101,10 +118,35 @@ export class ContextGovernor {
   /** The input budget in tokens (0: compaction and snipping are off). */
   readonly budgetTokens: number;
   readonly #pipeline: ContextPipeline;
+  /** The floors of the history window, when it is on. */
+  readonly #floor: GovernedFloor | undefined;
+  /** The history window of each run, found by the run's compacted call ids. */
+  readonly #windows = new WeakMap<Set<string>, GovernorHistoryWindow>();
+  readonly #offload: ToolResultBudgetFilter | undefined;
+  /**
+   * What the window's floors must exceed: the budget, or in-flight compaction's target when it is
+   * above the budget (compaction stops at the target, so it must stay over both).
+   */
+  readonly #windowTokens: number;
 
   constructor(options: ContextGovernorOptions = {}) {
     this.budgetTokens = resolveInputBudget(options);
     this.filters = governorFilters(options, this.budgetTokens);
+    this.#windowTokens = Math.max(
+      this.budgetTokens,
+      Math.floor(this.budgetTokens * (options.compactionTargetRatio ?? DEFAULT_COMPACTION_TARGET_RATIO)),
+    );
+    this.#offload = this.filters.find(
+      (filter): filter is ToolResultBudgetFilter => filter instanceof ToolResultBudgetFilter,
+    );
+    this.#floor =
+      options.historyWindow === false || !(this.budgetTokens > 0)
+        ? undefined
+        : new GovernedFloor({
+            placeholderTexts: options.placeholderTexts ?? DEFAULT_PLACEHOLDER_TEXTS,
+            maxToolResultChars: options.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
+            exemptTools: options.offloadExemptTools ?? DEFAULT_OFFLOAD_EXEMPT_TOOLS,
+          });
     this.#pipeline = new ContextPipeline({
       filters: this.filters,
       ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter }),
@@ -125,18 +167,47 @@ export class ContextGovernor {
     options: PrepareForModelOptions = {},
   ): Promise<BuildResult> {
     checkMessageList(messages, 'prepareForModel');
-    const start = options.inflightStartIndex ?? messages.length;
+    const compacted = options.compactedToolCallIds ?? new Set<string>();
+    const { governed, start } = this.#window(messages, {
+      start: options.inflightStartIndex ?? messages.length,
+      compacted,
+      ownSet: options.compactedToolCallIds !== undefined,
+    });
     const state: GovernorRunState = {
       inflightStartIndex: start,
-      inflightMessageIds: new Set(messages.slice(Math.max(0, start)).map((message) => message.id)),
-      compactedToolCallIds: options.compactedToolCallIds ?? new Set(),
+      inflightMessageIds: new Set(governed.slice(Math.max(0, start)).map((message) => message.id)),
+      compactedToolCallIds: compacted,
     };
-    const result = await this.#pipeline.transform(messages, {
+    const result = await this.#pipeline.transform(governed, {
       state: { [GOVERNOR_STATE_KEY]: state },
       ...(options.tools === undefined ? {} : { tools: options.tools }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     return result;
+  }
+
+  /** The messages to govern (see `GovernorHistoryWindow`) and the in-flight start among them. */
+  #window(
+    messages: readonly Message[],
+    run: { readonly start: number; readonly compacted: Set<string>; readonly ownSet: boolean },
+  ): { readonly governed: readonly Message[]; readonly start: number } {
+    const floor = this.#floor;
+    // One set per run: a call without one is a run of its own, with nothing to learn from.
+    if (floor === undefined || !run.ownSet) return { governed: messages, start: run.start };
+    let window = this.#windows.get(run.compacted);
+    if (window === undefined) {
+      window = new GovernorHistoryWindow(this.#windowTokens);
+      this.#windows.set(run.compacted, window);
+    }
+    const offload = this.#offload;
+    const kept = window.window(messages, {
+      inflightStartIndex: run.start,
+      compacted: run.compacted,
+      counter: this.#pipeline.tokenCounter,
+      floor,
+      rewrittenBefore: (message) => offload?.rewrittenBefore(message, {}),
+    });
+    return { governed: kept.messages, start: run.start - kept.leftOut };
   }
 }
 

@@ -4,9 +4,9 @@
  */
 import { decision } from '../core/decision.js';
 import type { Message } from '../core/message.js';
+import { GovernedFloor } from '../filters/governed-floor.js';
 import { DEFAULT_OFFLOAD_EXEMPT_TOOLS } from '../filters/governor-constants.js';
 import { GOVERNOR_STATE_KEY } from '../filters/governor-run-state.js';
-import { PlaceholderTexts } from '../filters/placeholder-texts.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, MessageProvider, ProviderResult } from '../pipeline/contracts.js';
 import { SectionTags } from '../pipeline/section-tags.js';
@@ -62,9 +62,7 @@ export class AgentHistoryWindow implements MessageProvider {
   readonly specificationVersion = 'v1' as const;
   readonly id = 'history';
   readonly #budget: number;
-  readonly #placeholders: PlaceholderTexts;
-  readonly #maxToolResultChars: number;
-  readonly #exemptTools: ReadonlySet<string>;
+  readonly #floor: GovernedFloor;
   readonly #rewrittenBefore: ((message: Message, input: BuildInput) => Message | undefined) | undefined;
   /** The window is emitted tagged (section `history`), so the governor's caches see these objects. */
   readonly #tags = new SectionTags();
@@ -93,9 +91,11 @@ export class AgentHistoryWindow implements MessageProvider {
 
   constructor(options: AgentHistoryWindowOptions) {
     this.#budget = options.budgetTokens;
-    this.#placeholders = new PlaceholderTexts(options.placeholderTexts);
-    this.#maxToolResultChars = options.maxToolResultChars;
-    this.#exemptTools = new Set(options.exemptTools ?? DEFAULT_OFFLOAD_EXEMPT_TOOLS);
+    this.#floor = new GovernedFloor({
+      placeholderTexts: options.placeholderTexts,
+      maxToolResultChars: options.maxToolResultChars,
+      exemptTools: options.exemptTools ?? DEFAULT_OFFLOAD_EXEMPT_TOOLS,
+    });
     this.#rewrittenBefore = options.rewrittenBefore;
   }
 
@@ -173,51 +173,15 @@ export class AgentHistoryWindow implements MessageProvider {
     return index;
   }
 
-  /** {@link AgentHistoryWindow.#floorTokens}, remembered (a result that may be offloaded later is asked again). */
+  /** The floor of the message at `index` (see `GovernedFloor`), remembered (a result that may be offloaded later is asked again). */
   #floorAt(history: readonly Message[], at: FloorRun): number {
-    const tokens = this.#floorTokens(history, at);
+    const tokens = this.#floor.tokens(history, {
+      index: at.index,
+      counter: at.counter,
+      rewrittenBefore: (message) => this.#rewrittenBefore?.(this.#tags.tag(message, this.id), at.input),
+    });
     if (tokens > 0 || history[at.index]?.role !== 'tool') this.#floors.set(at.index, tokens);
     return tokens;
-  }
-
-  /** What the message at `index` costs at least once governed. */
-  #floorTokens(history: readonly Message[], at: FloorRun): number {
-    const message = history[at.index] as Message; // the walk stays in range
-    switch (message.role) {
-      case 'user':
-        return at.counter.countMessage(message);
-      case 'assistant':
-        // An empty or broken call list may leave an empty assistant, which the governor drops.
-        if (
-          message.toolCalls !== undefined &&
-          (message.toolCalls.length === 0 || !message.toolCalls.every(isSendableCall))
-        )
-          return 0;
-        if (message.toolCalls === undefined && this.#isPlaceholder(message)) return 0;
-        return at.counter.countMessage(message);
-      case 'tool': {
-        if (!isPairedResult(history, at.index)) return 0;
-        if (this.#keepsItsSize(message)) return at.counter.countMessage(message);
-        // Oversized: what the governor sent for it before (its reference), else 0 (not known yet).
-        const sent = this.#rewrittenBefore?.(this.#tags.tag(message, this.id), at.input);
-        return sent === undefined ? 0 : at.counter.countMessage(sent);
-      }
-      default:
-        return 0;
-    }
-  }
-
-  #isPlaceholder(message: Message): boolean {
-    return typeof message.content === 'string' && this.#placeholders.has(message.content);
-  }
-
-  /** A result the governor leaves as it is or only grows (an empty one gets a notice). */
-  #keepsItsSize(message: Message): boolean {
-    if (typeof message.content !== 'string') return false;
-    return (
-      message.content.length <= this.#maxToolResultChars ||
-      this.#exemptTools.has(message.name !== undefined && message.name !== '' ? message.name : 'tool')
-    );
   }
 
   /** Adds the tool call ids and late system messages of `[#scanned, end)` to the ledger. */
@@ -263,26 +227,3 @@ export class AgentHistoryWindow implements MessageProvider {
 
 /** Where the window walk is: the message index, the build's counter and input. */
 type FloorRun = { readonly index: number; readonly counter: TokenCounter; readonly input: BuildInput };
-
-/** A tool call the governor keeps: a non-empty id and name (duplicates make the window fall back). */
-function isSendableCall(call: { readonly id: unknown; readonly name: unknown }): boolean {
-  return typeof call.id === 'string' && call.id !== '' && typeof call.name === 'string' && call.name !== '';
-}
-
-/**
- * True when the tool result at `index` answers a sendable call of the assistant right before its run
- * of tool messages, and no earlier result in that run answers the same id (the governor keeps the
- * first and drops the others as orphans).
- */
-function isPairedResult(history: readonly Message[], index: number): boolean {
-  const id = history[index]?.toolCallId;
-  if (id === undefined || id === '') return false;
-  let start = index - 1;
-  while (start >= 0 && history[start]?.role === 'tool') {
-    if (history[start]?.toolCallId === id) return false;
-    start -= 1;
-  }
-  const caller = history[start];
-  if (caller?.role !== 'assistant') return false;
-  return (caller.toolCalls ?? []).some((call) => call.id === id && isSendableCall(call));
-}

@@ -1,0 +1,154 @@
+import type { Message } from '../core/message.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import type { GovernedFloor } from './governed-floor.js';
+
+/** One call of {@link GovernorHistoryWindow.window}. */
+export type GovernorWindowRequest = {
+  /** Index of the first in-flight message (never left out). */
+  readonly inflightStartIndex: number;
+  /** The run's compacted call ids as the call starts (their results may be shrunk: they cost 0). */
+  readonly compacted: ReadonlySet<string>;
+  readonly counter: TokenCounter;
+  readonly floor: GovernedFloor;
+  /** What the governor sent for an oversized result it rewrote before, if it did. */
+  readonly rewrittenBefore: (message: Message) => Message | undefined;
+};
+
+/**
+ * The steps of one tool loop given to `ContextGovernor.prepareForModel` (one per run, found by the
+ * run's `compactedToolCallIds`): leaves out the oldest history messages the governor is certain to
+ * snip, so that no step of it looks at them (the forAgent history window's argument, over the
+ * governor's own pipeline). @internal
+ *
+ * Why the result is unchanged: walking from the newest message, it adds up each message's
+ * `GovernedFloor`, with 0 for in-flight tool results and results of a compacted call id (in-flight
+ * compaction may shrink them). Once the sum exceeds the budget, every estimate in-flight compaction
+ * makes on the window exceeds it too, so it compacts every candidate (all in flight, so all in the
+ * window) whether the older messages are there or not; and the snip walk stops inside the part
+ * walked, so everything before the last user message at or before that point is snipped. The window
+ * starts there (or at the last user message before the in-flight ones). It is only used when nothing
+ * in the part left out can change how the rest is governed: no system message after the leading ones
+ * (snipping keeps and counts them), no tool call id of the window among the left-out ones and no
+ * duplicate id in the window (duplicates are renamed), and no in-flight message id among the left-out
+ * messages (in-flight messages are told by id).
+ *
+ * The ledger: the last list seen, and the tool call ids, message ids and late system messages of the
+ * part left out so far. A step that only appends checks the old messages by identity, scans what
+ * newly left the window and walks the window; any other list resets it.
+ */
+export class GovernorHistoryWindow {
+  /** The tokens the floors must exceed (the budget, or compaction's target when above it). */
+  readonly #budget: number;
+  #seen: readonly Message[] = [];
+  /** Length of the leading run of system messages. */
+  #lead = 0;
+  /** How far the left-out ledger has scanned. */
+  #scanned = 0;
+  #leftOutCallIds = new Set<string>();
+  #leftOutIds = new Set<string>();
+  #lateSystem = false;
+
+  constructor(budgetTokens: number) {
+    this.#budget = budgetTokens;
+  }
+
+  /**
+   * The messages to govern (the leading system messages, then the window) and how many were left
+   * out after the leading ones (0: `messages` itself).
+   */
+  window(
+    messages: readonly Message[],
+    request: GovernorWindowRequest,
+  ): { readonly messages: readonly Message[]; readonly leftOut: number } {
+    this.#learn(messages);
+    const lead = this.#lead;
+    const start = this.#start(messages, request);
+    if (start <= lead) return { messages, leftOut: 0 };
+    return { messages: messages.slice(0, lead).concat(messages.slice(start)), leftOut: start - lead };
+  }
+
+  /** Keeps the ledger when `messages` only grew since the last call; resets it otherwise. */
+  #learn(messages: readonly Message[]): void {
+    const seen = this.#seen;
+    let grown = messages.length >= seen.length;
+    for (let index = 0; grown && index < seen.length; index += 1) {
+      if (messages[index] !== seen[index]) grown = false;
+    }
+    if (!grown) {
+      this.#scanned = 0;
+      this.#leftOutCallIds = new Set();
+      this.#leftOutIds = new Set();
+      this.#lateSystem = false;
+    }
+    if (!grown || this.#lead === seen.length) {
+      let lead = grown ? this.#lead : 0;
+      while (lead < messages.length && messages[lead]?.role === 'system') lead += 1;
+      this.#lead = lead;
+      this.#scanned = Math.max(this.#scanned, lead);
+    }
+    this.#seen = messages;
+  }
+
+  /** The first index to govern after the leading system run (`#lead` when nothing can go). */
+  #start(messages: readonly Message[], request: GovernorWindowRequest): number {
+    const lead = this.#lead;
+    const inflight = Math.min(request.inflightStartIndex, messages.length);
+    const run = { ...request, inflightStartIndex: inflight };
+    let sum = 0;
+    let index = messages.length - 1;
+    for (; index >= lead; index -= 1) {
+      sum += floorAt(messages, { index, run });
+      if (sum > this.#budget) break;
+    }
+    if (index < lead) return lead;
+    index = Math.min(index, inflight);
+    while (index >= lead && messages[index]?.role !== 'user') index -= 1;
+    if (index <= lead || index < this.#scanned) return lead;
+    this.#scanLeftOut(messages, index);
+    if (this.#lateSystem) return lead;
+    if (!this.#isFree(messages, { start: index, inflight })) return lead;
+    return index;
+  }
+
+  /** Adds the call ids, message ids and late system messages of `[#scanned, end)` to the ledger. */
+  #scanLeftOut(messages: readonly Message[], end: number): void {
+    for (let index = this.#scanned; index < end; index += 1) {
+      const message = messages[index] as Message; // index is in range
+      if (message.role === 'system') this.#lateSystem = true;
+      this.#leftOutIds.add(message.id);
+      for (const call of message.toolCalls ?? []) this.#leftOutCallIds.add(call.id);
+    }
+    this.#scanned = end;
+  }
+
+  /**
+   * True when the call ids of the window are unique and none was left out, and no in-flight message
+   * has the id of a left-out one.
+   */
+  #isFree(messages: readonly Message[], at: { readonly start: number; readonly inflight: number }): boolean {
+    const ids = new Set<string>();
+    for (let index = at.start; index < messages.length; index += 1) {
+      const message = messages[index] as Message; // index is in range
+      if (index >= at.inflight && this.#leftOutIds.has(message.id)) return false;
+      for (const call of message.toolCalls ?? []) {
+        if (ids.has(call.id) || this.#leftOutCallIds.has(call.id)) return false;
+        ids.add(call.id);
+      }
+    }
+    return true;
+  }
+}
+
+/** The floor of `messages[at.index]`, 0 for a tool result in-flight compaction may shrink. */
+function floorAt(
+  messages: readonly Message[],
+  at: { readonly index: number; readonly run: GovernorWindowRequest },
+): number {
+  const { index, run } = at;
+  const message = messages[index] as Message; // the walk stays in range
+  if (message.role === 'tool') {
+    const id = message.toolCallId;
+    if (index >= run.inflightStartIndex || (id !== undefined && run.compacted.has(id))) return 0;
+  }
+  return run.floor.tokens(messages, { index, counter: run.counter, rewrittenBefore: run.rewrittenBefore });
+}
