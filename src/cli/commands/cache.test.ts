@@ -2,6 +2,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryIo } from '../../../test/helpers/memory-io.js';
 import { ContextBuilder, JsonlSessionStore } from '../../index.js';
 import { JsonlRequestStore, RequestRecorder } from '../../recorder/index.js';
 import { main } from '../main.js';
@@ -17,16 +18,10 @@ afterAll(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-async function run(args: readonly string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { NO_COLOR: '1' },
-    cwd: workspace,
-  });
-  return { code, stdout, stderr };
+async function run(args: readonly string[], cwd = workspace) {
+  const io = memoryIo(cwd, { NO_COLOR: '1' });
+  const code = await main(args, io);
+  return { code, stdout: io.out(), stderr: io.err() };
 }
 
 describe('ctxloom cache', () => {
@@ -128,17 +123,7 @@ describe('ctxloom cache on a recorded session', () => {
   afterAll(async () => {
     await rm(folder, { recursive: true, force: true });
   });
-  const runIn = async (args: readonly string[]) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await main(args, {
-      stdout: { write: (text: string) => (stdout += text) },
-      stderr: { write: (text: string) => (stderr += text) },
-      env: { NO_COLOR: '1' },
-      cwd: folder,
-    });
-    return { code, stdout, stderr };
-  };
+  const runIn = (args: readonly string[]) => run(args, folder);
 
   it('uses the recorded requests, with the provider-reported usage beside the simulation', async () => {
     const calls = await recordSession(folder, { key: 'cli:direct', stepMs: 60_000, withUsage: true });

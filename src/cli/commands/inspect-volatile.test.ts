@@ -2,6 +2,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { memoryIo } from '../../../test/helpers/memory-io.js';
 import { resolveAgentSettings } from '../../config/index.js';
 import { ContextBuilder, EstimatingTokenCounter, JsonlSessionStore, loadConfig } from '../../index.js';
 import { agentOptionsFromSettings } from '../../presets/index.js';
@@ -25,15 +26,9 @@ async function workspaceCopy(): Promise<string> {
 }
 
 async function run(workspace: string, args: readonly string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { NO_COLOR: '1' },
-    cwd: workspace,
-  });
-  return { code, stdout, stderr };
+  const io = memoryIo(workspace, { NO_COLOR: '1' });
+  const code = await main(args, io);
+  return { code, stdout: io.out(), stderr: io.err() };
 }
 
 type JsonWarning = { type: string; message: string; details?: Record<string, unknown> };
