@@ -52,6 +52,15 @@ describe('build input validation', () => {
     expect(error.message).toContain('got the string "usr"');
   });
 
+  it('checks what a caller pushed to the same history array since the last build', async () => {
+    const own = ContextBuilder.forChat({ systemPrompt: 'Be brief.' });
+    const messages: unknown[] = [user('hi', { generateId }), assistant('hello', { generateId })];
+    await own.build(untyped({ history: messages }));
+    messages.push({ id: 'y', role: 'usr', content: 'again' });
+    const error = await invalidInput(() => own.build(untyped({ history: messages })));
+    expect(error.message).toContain('at history[2].role');
+  });
+
   it('refuses numeric content instead of crashing', async () => {
     const error = await invalidInput(() =>
       builder.build(untyped({ history: [{ id: 'a', role: 'user', content: 42 }] })),

@@ -17,6 +17,11 @@ export class BuildInputValidator {
   readonly #seen = new WeakSet<object>();
   /** The last list checked in full: a list that only grew from it needs its new messages checked. */
   #lastList: readonly unknown[] = [];
+  /**
+   * Its length then: a caller may push to the same array and pass it again, and the messages past
+   * this length are new whatever the array is.
+   */
+  #lastLength = 0;
   /** How the last list checked relates to the one before it. */
   #growth:
     | { readonly list: readonly unknown[]; readonly previous: readonly unknown[]; readonly shared: number }
@@ -58,7 +63,7 @@ export class BuildInputValidator {
       return { path, expected: 'an array of messages', received: describeValue(messages) };
     const seen = this.#seen;
     const previous = this.#lastList;
-    const from = grownFrom(previous, messages);
+    const from = grownFrom({ list: previous, length: this.#lastLength }, messages);
     for (let index = from; index < messages.length; index += 1) {
       const message: unknown = messages[index];
       if (typeof message === 'object' && message !== null && seen.has(message)) continue;
@@ -68,15 +73,24 @@ export class BuildInputValidator {
       seen.add(message as object);
     }
     this.#lastList = messages;
+    this.#lastLength = messages.length;
     this.#growth = { list: messages, previous, shared: from };
     return undefined;
   }
 }
 
-/** How many leading messages `next` shares (by identity) with `last`, when it holds all of them; else 0. */
-function grownFrom(last: readonly unknown[], next: readonly unknown[]): number {
+/**
+ * How many leading messages `next` shares (by identity) with the last list as it was when checked
+ * (its first `length` messages), when it holds all of them; else 0. The same array passed again
+ * shares exactly those (a message replaced in place in a reused array can't be told apart).
+ */
+function grownFrom(
+  last: { readonly list: readonly unknown[]; readonly length: number },
+  next: readonly unknown[],
+): number {
   if (next.length < last.length) return 0;
-  for (let index = 0; index < last.length; index += 1) if (last[index] !== next[index]) return 0;
+  if (next === last.list) return last.length;
+  for (let index = 0; index < last.length; index += 1) if (last.list[index] !== next[index]) return 0;
   return last.length;
 }
 

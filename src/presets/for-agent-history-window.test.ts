@@ -96,4 +96,15 @@ describe('forAgent history window', () => {
       whole.messages.map((message) => message.content),
     );
   });
+
+  it('follows a history array the caller pushes to and passes again, turn after turn', async () => {
+    const builder = agent();
+    const history = watched(1_500, { value: 0 });
+    for (let turn = 0; turn < 6; turn += 1) {
+      history.push(assistant(`answer ${turn} `.repeat(30)), user(`question ${turn} `.repeat(10)));
+      const pushed = await builder.build({ history, current: 'next' });
+      const whole = await agent(false).build({ history: [...history], current: 'next' });
+      expect(pushed.messages.slice(1, -1)).toEqual(whole.messages.slice(1, -1));
+    }
+  });
 });
