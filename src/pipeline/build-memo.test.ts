@@ -50,6 +50,24 @@ describe('reuseUnchangedBuilds', () => {
     expect(again.trace.stages.find((stage) => stage.id === 'counting')?.durationMs).toBe(0);
   });
 
+  it('does not take one input object (or one tools array) changed between builds for the same input', async () => {
+    const filter = counting();
+    const builder = pipeline({ text: 'Be brief.' }, filter);
+    const tools = [{ name: 'exec' }];
+    const input: { history: readonly Message[]; tools: { name: string }[]; sessionKey?: string } = {
+      history: turns,
+      tools,
+    };
+    await builder.build(input);
+    tools.push({ name: 'read_file' });
+    const moreTools = await builder.build(input);
+    expect(filter.runs).toBe(2);
+    input.sessionKey = 'other';
+    await builder.build(input);
+    expect(filter.runs).toBe(3);
+    expect(moreTools.trace.toolTokens).toBeGreaterThan(0);
+  });
+
   it('runs the filters again when a provider, a history message or the input changed', async () => {
     const filter = counting();
     const source = { text: 'Be brief.' };

@@ -1,7 +1,7 @@
 import type { Message } from '../core/message.js';
 import type { BuildInput } from './build-input.js';
 import type { BuildResult } from './build-trace.js';
-import { samePlainData } from './same-plain-data.js';
+import { isPlainObject, samePlainData } from './same-plain-data.js';
 
 /** What the providers of one build gave, and the input the filters saw. */
 export type BuildMemoKey = {
@@ -42,10 +42,31 @@ export class BuildMemo {
     return last.result;
   }
 
-  /** Remembers a build (or forgets the last one when this build may not be reused). */
+  /**
+   * Remembers a build (or forgets the last one when this build may not be reused). The input is kept
+   * as a snapshot one level deep, so a caller who reuses one input object, or one `tools` array, and
+   * changes it between builds is not taken for the same input.
+   */
   remember(key: BuildMemoKey, result: BuildResult): void {
-    this.#last = key.input.state === undefined && isSettled(result) ? { key, result } : undefined;
+    this.#last =
+      key.input.state === undefined && isSettled(result)
+        ? { key: { ...key, input: snapshot(key.input) }, result }
+        : undefined;
   }
+}
+
+/** A copy of `input` one level deep (arrays and plain objects copied; their items shared). */
+function snapshot(input: BuildInput): BuildInput {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (key === 'history' || key === 'signal') continue;
+    copy[key] = Array.isArray(value)
+      ? [...value]
+      : typeof value === 'object' && value !== null && isPlainObject(value)
+        ? { ...value }
+        : value;
+  }
+  return copy as BuildInput;
 }
 
 function sameInput(before: BuildInput, now: BuildInput): boolean {

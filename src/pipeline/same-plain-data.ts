@@ -23,7 +23,8 @@ function sameRecord(left: Record<string, unknown>, right: Record<string, unknown
   return keys.every((key) => Object.hasOwn(right, key) && samePlainData(left[key], right[key]));
 }
 
-function isPlainObject(value: object): value is Record<string, unknown> {
+/** A plain object (`{}` or `Object.create(null)`), not a class instance. @internal */
+export function isPlainObject(value: object): value is Record<string, unknown> {
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }
