@@ -20,8 +20,30 @@ export async function atomicWriteFile(
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const dir = path.dirname(filePath);
-  const temp = path.join(dir, `.${path.basename(filePath)}.${randomBytes(8).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', options.mode ?? 0o600);
+  const temp = await writeSyncedTemp(filePath, { content, mode: options.mode ?? 0o600 });
+  try {
+    await rename(temp, filePath);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await syncDirectory(dir);
+}
+
+/**
+ * Writes `content` to a new temp file `.{name}.{16 hex}.tmp` beside `filePath` (created exclusively)
+ * and fsyncs it; returns its path. On failure the temp file is removed and the error thrown. The
+ * caller moves it into place (rename or link) and syncs the folder.
+ */
+export async function writeSyncedTemp(
+  filePath: string,
+  { content, mode }: { readonly content: string | Uint8Array; readonly mode: number },
+): Promise<string> {
+  const temp = path.join(
+    path.dirname(filePath),
+    `.${path.basename(filePath)}.${randomBytes(8).toString('hex')}.tmp`,
+  );
+  const handle = await open(temp, 'wx', mode);
   try {
     await handle.writeFile(content);
     await handle.sync();
@@ -31,13 +53,7 @@ export async function atomicWriteFile(
     throw error;
   }
   await handle.close();
-  try {
-    await rename(temp, filePath);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await syncDirectory(dir);
+  return temp;
 }
 
 /** Fsyncs a folder so a rename in it is durable; platforms that refuse (EINVAL, EPERM, …) are ignored. */

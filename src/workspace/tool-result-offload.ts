@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { link, mkdir, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { codePointLength, sliceCodePoints } from '../core/code-points.js';
 import type { Content } from '../core/message.js';
-import { syncDirectory } from './atomic-write.js';
+import { syncDirectory, writeSyncedTemp } from './atomic-write.js';
 import { isMissingFileError } from './fs-helpers.js';
 import { injectiveFileName, nanobotFileName, resolveInside } from './safe-path.js';
 
@@ -261,7 +261,8 @@ export class ToolResultOffloadWriter {
       if (job.alternate && (await hasExpectedSize(job.plan.alternate.path, job.plan.stored)))
         batch.outcomes[job.index] = this.#found(job, job.plan.alternate);
       else if (batch.dryRun) batch.outcomes[job.index] = { ok: true, created: false, ...target(job) };
-      else job.temp = await writeSyncedTemp(job.plan);
+      else
+        job.temp = await writeSyncedTemp(job.plan.alternate.path, { content: job.plan.stored, mode: 0o644 });
     } catch (error) {
       batch.outcomes[job.index] = { ok: false, error: describe(error) };
     }
@@ -512,24 +513,6 @@ async function moveIntoPlace(job: Job, temp: string): Promise<boolean> {
   job.alternate = true;
   await rename(temp, job.plan.alternate.path);
   return true;
-}
-
-async function writeSyncedTemp(plan: PlannedToolResultOffload): Promise<string> {
-  const temp = path.join(
-    plan.bucket,
-    `.${path.basename(plan.alternate.path)}.${randomBytes(8).toString('hex')}.tmp`,
-  );
-  const handle = await open(temp, 'wx', 0o644);
-  try {
-    await handle.writeFile(plan.stored);
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await handle.close();
-  return temp;
 }
 
 async function forEachLimited<T>(
