@@ -72,23 +72,19 @@ export async function run(): Promise<void> {
     const tokenCounter = withTokenCache(new EstimatingTokenCounter());
     const budget = resolveInputBudget({ contextWindowTokens: CONTEXT_WINDOW, maxOutputTokens: MAX_OUTPUT });
     const tools = CACHE_BENCH_TOOLS;
-    const ctxloom = ctxloomStrategy({
+    const run = {
       workspace,
       contextWindowTokens: CONTEXT_WINDOW,
       maxOutputTokens: MAX_OUTPUT,
       budget,
       tools,
       tokenCounter,
-    });
+    };
+    const ctxloom = ctxloomStrategy(run);
     // The same features configured as a cost-sensitive user would: results over 4,000 characters go to
     // files (a preview stays), and the trim cuts deeper so the kept history is smaller between cuts.
     const costSensitive = ctxloomStrategy({
-      workspace,
-      contextWindowTokens: CONTEXT_WINDOW,
-      maxOutputTokens: MAX_OUTPUT,
-      budget,
-      tools,
-      tokenCounter,
+      ...run,
       name: 'ctxloom, cost-sensitive (offload > 4,000 chars, low water 0.15)',
       maxToolResultChars: 4_000,
       lowWater: 0.15,
@@ -96,12 +92,8 @@ export async function run(): Promise<void> {
     // Sent context as small as pruneMessages' agent setting sends on average (≈ 20,000 tokens): the
     // trim's budget lowered to 30,000 tokens. A context-size choice, not a caching gain; shown for scale.
     const sameContext = ctxloomStrategy({
-      workspace,
-      contextWindowTokens: CONTEXT_WINDOW,
-      maxOutputTokens: MAX_OUTPUT,
+      ...run,
       budget: 30_000,
-      tools,
-      tokenCounter,
       name: 'ctxloom, history trimmed to 30,000 tokens (as much context as pruneMessages)',
     });
     const systemPrompt = await ctxloom.systemPrompt();

@@ -1,14 +1,13 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { copyExampleWorkspace } from '../../test/helpers/example-workspace.js';
 import { system, user } from '../core/factories.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import { ContextBuilder } from '../presets/context-builder.js';
 import { findVolatileContent } from './find-volatile-content.js';
 
-const EXAMPLE = path.resolve(import.meta.dirname, '../../examples/workspace');
 const PLATFORM = { os: 'linux', arch: 'x64', nodeVersion: '20.20.2' } as const;
 const folders: string[] = [];
 
@@ -17,9 +16,8 @@ afterEach(async () => {
 });
 
 async function workspaceCopy(): Promise<string> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'ctxloom-volatile-'));
+  const folder = await copyExampleWorkspace('ctxloom-volatile-');
   folders.push(folder);
-  await cp(EXAMPLE, folder, { recursive: true });
   return folder;
 }
 

@@ -1,7 +1,7 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { copyExampleWorkspace } from '../../test/helpers/example-workspace.js';
 import { system, user } from '../core/index.js';
 import {
   type BuildInput,
@@ -11,7 +11,6 @@ import {
   VolatileContentCheck,
 } from '../index.js';
 
-const EXAMPLE = path.resolve(import.meta.dirname, '../../examples/workspace');
 const PLATFORM = { os: 'linux', arch: 'x64', nodeVersion: '20.20.2' } as const;
 const folders: string[] = [];
 
@@ -20,9 +19,8 @@ afterEach(async () => {
 });
 
 async function workspaceCopy(): Promise<string> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'ctxloom-volatile-check-'));
+  const folder = await copyExampleWorkspace('ctxloom-volatile-check-');
   folders.push(folder);
-  await cp(EXAMPLE, folder, { recursive: true });
   return folder;
 }
 

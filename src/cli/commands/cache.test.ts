@@ -1,18 +1,16 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyExampleWorkspace } from '../../../test/helpers/example-workspace.js';
 import { memoryIo } from '../../../test/helpers/memory-io.js';
 import { ContextBuilder, JsonlSessionStore } from '../../index.js';
 import { JsonlRequestStore, RequestRecorder } from '../../recorder/index.js';
 import { main } from '../main.js';
 
-const EXAMPLE = path.resolve(import.meta.dirname, '../../../examples/workspace');
 let workspace = '';
 
 beforeAll(async () => {
-  workspace = await mkdtemp(path.join(tmpdir(), 'ctxloom-cache-'));
-  await cp(EXAMPLE, workspace, { recursive: true });
+  workspace = await copyExampleWorkspace('ctxloom-cache-');
 });
 afterAll(async () => {
   await rm(workspace, { recursive: true, force: true });
@@ -117,8 +115,7 @@ type CacheJson = {
 describe('ctxloom cache on a recorded session', () => {
   let folder = '';
   beforeAll(async () => {
-    folder = await mkdtemp(path.join(tmpdir(), 'ctxloom-cache-recorded-'));
-    await cp(EXAMPLE, folder, { recursive: true });
+    folder = await copyExampleWorkspace('ctxloom-cache-recorded-');
   });
   afterAll(async () => {
     await rm(folder, { recursive: true, force: true });

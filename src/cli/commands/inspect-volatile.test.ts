@@ -1,7 +1,7 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { copyExampleWorkspace } from '../../../test/helpers/example-workspace.js';
 import { memoryIo } from '../../../test/helpers/memory-io.js';
 import { resolveAgentSettings } from '../../config/index.js';
 import { ContextBuilder, EstimatingTokenCounter, JsonlSessionStore, loadConfig } from '../../index.js';
@@ -10,7 +10,6 @@ import { JsonlRequestStore, RequestRecorder } from '../../recorder/index.js';
 import { replaySession } from '../../sessions/index.js';
 import { main } from '../main.js';
 
-const EXAMPLE = path.resolve(import.meta.dirname, '../../../examples/workspace');
 const UUID = '3f0c8a52-9d1e-4b7a-8c3f-2e6d1a9b7c40';
 const folders: string[] = [];
 
@@ -19,9 +18,8 @@ afterEach(async () => {
 });
 
 async function workspaceCopy(): Promise<string> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'ctxloom-inspect-volatile-'));
+  const folder = await copyExampleWorkspace('ctxloom-inspect-volatile-');
   folders.push(folder);
-  await cp(EXAMPLE, folder, { recursive: true });
   return folder;
 }
 
