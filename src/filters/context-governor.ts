@@ -1,6 +1,6 @@
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
-import { checkMessageList } from '../pipeline/build-input-validator.js';
+import { checkMessageList, messageListGrowth } from '../pipeline/build-input-validator.js';
 import type { BuildResult } from '../pipeline/build-trace.js';
 import { ContextPipeline } from '../pipeline/context-pipeline.js';
 import type { ContextFilter } from '../pipeline/contracts.js';
@@ -200,12 +200,14 @@ export class ContextGovernor {
       this.#windows.set(run.compacted, window);
     }
     const offload = this.#offload;
+    const growth = messageListGrowth(messages);
     const kept = window.window(messages, {
       inflightStartIndex: run.start,
       compacted: run.compacted,
       counter: this.#pipeline.tokenCounter,
       floor,
       rewrittenBefore: (message) => offload?.rewrittenBefore(message, {}),
+      ...(growth === undefined ? {} : { growth }),
     });
     return { governed: kept.messages, start: run.start - kept.leftOut };
   }

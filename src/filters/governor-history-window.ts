@@ -12,6 +12,11 @@ export type GovernorWindowRequest = {
   readonly floor: GovernedFloor;
   /** What the governor sent for an oversized result it rewrote before, if it did. */
   readonly rewrittenBefore: (message: Message) => Message | undefined;
+  /**
+   * How the list relates to the one the input check saw before it (`messageListGrowth`), when known:
+   * the ledger then trusts it instead of comparing the list again.
+   */
+  readonly growth?: { readonly previous: readonly unknown[]; readonly shared: number };
 };
 
 /**
@@ -40,6 +45,8 @@ export class GovernorHistoryWindow {
   /** The tokens the floors must exceed (the budget, or compaction's target when above it). */
   readonly #budget: number;
   #seen: readonly Message[] = [];
+  /** Its length then (a caller may push to the same array). */
+  #seenLength = 0;
   /** Length of the leading run of system messages. */
   #lead = 0;
   /** How far the left-out ledger has scanned. */
@@ -60,7 +67,7 @@ export class GovernorHistoryWindow {
     messages: readonly Message[],
     request: GovernorWindowRequest,
   ): { readonly messages: readonly Message[]; readonly leftOut: number } {
-    this.#learn(messages);
+    this.#learn(messages, request.growth);
     const lead = this.#lead;
     const start = this.#start(messages, request);
     if (start <= lead) return { messages, leftOut: 0 };
@@ -68,10 +75,13 @@ export class GovernorHistoryWindow {
   }
 
   /** Keeps the ledger when `messages` only grew since the last call; resets it otherwise. */
-  #learn(messages: readonly Message[]): void {
+  #learn(messages: readonly Message[], growth: GovernorWindowRequest['growth']): void {
     const seen = this.#seen;
-    let grown = messages.length >= seen.length;
-    for (let index = 0; grown && index < seen.length; index += 1) {
+    const known = this.#seenLength;
+    let grown = messages.length >= known;
+    // The input check compared this list with the one before (this one, when one run calls in turn).
+    const checked = growth !== undefined && growth.previous === seen && growth.shared >= known;
+    for (let index = 0; grown && !checked && index < known; index += 1) {
       if (messages[index] !== seen[index]) grown = false;
     }
     if (!grown) {
@@ -80,13 +90,14 @@ export class GovernorHistoryWindow {
       this.#leftOutIds = new Set();
       this.#lateSystem = false;
     }
-    if (!grown || this.#lead === seen.length) {
+    if (!grown || this.#lead === known) {
       let lead = grown ? this.#lead : 0;
       while (lead < messages.length && messages[lead]?.role === 'system') lead += 1;
       this.#lead = lead;
       this.#scanned = Math.max(this.#scanned, lead);
     }
     this.#seen = messages;
+    this.#seenLength = messages.length;
   }
 
   /** The first index to govern after the leading system run (`#lead` when nothing can go). */

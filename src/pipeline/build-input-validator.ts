@@ -105,6 +105,18 @@ export function checkMessageList(messages: unknown, operation: string): void {
   standalone.checkMessages(messages, operation);
 }
 
+/**
+ * For the list `checkMessageList` checked last (`list` itself): the list it checked before and how
+ * many leading messages the two share by identity (see `BuildInputValidator.growthOf`), so a caller
+ * keeping state about a growing list need not compare it again. `undefined` for any other list.
+ * @internal
+ */
+export function messageListGrowth(
+  list: unknown,
+): { readonly previous: readonly unknown[]; readonly shared: number } | undefined {
+  return standalone.growthOf(list);
+}
+
 function inputIssue(
   input: Readonly<Record<string, unknown>>,
   checkHistory: (messages: unknown) => ShapeIssue | undefined,
