@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assistant, user } from '../core/factories.js';
 import { createSequentialIdGenerator } from '../core/ids.js';
 import type { Message } from '../core/message.js';
+import { getHistory } from '../sessions/get-history.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import { ContextBuilder } from './context-builder.js';
 
@@ -82,6 +83,23 @@ describe('forAgent history window', () => {
     // The first message (the joined system prompt) and the last (the current one) have generated ids.
     expect(next.messages.slice(1, -1)).toEqual(whole.messages.slice(1, -1));
     expect(next.messages.length).toBeGreaterThan(10);
+  });
+
+  it('reuses what it learnt on a turn that replays a session kept in memory (getHistory)', async () => {
+    const stored = watched(2_000, { value: 0 });
+    const session = { messages: stored, lastConsolidated: 0 };
+    const builder = agent();
+    const first = await builder.build({ history: getHistory(session), current: 'next' });
+    stored.push(assistant('one more answer'), user('and another question'));
+    const history = getHistory(session);
+    const next = await builder.build({ history, current: 'next' });
+    // The old messages come back as the objects of the last build: known by identity, not re-read.
+    const before = new Map(first.messages.map((message) => [message.id, message]));
+    const old = next.messages.slice(1, -3);
+    expect(old.length).toBeGreaterThan(10);
+    for (const message of old) expect(message).toBe(before.get(message.id));
+    const whole = await agent(false).build({ history, current: 'next' });
+    expect(next.messages.slice(1, -1)).toEqual(whole.messages.slice(1, -1));
   });
 
   it('starts over when an old message is edited', async () => {

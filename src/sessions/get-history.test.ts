@@ -123,6 +123,32 @@ describe('getHistory', () => {
     ).toHaveLength(2_010);
   });
 
+  it('replays a stored message to the same object on every call, per view', () => {
+    const messages = [
+      user('hello', { id: 'u1', metadata: { nanobot: { timestamp: '2026-11-28T09:30:00' } } }),
+      assistant('[Message Time: 2026-11-28 09:30]\nhi', { id: 'a1' }),
+      user('next', { id: 'u2' }),
+    ];
+    const first = getHistory({ messages, lastConsolidated: 0 });
+    const again = getHistory({
+      messages: [...messages, assistant('more', { id: 'a2' })],
+      lastConsolidated: 0,
+    });
+    expect(again.slice(0, 3)).toEqual(first);
+    first.forEach((message, index) => {
+      expect(again[index]).toBe(message);
+    });
+    // The replayed form is not the stored one (fields whitelisted, time prefix stripped), and the
+    // public view is its own object.
+    expect(first[1]?.content).toBe('hi');
+    const publicView = getHistory({ messages, lastConsolidated: 0 }, { includeRuntimeContext: false });
+    expect(publicView[1]).toEqual(first[1]);
+    expect(publicView[1]).not.toBe(first[1]);
+    expect(getHistory({ messages, lastConsolidated: 0 }, { includeRuntimeContext: false })[1]).toBe(
+      publicView[1],
+    );
+  });
+
   it('does not mutate the session', () => {
     const messages = Object.freeze(chat(12).map((message) => Object.freeze(message)));
     const snapshot = JSON.stringify(messages);

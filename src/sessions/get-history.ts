@@ -35,6 +35,16 @@ export type GetHistoryOptions = {
 };
 
 /**
+ * The replayed form of each stored message seen, per view (stored messages are immutable): a session
+ * kept in memory and replayed every turn gives the builder the same message objects each time, so
+ * what it learnt about them by identity (counts, offloads, the history window) is reused instead of
+ * being worked out again from their text. `SKIPPED` marks a message replay leaves out.
+ */
+const WITH_RUNTIME_CONTEXT = new WeakMap<Message, Message>();
+const PUBLIC_VIEW = new WeakMap<Message, Message>();
+const SKIPPED: Message = Object.freeze({ id: '', role: 'user', content: '' });
+
+/**
  * Replays a stored session for the model, with nanobot's rules: start at `lastConsolidated`
  * but keep at least the last 8 messages (extended back to their user turn); the count cap (2000 by
  * default; not applied when the archived tail replayed past `lastConsolidated` keeps fewer unarchived
@@ -42,7 +52,7 @@ export type GetHistoryOptions = {
  * align to a user turn; drop an illegal tool-result prefix; per-message sanitising and field
  * whitelist; then the token cap, walking from the newest message (always kept), re-aligning to a
  * user turn or recovering the last user turn even over budget, and dropping an illegal prefix again.
- * Pure: the session is not changed.
+ * Pure: the session is not changed; a stored message object replays to the same object every call.
  */
 export function getHistory(session: ReplaySession, options: GetHistoryOptions = {}): readonly Message[] {
   const { messages } = session;
@@ -51,10 +61,15 @@ export function getHistory(session: ReplaySession, options: GetHistoryOptions = 
   slice = slice.slice(alignToUser(slice));
   slice = slice.slice(findLegalMessageStart(slice));
   const includeRuntimeContext = options.includeRuntimeContext ?? true;
+  const replays = includeRuntimeContext ? WITH_RUNTIME_CONTEXT : PUBLIC_VIEW;
   const out: Message[] = [];
   for (const message of slice) {
-    const replayed = replayMessage(message, includeRuntimeContext);
-    if (replayed !== undefined) out.push(replayed);
+    let replayed = replays.get(message);
+    if (replayed === undefined) {
+      replayed = replayMessage(message, includeRuntimeContext) ?? SKIPPED;
+      replays.set(message, replayed);
+    }
+    if (replayed !== SKIPPED) out.push(replayed);
   }
   const maxTokens = options.maxTokens ?? 0;
   return maxTokens > 0
