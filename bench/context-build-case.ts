@@ -3,6 +3,12 @@
  * `node --expose-gc --import tsx bench/context-build-case.ts <case> <messages>`. Prints one JSON line
  * with the figures (ms, bytes). Cases: ctxloom (forAgent), floor, mastra, langchain-exact,
  * langchain-approx, ai-sdk-prune, naive. Not a test: nothing here fails on a slow machine.
+ *
+ * A turn is one more message. The warm figures are a warm builder's: every case first runs
+ * `WARMUP_TURNS` turns (so the figure is not the JIT's first compilations or the cold call's garbage),
+ * then the median of `WARM_RUNS` turns. Each case is given the history as an agent holds it: one
+ * array it appends to. ctxloom is also timed with a new array every turn (`plusOneCopiedMs`), which
+ * costs it one identity comparison per message to find what is new.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,6 +34,8 @@ export const BUDGET_TOKENS = 100_000;
  * tier-up and the collection of the cold call's garbage (bounded by WARM_TIME_LIMIT_MS).
  */
 const WARM_RUNS = 21; // context-build.bench.ts prints this number
+/** Turns run before the warm figures are taken (bounded by WARM_TIME_LIMIT_MS). */
+export const WARMUP_TURNS = 30;
 const WARM_TIME_LIMIT_MS = 8_000;
 /** A case whose cold call took longer than this gets one warm call per figure (keeps the run short). */
 const SLOW_COLD_MS = 5_000;
@@ -37,6 +45,8 @@ export type CaseFigures = {
   readonly messages: number;
   readonly coldMs: number;
   readonly plusOneMs: number;
+  /** +1 with the history given as a new array every turn (only for cases that can tell the two apart). */
+  readonly plusOneCopiedMs?: number;
   readonly nothingNewMs: number;
   readonly kept: number;
   /** Heap over the raw history: the highest seen during the cold call (garbage included). */
@@ -53,10 +63,13 @@ type Turns = {
   /** One call on `list` (warm state kept). Returns the kept message count. */
   readonly call: (list: readonly Message[]) => Promise<number>;
   /**
-   * Turns `list` into the call's own input before the clock starts (the harness's copies are not the
-   * case's cost), returning the timed call. @default the call on `list` as it is
+   * Turns `list` (the harness's one growing array) into the call's own input before the clock starts
+   * (the input's upkeep is not the case's cost), returning the timed call.
+   * @default the call on `list` as it is
    */
   readonly prepare?: (list: readonly Message[]) => () => Promise<number>;
+  /** As `prepare`, for a history given as a new array every turn. @default none (no second figure) */
+  readonly prepareCopied?: (list: readonly Message[]) => () => Promise<number>;
   readonly note?: string;
 };
 
@@ -98,22 +111,29 @@ async function main(): Promise<void> {
     sampledNow();
     sampling = false;
     const peakBytes = peak - withCounter;
-    const runs = coldMs > SLOW_COLD_MS ? 1 : WARM_RUNS;
+    const slow = coldMs > SLOW_COLD_MS;
+    const runs = slow ? 1 : WARM_RUNS;
     const grown: Message[] = [...history];
-    const plusOne = await timed(runs, async (turn) => {
+    let turn = 0;
+    const plusOneWith = (prepare: (list: readonly Message[]) => () => Promise<number>) => async () => {
       grown.push(
         turn % 2 === 0
           ? assistant(`Answer ${turn}: 已完成, the budget walk stops early.`)
           : user(`Follow-up ${turn}?`),
       );
-      const run = prepared(turns, [...grown]);
+      turn += 1;
+      const run = prepare(grown);
       start = performance.now();
       await run();
       return performance.now() - start;
-    });
-    const same = [...grown];
+    };
+    const appended = plusOneWith((list) => prepared(turns, list));
+    if (!slow) await timed(WARMUP_TURNS, appended);
+    const plusOne = await timed(runs, appended);
+    const copied = turns.prepareCopied;
+    const plusOneCopied = copied === undefined ? undefined : await timed(runs, plusOneWith(copied));
     const nothingNew = await timed(runs, async () => {
-      const run = prepared(turns, same);
+      const run = prepared(turns, grown);
       start = performance.now();
       await run();
       return performance.now() - start;
@@ -126,6 +146,7 @@ async function main(): Promise<void> {
       messages: size,
       coldMs,
       plusOneMs: plusOne,
+      ...(plusOneCopied === undefined ? {} : { plusOneCopiedMs: plusOneCopied }),
       nothingNewMs: nothingNew,
       kept,
       peakBytes,
@@ -150,11 +171,11 @@ function keepAlive(value: unknown): void {
 }
 
 /** Median of up to `runs` runs, fewer when a case is slow. */
-async function timed(runs: number, run: (turn: number) => Promise<number>): Promise<number> {
+async function timed(runs: number, run: () => Promise<number>): Promise<number> {
   const times: number[] = [];
   const started = performance.now();
-  for (let turn = 0; turn < runs; turn += 1) {
-    times.push(await run(turn));
+  for (let index = 0; index < runs; index += 1) {
+    times.push(await run());
     if (performance.now() - started > WARM_TIME_LIMIT_MS) break;
   }
   times.sort((left, right) => left - right);
@@ -199,18 +220,25 @@ function ctxloomCase({ history, exact, workspace }: Shared): Turns {
     recentHistory: false,
     now: sampledNow,
   });
-  // The history and the current message, as an agent holds them: split before the clock starts.
-  const prepare = (list: readonly Message[]) => {
+  const buildWith = (kept: readonly Message[], list: readonly Message[]) => {
     const input = {
-      history: list.slice(0, -1),
+      history: kept,
       current: textOf((list.at(-1) as Message).content),
       tools: CORPUS_TOOLS,
       sessionKey: 'bench',
     };
     return async () => (await builder.build(input)).messages.length;
   };
-  const cold = prepare(history);
-  return { cold, call: (list) => prepare(list)(), prepare };
+  // As an agent holds a session: the history is one array it appends to (every message but the
+  // last, which is the current one), brought up to date before the clock starts.
+  const kept: Message[] = [];
+  const prepare = (list: readonly Message[]) => {
+    if (kept.length > list.length - 1 || kept.at(-1) !== list[kept.length - 1]) kept.length = 0;
+    for (let index = kept.length; index < list.length - 1; index += 1) kept.push(list[index] as Message);
+    return buildWith(kept, list);
+  };
+  const prepareCopied = (list: readonly Message[]) => buildWith(list.slice(0, -1), list);
+  return { cold: prepare(history), call: (list) => prepare(list)(), prepare, prepareCopied };
 }
 
 /** The floor: newest-first walk with exact counting (cached) and an early exit at the budget. */
