@@ -71,9 +71,10 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
   }): Promise<Cached> => {
     const { key, message, signal } = request;
     const id = JSON.stringify([key, message ?? '', await sessionSignature({ inspector, key, signal })]);
-    const known = cache.findIndex((entry) => entry.id === id);
-    if (known !== -1 && request.isFresh !== true) return cache[known] as Cached;
-    if (known !== -1) cache.splice(known, 1);
+    const index = cache.findIndex((entry) => entry.id === id);
+    const known = cache[index];
+    if (known !== undefined && request.isFresh !== true) return known;
+    if (known !== undefined) cache.splice(index, 1);
     const inspection = await inspector.inspectSession(key, {
       signal,
       ...(message === undefined || message === '' ? {} : { message }),

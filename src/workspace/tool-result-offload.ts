@@ -4,7 +4,7 @@ import path from 'node:path';
 import { codePointLength, sliceCodePoints } from '../core/code-points.js';
 import type { Content } from '../core/message.js';
 import { syncDirectory, writeSyncedTemp } from './atomic-write.js';
-import { isMissingFileError } from './fs-helpers.js';
+import { hasErrorCode, isMissingFileError } from './fs-helpers.js';
 import { injectiveFileName, nanobotFileName, resolveInside } from './safe-path.js';
 
 /** Characters a tool result may have before it is offloaded (nanobot's `max_tool_result_chars`). */
@@ -483,6 +483,9 @@ async function hasExpectedSize(file: string, stored: string): Promise<boolean> {
   }
 }
 
+/** Error codes of file systems without hard links. */
+const NO_HARD_LINKS = ['EPERM', 'ENOTSUP', 'ENOSYS', 'EOPNOTSUPP'];
+
 /**
  * Moves a synced temp file to its target; false when nanobot's name turned out to hold the same bytes
  * already (written meanwhile by another process). nanobot's name is taken with a hard link, which fails
@@ -499,9 +502,8 @@ async function moveIntoPlace(job: Job, temp: string): Promise<boolean> {
     await unlink(temp);
     return true;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EEXIST') {
-      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw error;
+    if (!hasErrorCode(error, 'EEXIST')) {
+      if (!NO_HARD_LINKS.some((code) => hasErrorCode(error, code))) throw error;
       await rename(temp, job.plan.path);
       return true;
     }
