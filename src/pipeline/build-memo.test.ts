@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { user } from '../core/factories.js';
-import type { Message } from '../core/message.js';
+import type { ContentPart, Message } from '../core/message.js';
+import type { ToolDefinition } from '../core/tool-definition.js';
 import type { BuildInput } from './build-input.js';
 import { ContextPipeline } from './context-pipeline.js';
 import type { ContextFilter, MessageProvider } from './contracts.js';
@@ -79,6 +80,60 @@ describe('reuseUnchangedBuilds', () => {
     await builder.build({ history: [turns[0] as Message, user('more', { id: 'u3' })] });
     await builder.build({ history: [turns[0] as Message, user('more', { id: 'u3' })], sessionKey: 'other' });
     expect(filter.runs).toBe(4);
+  });
+
+  it('does not take a history array the caller pushed to or spliced for the same history (a provider returning it as it is)', async () => {
+    const filter = counting();
+    const builder = pipeline({ text: 'Be brief.' }, filter);
+    const owned: Message[] = [user('first', { id: 'f1' })];
+    const first = await builder.build({ history: owned });
+    owned.push(user('second', { id: 'f2' }), user('answer two', { id: 'f3' }));
+    const pushed = await builder.build({ history: owned });
+    expect(filter.runs).toBe(2);
+    expect(pushed.messages).not.toBe(first.messages);
+    expect(pushed.messages.map((message) => message.content)).toEqual([
+      'Be brief.',
+      'first',
+      'second',
+      'answer two',
+    ]);
+    // A sliding window: as long as before, the old part changed.
+    owned.splice(0, 1);
+    owned.push(user('third', { id: 'f4' }));
+    const slid = await builder.build({ history: owned });
+    expect(filter.runs).toBe(3);
+    expect(slid.messages.map((message) => message.content)).toEqual([
+      'Be brief.',
+      'second',
+      'answer two',
+      'third',
+    ]);
+    // A remembered array that changed since is not compared with a new one either (it lost what it held).
+    owned.splice(0, 1);
+    owned.push(user('fourth', { id: 'f5' }));
+    const copied = await builder.build({ history: [...owned] });
+    expect(filter.runs).toBe(4);
+    expect(copied.messages.map((message) => message.content)).toEqual([
+      'Be brief.',
+      'answer two',
+      'third',
+      'fourth',
+    ]);
+  });
+
+  it('takes tool definitions and parts as immutable: one replaced by a new object in the same array is seen', async () => {
+    const filter = counting();
+    const builder = pipeline({ text: 'Be brief.' }, filter);
+    const tools: ToolDefinition[] = [{ name: 'exec', parameters: { type: 'object' } }];
+    const current: ContentPart[] = [{ type: 'text', text: 'hello' }];
+    await builder.build({ history: turns, tools, current });
+    tools[0] = { name: 'exec', parameters: { type: 'object', required: ['command'] } };
+    await builder.build({ history: turns, tools, current });
+    current[0] = { type: 'text', text: 'hello again' };
+    await builder.build({ history: turns, tools, current });
+    expect(filter.runs).toBe(3);
+    await builder.build({ history: turns, tools, current });
+    expect(filter.runs).toBe(3);
   });
 
   it('never reuses a build with loop state, and is off by default', async () => {

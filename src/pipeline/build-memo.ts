@@ -1,3 +1,4 @@
+import { keepsMarkedItems, type ListMark, markList } from '../core/list-mark.js';
 import type { Message } from '../core/message.js';
 import type { BuildInput } from './build-input.js';
 import type { BuildResult } from './build-trace.js';
@@ -23,10 +24,15 @@ export type BuildMemoKey = {
  * the list, not the history) and `signal`. A build with governor-style loop state (`input.state`,
  * mutable by design) is never reused, nor one whose stages reported an error or a failed side effect
  * (`details.offloadError`): running it again may succeed. One entry, replaced by every build.
+ *
+ * A block is remembered as a {@link ListMark}, not as the bare array: a provider may return an array
+ * the caller owns (`input.history` itself), which the caller may push to or splice before the next
+ * build, and then it no longer holds what was built from. Items are taken as immutable (messages,
+ * parts and tool definitions are replaced, never edited in place), like every identity cache here.
  * @internal
  */
 export class BuildMemo {
-  #last: { readonly key: BuildMemoKey; readonly result: BuildResult } | undefined;
+  #last: { readonly key: RememberedKey; readonly result: BuildResult } | undefined;
 
   /** The remembered result when `key` matches the last build, else `undefined`. */
   reuse(key: BuildMemoKey): BuildResult | undefined {
@@ -35,7 +41,7 @@ export class BuildMemo {
     if (!sameInput(last.key.input, key.input)) return undefined;
     if (last.key.blocks.length !== key.blocks.length) return undefined;
     for (let index = 0; index < key.blocks.length; index += 1) {
-      const before = last.key.blocks[index] as readonly Message[]; // same length, checked above
+      const before = last.key.blocks[index] as ListMark<Message>; // same length, checked above
       const now = key.blocks[index] as readonly Message[];
       if (!sameBlock({ before, now }, { before: last.key.generated, now: key.generated })) return undefined;
     }
@@ -45,15 +51,22 @@ export class BuildMemo {
   /**
    * Remembers a build (or forgets the last one when this build may not be reused). The input is kept
    * as a snapshot one level deep, so a caller who reuses one input object, or one `tools` array, and
-   * changes it between builds is not taken for the same input.
+   * changes it between builds is not taken for the same input; the items of its arrays and objects
+   * (a tool definition, a part of `current`) are shared, as they are immutable.
    */
   remember(key: BuildMemoKey, result: BuildResult): void {
     this.#last =
       key.input.state === undefined && isSettled(result)
-        ? { key: { ...key, input: snapshot(key.input) }, result }
+        ? {
+            key: { blocks: key.blocks.map(markList), generated: key.generated, input: snapshot(key.input) },
+            result,
+          }
         : undefined;
   }
 }
+
+/** A {@link BuildMemoKey} as remembered: each block marked, the input as a snapshot. */
+type RememberedKey = Omit<BuildMemoKey, 'blocks'> & { readonly blocks: readonly ListMark<Message>[] };
 
 /** A copy of `input` one level deep (arrays and plain objects copied; their items shared). */
 function snapshot(input: BuildInput): BuildInput {
@@ -79,12 +92,14 @@ function sameInput(before: BuildInput, now: BuildInput): boolean {
 }
 
 function sameBlock(
-  block: { readonly before: readonly Message[]; readonly now: readonly Message[] },
+  block: { readonly before: ListMark<Message>; readonly now: readonly Message[] },
   generated: { readonly before: ReadonlySet<string>; readonly now: ReadonlySet<string> },
 ): boolean {
-  const { before, now } = block;
+  const { before: mark, now } = block;
+  // A remembered array changed since (the caller's, pushed to or spliced) lost what it held.
+  if (mark.length !== now.length || !keepsMarkedItems(mark)) return false;
+  const before = mark.list;
   if (before === now) return true;
-  if (before.length !== now.length) return false;
   for (let index = 0; index < now.length; index += 1) {
     const left = before[index] as Message; // same length
     const right = now[index] as Message;

@@ -5,9 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assistant, user } from '../core/factories.js';
 import { createSequentialIdGenerator } from '../core/ids.js';
 import type { Message } from '../core/message.js';
+import type { ContextFilter } from '../pipeline/contracts.js';
 import { getHistory } from '../sessions/get-history.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import { ContextBuilder } from './context-builder.js';
+import { agentPresetOptions } from './for-agent.js';
 
 let workspace = '';
 beforeAll(async () => {
@@ -124,5 +126,34 @@ describe('forAgent history window', () => {
       const whole = await agent(false).build({ history: [...history], current: 'next' });
       expect(pushed.messages.slice(1, -1)).toEqual(whole.messages.slice(1, -1));
     }
+  });
+
+  it('builds again for a history array pushed to in place when a filter reads the whole history (the window emits it as it is)', async () => {
+    const options = agentPresetOptions({
+      workspace,
+      platform: { os: 'linux', arch: 'x64', nodeVersion: '20.20.2' },
+      skills: { builtinDir: null },
+      includeMemory: false,
+      recentHistory: false,
+      tokenCounter: new SimpleTokenCounter(),
+    });
+    const readsAll: ContextFilter = {
+      id: 'reads-all',
+      readsWholeHistory: true,
+      apply: (messages) => ({ messages, decisions: [] }),
+    };
+    const builder = new ContextBuilder({ ...options, filters: [...(options.filters ?? []), readsAll] });
+    const history: Message[] = [user('first'), assistant('answer one')];
+    const first = await builder.build({ history, current: 'next' });
+    history.push(user('second'), assistant('answer two'));
+    const second = await builder.build({ history, current: 'next' });
+    expect(second.messages).not.toBe(first.messages);
+    expect(second.messages.slice(1).map((message) => message.content)).toEqual([
+      'first',
+      'answer one',
+      'second',
+      'answer two',
+      'next',
+    ]);
   });
 });
