@@ -217,16 +217,70 @@ describe('persistToolResult', () => {
     expect((await readdir(path.dirname(paths[0] ?? ''))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('replaces a file found under the digest name with the wrong size (a torn copy)', async () => {
+  it('never replaces other bytes found under the digest name: the offload fails, in a dry run too', async () => {
     const plan = planToolResultOffload({ workspace, toolCallId: 'c', content: big });
     if ('status' in plan) throw new Error('expected a plan');
     await mkdir(path.dirname(plan.path), { recursive: true });
     await writeFile(plan.path, 'other bytes');
     await writeFile(plan.alternate.path, 'truncated');
-    const [outcome] = await new ToolResultOffloadWriter().write([plan]);
-    expect(outcome).toEqual({ ok: true, created: true, ...plan.alternate });
-    expect(await readFile(plan.alternate.path, 'utf8')).toBe(big);
+    for (const dryRun of [true, false]) {
+      const [outcome] = await new ToolResultOffloadWriter().write([plan], { dryRun });
+      expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining(plan.alternate.path) });
+    }
+    expect(await readFile(plan.alternate.path, 'utf8')).toBe('truncated');
     expect(await readFile(plan.path, 'utf8')).toBe('other bytes');
+  });
+
+  it('never points a reference at a same-size file of a call id that ends in its digest', async () => {
+    const other = 'z'.repeat(big.length);
+    await persistToolResult({ workspace, toolCallId: 'c', content: `${big}!` });
+    const squatter = await persistToolResult({ workspace, toolCallId: `c.${digest(big)}`, content: other });
+    const plan = planToolResultOffload({ workspace, toolCallId: 'c', content: big });
+    if ('status' in plan || squatter.status !== 'persisted') throw new Error('expected offloads');
+    expect(squatter.path).toBe(plan.alternate.path);
+    for (const dryRun of [true, false])
+      await expect(persistToolResult({ workspace, toolCallId: 'c', content: big, dryRun })).rejects.toThrow(
+        plan.alternate.path,
+      );
+    expect(await readFile(squatter.path, 'utf8')).toBe(other);
+  });
+
+  it('keeps the name a result took alone when a later batch sends another result first under its call id', async () => {
+    const plans = [`${big}1`, `${big}2`].map((content) => {
+      const plan = planToolResultOffload({ workspace, toolCallId: 'call_0', content });
+      if ('status' in plan) throw new Error('expected a plan');
+      return plan;
+    });
+    const [first, second] = plans as [(typeof plans)[number], (typeof plans)[number]];
+    const [alone] = await new ToolResultOffloadWriter().write([second]);
+    expect(alone).toEqual({ ok: true, created: true, path: second.path, reference: second.reference });
+    const expected = [
+      { ok: true, created: true, ...first.alternate },
+      { ok: true, created: false, path: second.path, reference: second.reference },
+    ];
+    expect(await new ToolResultOffloadWriter().write(plans, { dryRun: true })).toEqual(
+      expected.map((outcome) => ({ ...outcome, created: false })),
+    );
+    expect(await new ToolResultOffloadWriter().write(plans)).toEqual(expected);
+    expect((await readdir(path.dirname(second.path))).sort()).toEqual(
+      [path.basename(first.alternate.path), 'call_0.txt'].sort(),
+    );
+  });
+
+  it("sends one result under two call ids that share nanobot's name in one batch to that one file", async () => {
+    const plans = ['call:1', 'call_1'].map((toolCallId) => {
+      const plan = planToolResultOffload({ workspace, toolCallId, content: big });
+      if ('status' in plan) throw new Error('expected a plan');
+      return plan;
+    });
+    for (const dryRun of [true, false]) {
+      const outcomes = await new ToolResultOffloadWriter().write(plans, { dryRun });
+      expect(outcomes.map((outcome) => outcome.ok && path.basename(outcome.path))).toEqual([
+        'call_1.txt',
+        'call_1.txt',
+      ]);
+    }
+    expect(await readdir(path.dirname(plans[0]?.path ?? ''))).toEqual(['call_1.txt']);
   });
 
   it('sends two results under one reused call id in one batch to two files', async () => {

@@ -145,11 +145,14 @@ const WRITE_CONCURRENCY = 16;
 type Job = {
   readonly index: number;
   readonly plan: PlannedToolResultOffload;
-  /** nanobot's name is taken by other bytes (on disk or earlier in the batch): use the alternate. */
+  /** nanobot's name is taken by other bytes (on disk or by an earlier job of the batch): use the alternate. */
   alternate: boolean;
-  /** A synced temp file waiting to be linked (nanobot's name) or renamed (the alternate) into place. */
+  /** A synced temp file waiting to be linked into place. */
   temp?: string;
 };
+
+/** The bytes an earlier job of the batch will link under nanobot's name (not on disk yet). */
+type Claim = { bytes: string | undefined };
 
 /** One call of {@link ToolResultOffloadWriter.write}: its jobs and the outcomes they fill in. */
 type Batch = {
@@ -160,13 +163,16 @@ type Batch = {
 
 /**
  * Writes planned offloads in batches and remembers what it wrote. A result goes under nanobot's name
- * when that file is absent or already holds the same bytes, and under its digest-named alternate when
- * the name holds other bytes (a reused call id), so every reference points at its own bytes.
+ * when that file already holds the same bytes, or is absent and no earlier result of the batch takes
+ * it; under its digest-named alternate when the name holds other bytes (a reused call id), so every
+ * reference points at its own bytes. Files are compared byte for byte and never replaced: when the
+ * alternate holds other bytes too (nanobot's name of a call id such as `c.<16 hex>` is an alternate's
+ * name), the outcome is an error and the caller keeps the result inline.
  *
  * For one batch it creates each session folder once, writes every new file to a temp name, syncs the
- * files concurrently, moves them into place (a hard link for nanobot's name, so a file another
- * process wrote meanwhile is never replaced; a rename for the alternate) and then syncs each folder
- * once, instead of a file sync plus a folder sync per file.
+ * files concurrently, moves them into place with a hard link (so a file another process wrote
+ * meanwhile is never replaced) and then syncs each folder once, instead of a file sync plus a folder
+ * sync per file.
  *
  * Durability: when `write` resolves, every file it reports `ok` is complete on disk under the name it
  * reports (its bytes were synced before the move, and the move was made durable by the folder sync),
@@ -188,8 +194,6 @@ export class ToolResultOffloadWriter {
     const dryRun = options.dryRun === true;
     const outcomes: OffloadWriteOutcome[] = new Array(plans.length);
     const jobs: Job[] = [];
-    /** nanobot's names claimed in this batch → the bytes (alternate path) that claimed them. */
-    const claimed = new Map<string, string>();
     const repeats: { readonly index: number; readonly first: number }[] = [];
     const firstOfBytes = new Map<string, number>();
     for (const [index, plan] of plans.entries()) {
@@ -205,9 +209,7 @@ export class ToolResultOffloadWriter {
         continue;
       }
       firstOfBytes.set(bytes, index);
-      const holder = claimed.get(plan.path);
-      if (holder === undefined) claimed.set(plan.path, bytes);
-      jobs.push({ index, plan, alternate: holder !== undefined && holder !== bytes });
+      jobs.push({ index, plan, alternate: false });
     }
     if (jobs.length > 0) await this.#run({ jobs, outcomes, dryRun });
     for (const { index, first } of repeats) {
@@ -227,10 +229,15 @@ export class ToolResultOffloadWriter {
 
   async #run(batch: Batch): Promise<void> {
     const folderErrors = batch.dryRun ? new Map<string, string>() : await this.#makeFolders(batch.jobs);
-    await forEachLimited(batch.jobs, WRITE_CONCURRENCY, async (job) => {
-      const folderError = folderErrors.get(job.plan.bucket);
-      if (folderError === undefined) await this.#stage(job, batch);
-      else batch.outcomes[job.index] = { ok: false, error: folderError };
+    // Jobs that share nanobot's name are staged one after another, in batch order, so each sees
+    // whether the file on disk (or an earlier job of the batch) holds its bytes under that name.
+    await forEachLimited([...groupByName(batch.jobs).values()], WRITE_CONCURRENCY, async (group) => {
+      const claimed: Claim = { bytes: undefined };
+      for (const job of group) {
+        const folderError = folderErrors.get(job.plan.bucket);
+        if (folderError === undefined) await this.#stage(job, { batch, claimed });
+        else batch.outcomes[job.index] = { ok: false, error: folderError };
+      }
     });
     const moved = new Map<string, Job[]>();
     for (const job of batch.jobs) {
@@ -238,7 +245,7 @@ export class ToolResultOffloadWriter {
       try {
         if (await moveIntoPlace(job, job.temp))
           moved.set(job.plan.bucket, [...(moved.get(job.plan.bucket) ?? []), job]);
-        else batch.outcomes[job.index] = this.#found(job, job.plan);
+        else batch.outcomes[job.index] = this.#found(job, target(job));
       } catch (error) {
         await unlink(job.temp).catch(() => undefined);
         batch.outcomes[job.index] = { ok: false, error: describe(error) };
@@ -247,20 +254,40 @@ export class ToolResultOffloadWriter {
     for (const [bucket, done] of moved) await this.#syncFolder(bucket, { done, outcomes: batch.outcomes });
   }
 
-  /** Finds the job's bytes on disk, or writes them to a synced temp file (not in a dry run). */
-  async #stage(job: Job, batch: Batch): Promise<void> {
+  /**
+   * Finds the job's bytes on disk, or writes them to a synced temp file (not in a dry run). nanobot's
+   * name is used when it holds these bytes, or is free and no earlier job of the batch claimed it for
+   * other bytes; otherwise the digest-named alternate, which is never taken from other bytes.
+   */
+  async #stage(
+    job: Job,
+    { batch, claimed }: { readonly batch: Batch; readonly claimed: Claim },
+  ): Promise<void> {
     try {
-      if (!job.alternate) {
-        const found = await holdsBytes(job.plan.path, job.plan.stored);
-        if (found === 'same') {
-          batch.outcomes[job.index] = this.#found(job, job.plan);
+      const atName =
+        claimed.bytes === undefined
+          ? await holdsBytes(job.plan.path, job.plan.stored)
+          : claimed.bytes === job.plan.stored
+            ? 'claimed'
+            : 'other';
+      if (atName === 'same') {
+        batch.outcomes[job.index] = this.#found(job, job.plan);
+        return;
+      }
+      if (atName === 'missing') claimed.bytes = job.plan.stored;
+      job.alternate = atName === 'other';
+      if (job.alternate) {
+        const atAlternate = await holdsBytes(job.plan.alternate.path, job.plan.stored);
+        if (atAlternate === 'same') {
+          batch.outcomes[job.index] = this.#found(job, job.plan.alternate);
           return;
         }
-        job.alternate = found === 'other';
+        if (atAlternate === 'other') {
+          batch.outcomes[job.index] = { ok: false, error: alternateTakenMessage(job.plan) };
+          return;
+        }
       }
-      if (job.alternate && (await hasExpectedSize(job.plan.alternate.path, job.plan.stored)))
-        batch.outcomes[job.index] = this.#found(job, job.plan.alternate);
-      else if (batch.dryRun) batch.outcomes[job.index] = { ok: true, created: false, ...target(job) };
+      if (batch.dryRun) batch.outcomes[job.index] = { ok: true, created: false, ...target(job) };
       else
         job.temp = await writeSyncedTemp(job.plan.alternate.path, { content: job.plan.stored, mode: 0o644 });
     } catch (error) {
@@ -462,7 +489,7 @@ function target(job: Job): OffloadTarget {
   return { path: where.path, reference: where.reference };
 }
 
-/** Whether `file` holds exactly `stored`, other bytes, or is missing. */
+/** Whether `file` holds exactly `stored`, other bytes, or is missing (compared byte for byte). */
 async function holdsBytes(file: string, stored: string): Promise<'same' | 'other' | 'missing'> {
   try {
     if ((await stat(file)).size !== Buffer.byteLength(stored, 'utf8')) return 'other';
@@ -473,47 +500,70 @@ async function holdsBytes(file: string, stored: string): Promise<'same' | 'other
   }
 }
 
-/** The alternate's name carries the digest of its bytes, so a file of the right size under it is them. */
-async function hasExpectedSize(file: string, stored: string): Promise<boolean> {
-  try {
-    return (await stat(file)).size === Buffer.byteLength(stored, 'utf8');
-  } catch (error) {
-    if (isMissingFileError(error)) return false;
-    throw error;
+/**
+ * Why a result whose alternate name holds other bytes is not offloaded. nanobot's names overlap the
+ * alternates' (call id `c.<16 hex>` is named `c.<16 hex>.txt`), so that file may be another result's,
+ * and replacing it would change what that result's reference points at.
+ */
+function alternateTakenMessage(plan: PlannedToolResultOffload): string {
+  return (
+    `Cannot offload to ${plan.alternate.path}: ${path.basename(plan.path)} and that file both hold other ` +
+    'bytes (another result, e.g. of a call id ending in the same digest), and neither is replaced; ' +
+    'the result is kept inline (truncated). Use another session key or remove the stale files.'
+  );
+}
+
+/** The jobs of a batch by nanobot's name, each list in batch order. */
+function groupByName(jobs: readonly Job[]): Map<string, Job[]> {
+  const groups = new Map<string, Job[]>();
+  for (const job of jobs) {
+    const group = groups.get(job.plan.path);
+    if (group === undefined) groups.set(job.plan.path, [job]);
+    else group.push(job);
   }
+  return groups;
+}
+
+/**
+ * Moves a synced temp file to its target without replacing anything; false when the target turned
+ * out to hold the same bytes already (written meanwhile by another process or an earlier job). Other
+ * bytes under nanobot's name send these to the alternate; other bytes under the alternate throw
+ * (see `alternateTakenMessage`).
+ */
+async function moveIntoPlace(job: Job, temp: string): Promise<boolean> {
+  if (!job.alternate) {
+    if (await linkNew(temp, job.plan.path)) return true;
+    if ((await holdsBytes(job.plan.path, job.plan.stored)) === 'same') {
+      await unlink(temp);
+      return false;
+    }
+    job.alternate = true;
+  }
+  if (await linkNew(temp, job.plan.alternate.path)) return true;
+  if ((await holdsBytes(job.plan.alternate.path, job.plan.stored)) !== 'same')
+    throw new Error(alternateTakenMessage(job.plan));
+  await unlink(temp);
+  return false;
 }
 
 /** Error codes of file systems without hard links. */
 const NO_HARD_LINKS = ['EPERM', 'ENOTSUP', 'ENOSYS', 'EOPNOTSUPP'];
 
 /**
- * Moves a synced temp file to its target; false when nanobot's name turned out to hold the same bytes
- * already (written meanwhile by another process). nanobot's name is taken with a hard link, which fails
- * instead of replacing a file that appeared since it was checked; other bytes found there send these
- * to the alternate. File systems without hard links fall back to a rename.
+ * Gives `temp` the name `file` with a hard link, which fails instead of replacing a file that
+ * appeared since it was checked: false when `file` exists. File systems without hard links fall back
+ * to a rename.
  */
-async function moveIntoPlace(job: Job, temp: string): Promise<boolean> {
-  if (job.alternate) {
-    await rename(temp, job.plan.alternate.path);
-    return true;
-  }
+async function linkNew(temp: string, file: string): Promise<boolean> {
   try {
-    await link(temp, job.plan.path);
-    await unlink(temp);
-    return true;
+    await link(temp, file);
   } catch (error) {
-    if (!hasErrorCode(error, 'EEXIST')) {
-      if (!NO_HARD_LINKS.some((code) => hasErrorCode(error, code))) throw error;
-      await rename(temp, job.plan.path);
-      return true;
-    }
+    if (hasErrorCode(error, 'EEXIST')) return false;
+    if (!NO_HARD_LINKS.some((code) => hasErrorCode(error, code))) throw error;
+    await rename(temp, file);
+    return true;
   }
-  if ((await holdsBytes(job.plan.path, job.plan.stored)) === 'same') {
-    await unlink(temp);
-    return false;
-  }
-  job.alternate = true;
-  await rename(temp, job.plan.alternate.path);
+  await unlink(temp);
   return true;
 }
 
