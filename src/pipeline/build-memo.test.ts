@@ -136,6 +136,41 @@ describe('reuseUnchangedBuilds', () => {
     expect(filter.runs).toBe(3);
   });
 
+  it("builds again when a provider that gave nothing now fails, and shows this build's provider decisions", async () => {
+    const filter = counting();
+    const memory = { fail: false, note: 'MEMORY.md is empty' };
+    const flaky: MessageProvider = {
+      id: 'memory',
+      getMessages: () => {
+        if (memory.fail) throw new Error('EACCES: permission denied, open MEMORY.md');
+        return {
+          messages: [],
+          decisions: [{ type: 'section-skip', stage: 'memory', reason: memory.note, messageIds: [] }],
+        };
+      },
+    };
+    const builder = new ContextPipeline({
+      providers: [prompt({ text: 'Be brief.' }), flaky, history],
+      filters: [filter],
+      reuseUnchangedBuilds: true,
+    });
+    await builder.build({ history: turns });
+    memory.note = 'MEMORY.md is blank';
+    const noted = await builder.build({ history: turns });
+    expect(filter.runs).toBe(1);
+    expect(noted.trace.stages[1]?.decisions.map((entry) => entry.reason)).toEqual(['MEMORY.md is blank']);
+    memory.fail = true;
+    const failed = await builder.build({ history: turns });
+    expect(filter.runs).toBe(2);
+    expect(failed.trace.stages[1]?.error?.message).toContain('EACCES');
+    expect(failed.trace.stages[1]?.decisions).toEqual([]);
+    // A failed build is not remembered; once the provider recovers, the next build runs too.
+    memory.fail = false;
+    const recovered = await builder.build({ history: turns });
+    expect(filter.runs).toBe(3);
+    expect(recovered.trace.stages[1]?.error).toBeUndefined();
+  });
+
   it('never reuses a build with loop state, and is off by default', async () => {
     const filter = counting();
     const builder = pipeline({ text: 'Be brief.' }, filter);

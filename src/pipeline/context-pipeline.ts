@@ -40,7 +40,8 @@ export type ContextPipelineOptions = {
    * Reuse the last build's result when the providers give the same messages again and the input is
    * the same (see `BuildMemo`): only for filters that depend on nothing but their message list and
    * the build input (the agent preset's do). The result is what running the filters again would give;
-   * its trace shows the filter stages as they were, with a duration of 0.
+   * its trace shows this build's provider stages (timings, decisions) and the filter stages as they
+   * were, with a duration of 0. A build in which a provider failed is never reused.
    * @default false
    */
   readonly reuseUnchangedBuilds?: boolean;
@@ -118,7 +119,9 @@ export class ContextPipeline {
       messages = messages.concat(block);
     }
     const key = { blocks, generated, input };
-    const known = this.#memo?.reuse(key);
+    // A provider that failed gave [] (policy `skip`), which may match the last blocks: build, so the
+    // trace shows the error (and the failed build is not remembered).
+    const known = drafts.some((draft) => draft.error !== undefined) ? undefined : this.#memo?.reuse(key);
     if (known !== undefined) {
       throwIfAborted(input.signal);
       return this.#reused(known, { input, drafts, started });
@@ -128,15 +131,21 @@ export class ContextPipeline {
     return result;
   }
 
-  /** A remembered result, with this build's provider timings (the filters did not run: 0 ms). */
+  /**
+   * A remembered result, with this build's provider stages (they ran: their timings and decisions
+   * are this build's; the blocks, hence the token figures, are the remembered ones) and the filter
+   * stages as they were (they did not run: 0 ms).
+   */
   async #reused(
     known: BuildResult,
     run: { readonly input: BuildInput; readonly drafts: readonly StageDraft[]; readonly started: number },
   ): Promise<BuildResult> {
-    const stages = known.trace.stages.map((stage, index) => ({
-      ...stage,
-      durationMs: run.drafts[index]?.durationMs ?? 0,
-    }));
+    const stages = known.trace.stages.map((stage, index) => {
+      const draft = run.drafts[index];
+      return draft === undefined
+        ? { ...stage, durationMs: 0 }
+        : { ...stage, durationMs: draft.durationMs, decisions: draft.decisions };
+    });
     // Checks run on every build, a reused one included (they may compare with the previous request).
     const { warnings: _previous, ...trace } = known.trace;
     const warnings = this.#warnings(known.messages, run.input);
