@@ -149,6 +149,14 @@ describe('getHistory', () => {
     );
   });
 
+  it('replays a message again when its fields were replaced in place', () => {
+    const stored: { -readonly [K in keyof Message]: Message[K] } = user('old text', { id: 'u1' });
+    const messages = [stored, assistant('hi', { id: 'a1' })];
+    expect(getHistory({ messages, lastConsolidated: 0 })[0]?.content).toBe('old text');
+    stored.content = 'edited';
+    expect(getHistory({ messages, lastConsolidated: 0 })[0]?.content).toBe('edited');
+  });
+
   it('does not mutate the session', () => {
     const messages = Object.freeze(chat(12).map((message) => Object.freeze(message)));
     const snapshot = JSON.stringify(messages);

@@ -34,15 +34,25 @@ export type GetHistoryOptions = {
   readonly includeRuntimeContext?: boolean;
 };
 
+/** A stored message's replayed form (`undefined`: replay leaves it out), and its fields when replayed. */
+type Replay = { readonly source: Message; readonly replayed: Message | undefined };
+
 /**
- * The replayed form of each stored message seen, per view (stored messages are immutable): a session
- * kept in memory and replayed every turn gives the builder the same message objects each time, so
- * what it learnt about them by identity (counts, offloads, the history window) is reused instead of
- * being worked out again from their text. `SKIPPED` marks a message replay leaves out.
+ * The replayed form of each stored message seen, per view: a session kept in memory and replayed
+ * every turn gives the builder the same message objects each time, so what it learnt about them by
+ * identity (counts, offloads, the history window) is reused instead of being worked out again from
+ * their text. A message whose fields were replaced in place since is replayed again.
  */
-const WITH_RUNTIME_CONTEXT = new WeakMap<Message, Message>();
-const PUBLIC_VIEW = new WeakMap<Message, Message>();
-const SKIPPED: Message = Object.freeze({ id: '', role: 'user', content: '' });
+const WITH_RUNTIME_CONTEXT = new WeakMap<Message, Replay>();
+const PUBLIC_VIEW = new WeakMap<Message, Replay>();
+
+/** True when `message` still has the field values `source` had (compared by identity, one level). */
+function sameFields(source: Message, message: Message): boolean {
+  const keys = Object.keys(message) as (keyof Message)[];
+  if (keys.length !== Object.keys(source).length) return false;
+  for (const key of keys) if (source[key] !== message[key]) return false;
+  return true;
+}
 
 /**
  * Replays a stored session for the model, with nanobot's rules: start at `lastConsolidated`
@@ -64,12 +74,12 @@ export function getHistory(session: ReplaySession, options: GetHistoryOptions = 
   const replays = includeRuntimeContext ? WITH_RUNTIME_CONTEXT : PUBLIC_VIEW;
   const out: Message[] = [];
   for (const message of slice) {
-    let replayed = replays.get(message);
-    if (replayed === undefined) {
-      replayed = replayMessage(message, includeRuntimeContext) ?? SKIPPED;
-      replays.set(message, replayed);
+    let known = replays.get(message);
+    if (known === undefined || !sameFields(known.source, message)) {
+      known = { source: { ...message }, replayed: replayMessage(message, includeRuntimeContext) };
+      replays.set(message, known);
     }
-    if (replayed !== SKIPPED) out.push(replayed);
+    if (known.replayed !== undefined) out.push(known.replayed);
   }
   const maxTokens = options.maxTokens ?? 0;
   return maxTokens > 0
