@@ -26,6 +26,8 @@ export type ReadFileLinesOptions = {
   readonly chunkBytes?: number;
   /** Where to start reading (a line boundary). @default 0 */
   readonly from?: number;
+  /** The number of the line that starts at `from`. @default 1 */
+  readonly firstLine?: number;
 };
 
 const DEFAULT_CHUNK = 1 << 20;
@@ -43,7 +45,10 @@ export async function* readFileLines(
   options: ReadFileLinesOptions,
 ): AsyncGenerator<readonly FileLine[]> {
   const chunk = Buffer.allocUnsafe(options.chunkBytes ?? DEFAULT_CHUNK);
-  const line = new PendingLine(options.maxLineBytes, options.from ?? 0);
+  const line = new PendingLine(options.maxLineBytes, {
+    offset: options.from ?? 0,
+    number: (options.firstLine ?? 1) - 1,
+  });
   let position = options.from ?? 0;
   for (;;) {
     const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
@@ -68,12 +73,14 @@ class PendingLine {
   readonly #maxBytes: number;
   #parts: Buffer[] = [];
   #offset: number;
-  #number = 0;
+  /** The number of the last line finished. */
+  #number: number;
   length = 0;
 
-  constructor(maxBytes: number, offset: number) {
+  constructor(maxBytes: number, start: { readonly offset: number; readonly number: number }) {
     this.#maxBytes = maxBytes;
-    this.#offset = offset;
+    this.#offset = start.offset;
+    this.#number = start.number;
   }
 
   /** Adds bytes of the current chunk; `final` when the line ends in this chunk (no copy needed then). */

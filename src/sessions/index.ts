@@ -14,6 +14,7 @@ export {
   type ReplaySession,
 } from './get-history.js';
 export {
+  DEFAULT_JSONL_SESSION_STORE,
   JsonlSessionStore,
   type JsonlSessionStoreOptions,
   type SessionRepair,

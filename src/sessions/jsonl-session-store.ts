@@ -14,12 +14,12 @@ import { type JsonlSessionSummary, listSessionFiles } from './list-session-files
 import { ListenerSet } from './listener-set.js';
 import { locateSessionFile, type SessionFolders } from './locate-session-file.js';
 import { mergeMetadata } from './merge-metadata.js';
-import { readSessionFile } from './read-session-file.js';
 import { replaceFileAtomically } from './replace-file-atomically.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
 import { type HeaderFields, rewriteSessionFile, type SessionFileRewrite } from './rewrite-session-file.js';
 import type { SessionFileScan } from './scan-session-file.js';
 import { sessionFileName } from './session-file-name.js';
+import { SessionFileReads } from './session-file-reads.js';
 import { formatHeaderLine, validLastConsolidated } from './session-header.js';
 import { formatMessageLine } from './session-line.js';
 import type {
@@ -55,7 +55,18 @@ export type JsonlSessionStoreOptions = {
   readonly lockTimeoutMs?: number;
   /** A line longer than this is unreadable: reported, kept on disk, never read into memory. @default 256 MiB */
   readonly maxLineBytes?: number;
+  /**
+   * How many bytes of session files the store keeps the last reads of (most recently loaded first), so
+   * that loading a session again reads only what this store appended since (any other change reads
+   * the whole file again) and returns its old messages as the same objects. A file larger than this
+   * is read whole every time; 0 reads every file whole on every load.
+   * @default 64 MiB
+   */
+  readonly cachedSessionBytes?: number;
 };
+
+/** Defaults of {@link JsonlSessionStoreOptions}. */
+export const DEFAULT_JSONL_SESSION_STORE = Object.freeze({ cachedSessionBytes: 64 * 1024 * 1024 });
 
 /** What {@link JsonlSessionStore.repair} did. */
 export type SessionRepair = {
@@ -95,6 +106,7 @@ export class JsonlSessionStore implements SessionStore {
   readonly #now: () => Date;
   readonly #fsync: boolean;
   readonly #lockTimeoutMs: number;
+  readonly #reads: SessionFileReads;
   #dirReady: Promise<void> | undefined;
 
   constructor(options: JsonlSessionStoreOptions) {
@@ -107,6 +119,10 @@ export class JsonlSessionStore implements SessionStore {
     this.#now = options.now ?? (() => new Date());
     this.#fsync = options.fsync ?? false;
     this.#lockTimeoutMs = options.lockTimeoutMs ?? 30_000;
+    this.#reads = new SessionFileReads({
+      maxBytes: options.cachedSessionBytes ?? DEFAULT_JSONL_SESSION_STORE.cachedSessionBytes,
+      maxLineBytes: this.#folders.maxLineBytes,
+    });
   }
 
   /**
@@ -156,9 +172,11 @@ export class JsonlSessionStore implements SessionStore {
         });
         return;
       }
+      await this.#reads.beforeAppend(file);
       const prefix = (await endsWithNewline(file)) ? '' : '\n';
       await appendFile(file, `${prefix}${stamped.map(formatMessageLine).join('\n')}\n`);
       if (this.#fsync) await syncFile(file);
+      await this.#reads.afterAppend(file);
     });
     for (const message of stamped) this.#listeners.emit({ type: 'message-appended', sessionKey, message });
   }
@@ -177,10 +195,7 @@ export class JsonlSessionStore implements SessionStore {
             file: _file,
             unreadableLines: _lines,
             ...record
-          } = await readSessionFile(file, {
-            sessionKey,
-            maxLineBytes: this.#folders.maxLineBytes,
-          });
+          } = await this.#reads.read(file, sessionKey);
           if (record.exists || record.warnings.length > 0 || attempt === 2) return record;
         }
       }),
@@ -264,6 +279,7 @@ export class JsonlSessionStore implements SessionStore {
         file !== undefined;
         file = await this.locate(sessionKey)
       ) {
+        this.#reads.forget(file);
         await unlink(file);
         deleted = true;
       }
@@ -303,6 +319,7 @@ export class JsonlSessionStore implements SessionStore {
     checkSessionKey(sessionKey, { backend: 'jsonl', operation: 'rewrite' });
     return this.#locked({ sessionKey, operation: 'rewrite' }, async (file) => {
       await removeStaleTempFiles(this.dir, { now: () => this.#now().getTime() });
+      this.#reads.forget(file);
       const result = await rewriteSessionFile(file, {
         rewrite,
         corruptFile: `${file}.corrupt`,

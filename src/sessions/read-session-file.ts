@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Message } from '../core/message.js';
 import { DEFAULT_MAX_LINE_BYTES } from './file-lines.js';
 import { latestTime } from './latest-time.js';
-import { type LineProblem, scanSessionFile } from './scan-session-file.js';
+import { type LineProblem, type SessionFileScan, scanSessionFile } from './scan-session-file.js';
 import { sessionKeyOfFile } from './session-file-name.js';
 import { validLastConsolidated } from './session-header.js';
 import type { SessionRecord } from './session-store.js';
@@ -39,8 +39,24 @@ export async function readSessionFile(
     maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
     onMessage: ({ message }) => messages.push(message),
   });
+  return sessionFileRecord(file, { scan, messages, sessionKey: options.sessionKey });
+}
+
+/**
+ * The session record of a scan of `file` (`undefined`: the file does not exist) and the messages it
+ * found. @internal
+ */
+export function sessionFileRecord(
+  file: string,
+  read: {
+    readonly scan: SessionFileScan | undefined;
+    readonly messages: readonly Message[];
+    readonly sessionKey?: string | undefined;
+  },
+): SessionFileRecord {
+  const { scan, messages } = read;
   const key =
-    options.sessionKey ?? sessionKeyOfFile(path.basename(file), scan?.header?.key) ?? path.basename(file);
+    read.sessionKey ?? sessionKeyOfFile(path.basename(file), scan?.header?.key) ?? path.basename(file);
   if (scan === undefined) return { ...emptySessionRecord(key), file, unreadableLines: [] };
   const warnings = scan.problems.map((problem) => describe(problem, { key, file }));
   const unreadableLines = scan.problems

@@ -50,6 +50,8 @@ const NO_FILE: SessionFileScan = {
   messageCount: 0,
   lastTimestamp: undefined,
   problems: [],
+  lines: 0,
+  endOffset: 0,
 };
 
 /**

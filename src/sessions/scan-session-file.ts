@@ -30,6 +30,10 @@ export type SessionFileScan = {
   /** The last message's `timestamp`, when it has one (appends never rewrite the header's `updated_at`). */
   readonly lastTimestamp: string | undefined;
   readonly problems: readonly LineProblem[];
+  /** Lines read, blank ones included (the number of the last line). */
+  readonly lines: number;
+  /** Bytes read up to the end of the last line ended by `\n`: where a later scan of appended lines starts. */
+  readonly endOffset: number;
 };
 
 /** Options for {@link scanSessionFile}. */
@@ -68,13 +72,20 @@ export async function scanSessionFile(
   }
 }
 
-/** {@link scanSessionFile} on a file the caller has open (and keeps open). */
+/**
+ * {@link scanSessionFile} on a file the caller has open (and keeps open). With `after`, an earlier
+ * scan of the same file that ended on a whole line (`endOffset`), only the lines after it are read,
+ * and the result is that scan continued: what a scan of the whole file would give when the file only
+ * had lines appended since (the caller must know that it did).
+ */
 export async function scanSessionHandle(
   handle: FileHandle,
-  options: ScanSessionFileOptions,
+  options: ScanSessionFileOptions & { readonly after?: SessionFileScan },
 ): Promise<SessionFileScan> {
-  const scan = new Scan(options.onMessage);
-  for await (const batch of readFileLines(handle, options)) {
+  const { after } = options;
+  const scan = new Scan(options.onMessage, after);
+  const start = after === undefined ? {} : { from: after.endOffset, firstLine: after.lines + 1 };
+  for await (const batch of readFileLines(handle, { ...options, ...start })) {
     for (const line of batch) scan.add(line, parseSessionLine(line, scan.messageCount));
   }
   return scan;
@@ -87,13 +98,27 @@ class Scan implements SessionFileScan {
   messageCount = 0;
   lastTimestamp: string | undefined;
   readonly problems: LineProblem[] = [];
+  lines = 0;
+  endOffset = 0;
   readonly #onMessage: ScanSessionFileOptions['onMessage'];
 
-  constructor(onMessage: ScanSessionFileOptions['onMessage']) {
+  constructor(onMessage: ScanSessionFileOptions['onMessage'], after?: SessionFileScan) {
     this.#onMessage = onMessage;
+    if (after !== undefined) {
+      this.header = after.header;
+      this.headerLine = after.headerLine;
+      this.providerState = after.providerState;
+      this.messageCount = after.messageCount;
+      this.lastTimestamp = after.lastTimestamp;
+      this.problems.push(...after.problems);
+      this.lines = after.lines;
+      this.endOffset = after.endOffset;
+    }
   }
 
   add(line: FileLine, parsed: SessionLine): void {
+    this.lines = line.number;
+    if (line.terminated) this.endOffset = line.offset + line.length + 1;
     switch (parsed.kind) {
       case 'blank':
         return;
