@@ -179,6 +179,40 @@ describe('ctxloom cache on a recorded session', () => {
     );
   });
 
+  it('rejects --context-window, checked before anything is read, when the calls come from the log', async () => {
+    await recordSession(folder, { key: 'window:1', stepMs: 60_000, withUsage: false });
+    const malformed = await runIn(['cache', '--session', 'window:1', '--context-window', 'lots']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain('--context-window must be a whole number of tokens, got "lots"');
+    const recorded = await runIn(['cache', '--session', 'window:1', '--context-window', '100000']);
+    expect(recorded.code).toBe(2);
+    expect(recorded.stderr).toContain(
+      '--context-window sets the window of replayed builds, but session "window:1" has 3 recorded requests in',
+    );
+    expect(recorded.stderr).toContain('add --from replay');
+    const explicit = await runIn([
+      'cache',
+      '--session',
+      'cli:direct',
+      '--from',
+      'recorded',
+      '--context-window',
+      '1',
+    ]);
+    expect(explicit.code).toBe(2);
+    expect(explicit.stderr).toContain('drop --context-window, or use --from replay');
+    const replayed = await runIn([
+      'cache',
+      '--session',
+      'cli:direct',
+      '--from',
+      'replay',
+      '--context-window',
+      '100000',
+    ]);
+    expect(replayed.code).toBe(0);
+  });
+
   it('fails with --from recorded when nothing is recorded, and suggests a close --from value', async () => {
     const missing = await runIn(['cache', '--session', 'telegram:8281248569', '--from', 'recorded']);
     expect(missing.code).toBe(2);

@@ -48,8 +48,8 @@ Options:
                          stored session (default: recorded when the log has the session, else replay)
   --provider NAME        anthropic | openai | both (default: both)
   --model NAME           the model (Anthropic minimum cacheable length; default claude-sonnet-4-5)
-  --context-window N     replay: the context window used to build each call (default: from
-                         ctxloom.yaml, else 200000)
+  --context-window N     replay only: the context window used to build each call (default: from
+                         ctxloom.yaml, else 200000); rejected when the calls come from the log
   --json                 print the simulation as JSON
 `;
 
@@ -83,6 +83,14 @@ export const cacheCommand: CliCommand = {
     }
     const from = oneOf('--from', stringFlag(values, 'from'), SOURCES);
     const provider = oneOf('--provider', stringFlag(values, 'provider'), PROVIDERS) ?? 'both';
+    const contextWindow = parseWindow(stringFlag(values, 'context-window'));
+    if (from === 'recorded' && contextWindow !== undefined) {
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message:
+          '--context-window sets the window of replayed builds, but --from recorded reports the recorded requests as they were sent; drop --context-window, or use --from replay.',
+      });
+    }
     const workspace = path.resolve(io.cwd, stringFlag(values, 'workspace') ?? '.');
     const model = stringFlag(values, 'model') ?? 'claude-sonnet-4-5';
     const opened = from === 'replay' ? undefined : await openRequestStore(values, io);
@@ -91,8 +99,8 @@ export const cacheCommand: CliCommand = {
         session,
         from,
         opened,
-        replay: () =>
-          replayCalls({ workspace, session, model, contextWindow: stringFlag(values, 'context-window') }),
+        contextWindow,
+        replay: () => replayCalls({ workspace, session, model, contextWindow }),
       });
       const requests = providerRequests(calls, model);
       const simulations = (provider === 'both' ? ['anthropic', 'openai'] : [provider]).map((name) =>
@@ -116,12 +124,15 @@ export const cacheCommand: CliCommand = {
 /**
  * The recorded calls of the session when the log has any (or `--from recorded` asks for them), else
  * the replayed ones.
- * @throws ContextError `NOT_FOUND` for `--from recorded` without a usable recorded request.
+ * @throws ContextError `NOT_FOUND` for `--from recorded` without a usable recorded request;
+ * `INVALID_OPTIONS` for `--context-window` (a replay flag) when the calls come from the log.
  */
 async function sessionCalls(request: {
   readonly session: string;
   readonly from: (typeof SOURCES)[number] | undefined;
   readonly opened: OpenedRequestStore | undefined;
+  /** `--context-window`, which only a replay uses. */
+  readonly contextWindow: number | undefined;
   readonly replay: () => Promise<readonly CacheCall[]>;
 }): Promise<{ readonly calls: readonly CacheCall[]; readonly source: CallSource }> {
   const { session, from, opened } = request;
@@ -130,6 +141,12 @@ async function sessionCalls(request: {
   const calls = recordedCalls(recorded);
   const where = opened?.where ?? 'the request log';
   if (calls.length > 0) {
+    if (request.contextWindow !== undefined) {
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: `--context-window sets the window of replayed builds, but session ${JSON.stringify(session)} has ${calls.length} recorded requests in ${where}, reported as they were sent; drop --context-window, or add --from replay to rebuild the calls with that window.`,
+      });
+    }
     return {
       calls,
       source: {
@@ -161,7 +178,7 @@ async function replayCalls(run: {
   readonly workspace: string;
   readonly session: string;
   readonly model: string;
-  readonly contextWindow: string | undefined;
+  readonly contextWindow: number | undefined;
 }): Promise<readonly CacheCall[]> {
   const { config } = await loadConfig({ dir: run.workspace, optional: true });
   const agent = resolveAgentSettings(config, run.workspace);
@@ -176,7 +193,7 @@ async function replayCalls(run: {
     workspace: run.workspace,
     ...agentOptionsFromSettings(agent),
     channel: agent.channel ?? run.session.split(':')[0] ?? 'cli',
-    contextWindowTokens: parseWindow(run.contextWindow) ?? agent.contextWindowTokens ?? 200_000,
+    contextWindowTokens: run.contextWindow ?? agent.contextWindowTokens ?? 200_000,
     governor: { offload: { dryRun: true } },
     generateId: createSequentialIdGenerator('cache'),
   });
