@@ -81,4 +81,15 @@ describe('IncrementalAiSdkReader', () => {
     expect(read.messages.map((message) => message.id)).toEqual(['ai-sdk-0', 'ai-sdk-1']);
     expect(read.positionsOf(fixed)).toEqual([1]);
   });
+
+  it('returns nothing read before a failed read once it starts over (the same leading messages, an empty list)', () => {
+    const reader = new IncrementalAiSdkReader({ format });
+    const ok: ModelMessage = { role: 'user', content: 'hi' };
+    expect(reader.read([ok], leading).messages).toHaveLength(2);
+    expect(() => reader.read([ok, { role: 'assistant', content: 42 }], leading)).toThrow();
+    const empty = reader.read([], leading);
+    expect(empty.messages).toEqual(leading);
+    expect(empty.warnings).toEqual([]);
+    expect(empty.positionsOf(ok)).toEqual([]);
+  });
 });

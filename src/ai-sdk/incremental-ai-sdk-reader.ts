@@ -49,9 +49,14 @@ export class IncrementalAiSdkReader {
   #starts: number[] = [];
   #bySource = new Map<object, number | readonly number[]>();
   #clean = new WeakSet<object>();
-  #leading: readonly Message[] = [];
-  #messages: readonly Message[] = [];
-  #warnings: readonly AdapterWarning[] = [];
+  /** The list last returned, with the leading messages it starts with; none after a start over. */
+  #built:
+    | {
+        readonly leading: readonly Message[];
+        readonly messages: readonly Message[];
+        readonly warnings: readonly AdapterWarning[];
+      }
+    | undefined;
 
   constructor(options: { readonly generateId?: IdGenerator | undefined; readonly format: string }) {
     this.#options = options;
@@ -63,7 +68,6 @@ export class IncrementalAiSdkReader {
    * @throws ContextError `INVALID_INPUT` naming the path of a field that is not an AI SDK message.
    */
   read(input: readonly unknown[], leading: readonly Message[] = []): IncrementalAiSdkRead {
-    const known = this.#sources.length;
     if (!this.#extends(input)) this.#reset();
     const from = this.#sources.length;
     try {
@@ -73,14 +77,18 @@ export class IncrementalAiSdkReader {
       this.#reset();
       throw error;
     }
-    if (from !== known || from !== input.length || leading !== this.#leading) {
-      this.#leading = leading;
-      this.#messages = [...leading, ...this.#reader.messages];
-      this.#warnings = [...this.#reader.warnings];
+    let built = this.#built;
+    if (built === undefined || from !== input.length || leading !== built.leading) {
+      built = {
+        leading,
+        messages: [...leading, ...this.#reader.messages],
+        warnings: [...this.#reader.warnings],
+      };
+      this.#built = built;
     }
     return {
-      messages: this.#messages,
-      warnings: this.#warnings,
+      messages: built.messages,
+      warnings: built.warnings,
       origins: this.#reader.origins(),
       readParts: this.#reader.readParts,
       cleanSources: this.#clean,
@@ -125,7 +133,7 @@ export class IncrementalAiSdkReader {
     if (typeof source !== 'object' || source === null) return [];
     const found = this.#bySource.get(source) ?? [];
     const indexes = typeof found === 'number' ? [found] : found;
-    const offset = this.#leading.length;
+    const offset = this.#built?.leading.length ?? 0;
     const total = this.#reader.messages.length;
     return indexes.flatMap((index) => {
       const start = this.#starts[index] ?? total;
@@ -144,6 +152,7 @@ export class IncrementalAiSdkReader {
     this.#starts = [];
     this.#bySource = new Map();
     this.#clean = new WeakSet();
+    this.#built = undefined;
   }
 }
 
