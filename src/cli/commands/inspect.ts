@@ -144,13 +144,13 @@ async function inspectedStore(values: ParsedCliArgs['values'], io: CliIo): Promi
 
 /**
  * The request recorder's JSONL log beside the sessions (the build is compared with the last request
- * sent); none for a history file or a SQL store, whose request table a read command must not create.
+ * sent); none for a history file, nor for a store without such a log (see `openRequestStore`).
  */
 async function recorderLog(
   values: ParsedCliArgs['values'],
   io: CliIo,
 ): Promise<RequestRecordStore | undefined> {
-  if (['history', 'sqlite', 'pg'].some((name) => values[name] !== undefined)) return undefined;
+  if (values['history'] !== undefined) return undefined;
   return (await openRequestStore(values, io))?.store;
 }
 

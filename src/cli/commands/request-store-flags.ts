@@ -1,38 +1,21 @@
 import path from 'node:path';
 import { resolveAgentSettings } from '../../config/index.js';
 import { loadConfig } from '../../index.js';
-import {
-  JsonlRequestStore,
-  PostgresRequestStore,
-  type RequestRecordStore,
-  SqliteRequestStore,
-} from '../../recorder/index.js';
+import { JsonlRequestStore, type RequestRecordStore } from '../../recorder/index.js';
 import type { CliIo } from '../cli-io.js';
 import { stringFlag, workspaceOf } from './session-store-flags.js';
 
 type Values = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
 
 /**
- * The request recorder's store beside the session store the flags name (see `STORE_FLAGS`): the
- * JSONL logs in `<sessions>/requests/` for `--workspace` (its sessions folder) and `--sessions DIR`,
- * the `ctxloom_requests` table of `--sqlite PATH` or `--pg URL`. `undefined` for `--nanobot-config`
- * (nanobot records no requests). Call it after `openStore`, which checks the flags.
+ * The request recorder's JSONL log beside the JSONL sessions the flags name (see `STORE_FLAGS`):
+ * `<sessions>/requests/` for `--workspace` (its sessions folder) or `--sessions DIR`. `undefined`
+ * for the other stores: `--sqlite` and `--pg`, whose request table a command that reads must not
+ * create, and `--nanobot-config` (nanobot records no requests). Call it after `openStore`, which
+ * checks the flags.
  */
 export async function openRequestStore(values: Values, io: CliIo): Promise<OpenedRequestStore | undefined> {
-  const sqlite = stringFlag(values, 'sqlite');
-  if (sqlite !== undefined) {
-    const file = path.resolve(io.cwd, sqlite);
-    return { store: new SqliteRequestStore({ path: file }), where: `${file} (table ctxloom_requests)` };
-  }
-  const pg = stringFlag(values, 'pg');
-  if (pg !== undefined) {
-    const schema = stringFlag(values, 'pg-schema');
-    return {
-      store: new PostgresRequestStore({ connectionString: pg, ...(schema === undefined ? {} : { schema }) }),
-      where: `PostgreSQL (${schema ?? 'public'}.ctxloom_requests)`,
-    };
-  }
-  if (typeof values['nanobot-config'] === 'string') return undefined;
+  if (['sqlite', 'pg', 'nanobot-config'].some((name) => typeof values[name] === 'string')) return undefined;
   const sessions = stringFlag(values, 'sessions');
   const dir =
     sessions === undefined
