@@ -1,7 +1,9 @@
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { JsonlSessionStore } from '../../index.js';
+import { JsonlRequestStore } from '../../recorder/index.js';
 import { main } from '../main.js';
 
 const EXAMPLE = path.resolve(import.meta.dirname, '../../../examples/workspace');
@@ -207,5 +209,21 @@ describe('ctxloom inspect', () => {
     const missing = await run(['inspect', '--workspace', workspace, '--session', 'nope']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^NOT_FOUND: No session is stored under the key "nope"/);
+  });
+
+  it('closes the session store when the request log cannot be opened', async () => {
+    const failure = vi.spyOn(JsonlRequestStore, 'besideSessions').mockImplementation(() => {
+      throw new Error('request log unreadable');
+    });
+    const close = vi.spyOn(JsonlSessionStore.prototype, 'close');
+    try {
+      const { code, stderr } = await run(['inspect', '--workspace', workspace, '--session', 'cli:direct']);
+      expect(code).toBe(1);
+      expect(stderr).toContain('request log unreadable');
+      expect(close).toHaveBeenCalledTimes(1);
+    } finally {
+      failure.mockRestore();
+      close.mockRestore();
+    }
   });
 });

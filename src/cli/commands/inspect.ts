@@ -81,8 +81,9 @@ export const inspectCommand: CliCommand = {
     );
     const agent = agentContext({ workspace, agent: settings, budget, tokenCounter });
     const store = await inspectedStore(values, io);
-    const requests = await recorderLog(values, io);
+    let requests: RequestRecordStore | undefined;
     try {
+      requests = await recorderLog(values, io);
       const inspector = new SessionInspector({
         store,
         ...(requests === undefined ? {} : { requests }),
