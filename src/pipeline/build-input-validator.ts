@@ -1,5 +1,6 @@
 import { ContextError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
+import type { Message } from '../core/message.js';
 import {
   checkContentShape,
   checkMessageShape,
@@ -16,7 +17,7 @@ import {
 export class BuildInputValidator {
   readonly #seen = new WeakSet<object>();
   /** The last list checked in full: a list that only grew from it needs its new messages checked. */
-  #lastList: readonly unknown[] = [];
+  #lastList: readonly Message[] = [];
   /**
    * Its length then: a caller may push to the same array and pass it again, and the messages past
    * this length are new whatever the array is.
@@ -24,7 +25,7 @@ export class BuildInputValidator {
   #lastLength = 0;
   /** How the last list checked relates to the one before it. */
   #growth:
-    | { readonly list: readonly unknown[]; readonly previous: readonly unknown[]; readonly shared: number }
+    | { readonly list: readonly Message[]; readonly previous: readonly Message[]; readonly shared: number }
     | undefined;
 
   /**
@@ -32,7 +33,7 @@ export class BuildInputValidator {
    * it and how many of its leading messages `list` shares with it by identity (0 when it did not
    * only grow). `undefined` for any other list.
    */
-  growthOf(list: unknown): { readonly previous: readonly unknown[]; readonly shared: number } | undefined {
+  growthOf(list: unknown): { readonly previous: readonly Message[]; readonly shared: number } | undefined {
     const growth = this.#growth;
     return growth !== undefined && growth.list === list ? growth : undefined;
   }
@@ -70,11 +71,13 @@ export class BuildInputValidator {
       // The path is written only for a problem: no string per message on the way.
       const found = checkMessageShape(message, '');
       if (found !== undefined) return { ...found, path: `${path}[${index}]${found.path}` };
-      seen.add(message as object);
+      seen.add(message as object); // it passed the shape check: an object
     }
-    this.#lastList = messages;
-    this.#lastLength = messages.length;
-    this.#growth = { list: messages, previous, shared: from };
+    // Every item passed the shape check, here or when first seen: the list is a message list.
+    const checked = messages as readonly Message[];
+    this.#lastList = checked;
+    this.#lastLength = checked.length;
+    this.#growth = { list: checked, previous, shared: from };
     return undefined;
   }
 }
@@ -113,7 +116,7 @@ export function checkMessageList(messages: unknown, operation: string): void {
  */
 export function messageListGrowth(
   list: unknown,
-): { readonly previous: readonly unknown[]; readonly shared: number } | undefined {
+): { readonly previous: readonly Message[]; readonly shared: number } | undefined {
   return standalone.growthOf(list);
 }
 

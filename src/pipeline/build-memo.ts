@@ -66,10 +66,17 @@ export class BuildMemo {
 }
 
 /** A {@link BuildMemoKey} as remembered: each block marked, the input as a snapshot. */
-type RememberedKey = Omit<BuildMemoKey, 'blocks'> & { readonly blocks: readonly ListMark<Message>[] };
+type RememberedKey = {
+  readonly blocks: readonly ListMark<Message>[];
+  readonly generated: ReadonlySet<string>;
+  readonly input: InputFields;
+};
+
+/** A build input seen as its fields, as the snapshot and the comparison walk them. */
+type InputFields = Readonly<Record<string, unknown>>;
 
 /** A copy of `input` one level deep (arrays and plain objects copied; their items shared). */
-function snapshot(input: BuildInput): BuildInput {
+function snapshot(input: InputFields): InputFields {
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
     if (key === 'history' || key === 'signal') continue;
@@ -79,14 +86,14 @@ function snapshot(input: BuildInput): BuildInput {
         ? { ...value }
         : value;
   }
-  return copy as BuildInput;
+  return copy;
 }
 
-function sameInput(before: BuildInput, now: BuildInput): boolean {
+function sameInput(before: InputFields, now: InputFields): boolean {
   const keys = new Set([...Object.keys(before), ...Object.keys(now)]);
   for (const key of keys) {
     if (key === 'history' || key === 'signal') continue;
-    if (!samePlainData(before[key as keyof BuildInput], now[key as keyof BuildInput])) return false;
+    if (!samePlainData(before[key], now[key])) return false;
   }
   return true;
 }

@@ -90,7 +90,7 @@ export class ContextPipeline {
   async build(input: BuildInput = {}): Promise<BuildResult> {
     this.#validator.checkInput(input, 'build');
     const generated = new Set<string>();
-    const growth = this.#validator.growthOf(input.history) as BuildContext['historyGrowth'];
+    const growth = this.#validator.growthOf(input.history);
     const context = {
       ...this.#context(input, this.#memo === undefined ? undefined : generated),
       ...(growth === undefined ? {} : { historyGrowth: growth }),
