@@ -263,9 +263,22 @@ export class SessionInspector {
     const last = recorded.findLast((entry) => entry.messages !== undefined);
     if (last?.messages === undefined || this.#seeded.get(request.key) === last.id) return undefined;
     this.#seeded.set(request.key, last.id);
-    this.#volatile.remember(request.key, { messages: last.messages });
+    const tools = recordedTools(last.tools, this.#options.tools ?? []);
+    this.#volatile.remember(request.key, { messages: last.messages, tools });
     return undefined;
   }
+}
+
+/**
+ * A recorded request's tools as definitions, in the order sent. The log keeps only their names, so
+ * each takes the inspector's definition of that name (the same tool as far as the log can tell), or
+ * its bare name for a tool the inspector does not send.
+ */
+function recordedTools(
+  names: readonly string[],
+  known: readonly ToolDefinition[],
+): readonly ToolDefinition[] {
+  return names.map((name) => known.find((tool) => tool.name === name) ?? { name });
 }
 
 function signalOf(request: { readonly signal?: AbortSignal }): { readonly signal?: AbortSignal } {
