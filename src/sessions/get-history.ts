@@ -1,5 +1,6 @@
 import { findLegalMessageStart } from '../core/find-legal-message-start.js';
 import type { Message } from '../core/message.js';
+import { withTokenCache } from '../tokens/cached-token-counter.js';
 import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { hasNanobotFlag } from './nanobot-fields.js';
@@ -33,6 +34,9 @@ export type GetHistoryOptions = {
   /** False → the public view: the exact recorded runtime-context suffix is stripped. @default true */
   readonly includeRuntimeContext?: boolean;
 };
+
+/** Counts for the token cap when no counter is given (one, so its cache serves every call). */
+const DEFAULT_COUNTER = new EstimatingTokenCounter();
 
 /** A stored message's replayed form (`undefined`: replay leaves it out), and its fields when replayed. */
 type Replay = { readonly source: Message; readonly replayed: Message | undefined };
@@ -83,7 +87,7 @@ export function getHistory(session: ReplaySession, options: GetHistoryOptions = 
   }
   const maxTokens = options.maxTokens ?? 0;
   return maxTokens > 0
-    ? capByTokens(out, maxTokens, options.tokenCounter ?? new EstimatingTokenCounter())
+    ? capByTokens(out, maxTokens, withTokenCache(options.tokenCounter ?? DEFAULT_COUNTER))
     : out;
 }
 

@@ -104,6 +104,16 @@ describe('CachedTokenCounter', () => {
     expect(new CachedTokenCounter({ counter: new SimpleTokenCounter() }).kind).toBe('estimate');
   });
 
+  it('gives a counter one cache, shared by everything that wraps it', () => {
+    const counter = countingCounter();
+    const message = user('counted once, whoever asks');
+    expect(withTokenCache(counter)).toBe(withTokenCache(counter));
+    withTokenCache(counter).countMessage(message);
+    withTokenCache(counter).countMessage(message);
+    expect(counter.calls).toBe(1);
+    expect(withTokenCache(countingCounter())).not.toBe(withTokenCache(counter));
+  });
+
   test.prop([messageArbitrary(), messageArbitrary()], { numRuns: 300 })(
     'gives two messages the same fingerprint only when every counted field is equal',
     (left, right) => {

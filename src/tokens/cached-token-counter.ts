@@ -122,7 +122,21 @@ export class CachedTokenCounter implements TokenCounter {
   }
 }
 
-/** Wraps a counter in a {@link CachedTokenCounter} unless it already caches. */
+/** The cache of each counter wrapped by {@link withTokenCache}: one per counter object. */
+const caches = new WeakMap<TokenCounter, TokenCounter>();
+
+/**
+ * `counter` with a {@link CachedTokenCounter} in front of it (itself when it already caches). The
+ * same counter always gets the same cache, so every part that counts with it (session replay, the
+ * builder, the governor, consolidation) shares what was counted: a message counted by one is known
+ * to the others.
+ */
 export function withTokenCache(counter: TokenCounter): TokenCounter {
-  return counter.isCached === true ? counter : new CachedTokenCounter({ counter });
+  if (counter.isCached === true) return counter;
+  let cached = caches.get(counter);
+  if (cached === undefined) {
+    cached = new CachedTokenCounter({ counter });
+    caches.set(counter, cached);
+  }
+  return cached;
 }
