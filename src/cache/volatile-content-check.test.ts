@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { copyExampleWorkspace } from '../../test/helpers/example-workspace.js';
@@ -32,6 +32,18 @@ async function warningsOf(builder: ContextBuilder, input: BuildInput): Promise<r
   return (await builder.build({ sessionKey: 'cli:direct', ...input })).trace.warnings ?? [];
 }
 
+/**
+ * Rewrites a workspace file and moves its mtime a second past the old one: the builder's file cache
+ * reuses text while (mtime, size) are unchanged, and two same-size writes can share one timestamp
+ * tick on a file system with coarse times.
+ */
+async function rewrite(file: string, text: string): Promise<void> {
+  const { mtimeMs } = await stat(file);
+  await writeFile(file, text);
+  const later = new Date(mtimeMs + 1_000);
+  await utimes(file, later, later);
+}
+
 const tool = (name: string, description: string): ToolDefinition => ({
   name,
   description,
@@ -57,9 +69,9 @@ describe('VolatileContentCheck in the build trace', () => {
     const soul = path.join(workspace, 'SOUL.md');
     const original = await readFile(soul, 'utf8');
     const builder = agent(workspace);
-    await writeFile(soul, `${original}\nLast synced 2026-12-01 12:00.\n`);
+    await rewrite(soul, `${original}\nLast synced 2026-12-01 12:00.\n`);
     expect(await warningsOf(builder, { current: 'hi' })).toEqual([]);
-    await writeFile(soul, `${original}\nLast synced 2026-12-01 12:05.\n`);
+    await rewrite(soul, `${original}\nLast synced 2026-12-01 12:05.\n`);
     const warnings = await warningsOf(builder, { current: 'hi' });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({
