@@ -1,6 +1,7 @@
 import type { Message } from '../core/message.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { GovernedFloor } from './governed-floor.js';
+import { HistoryWindowLedger, type ListGrowth } from './history-window-ledger.js';
 
 /** One call of {@link GovernorHistoryWindow.window}. */
 export type GovernorWindowRequest = {
@@ -16,7 +17,7 @@ export type GovernorWindowRequest = {
    * How the list relates to the one the input check saw before it (`messageListGrowth`), when known:
    * the ledger then trusts it instead of comparing the list again.
    */
-  readonly growth?: { readonly previous: readonly unknown[]; readonly shared: number };
+  readonly growth?: ListGrowth;
 };
 
 /**
@@ -37,23 +38,14 @@ export type GovernorWindowRequest = {
  * duplicate id in the window (duplicates are renamed), and no in-flight message id among the left-out
  * messages (in-flight messages are told by id).
  *
- * The ledger: the last list seen, and the tool call ids, message ids and late system messages of the
- * part left out so far. A step that only appends checks the old messages by identity, scans what
- * newly left the window and walks the window; any other list resets it.
+ * The ledger (`HistoryWindowLedger`): the last list seen, and the tool call ids, message ids and late
+ * system messages of the part left out so far. A step that only appends checks the old messages by
+ * identity, scans what newly left the window and walks the window; any other list resets it.
  */
 export class GovernorHistoryWindow {
   /** The tokens the floors must exceed (the budget, or compaction's target when above it). */
   readonly #budget: number;
-  #seen: readonly Message[] = [];
-  /** Its length then (a caller may push to the same array). */
-  #seenLength = 0;
-  /** Length of the leading run of system messages. */
-  #lead = 0;
-  /** How far the left-out ledger has scanned. */
-  #scanned = 0;
-  #leftOutCallIds = new Set<string>();
-  #leftOutIds = new Set<string>();
-  #lateSystem = false;
+  readonly #ledger = new HistoryWindowLedger({ collectsMessageIds: true });
 
   constructor(budgetTokens: number) {
     this.#budget = budgetTokens;
@@ -67,42 +59,17 @@ export class GovernorHistoryWindow {
     messages: readonly Message[],
     request: GovernorWindowRequest,
   ): { readonly messages: readonly Message[]; readonly leftOut: number } {
-    this.#learn(messages, request.growth);
-    const lead = this.#lead;
+    this.#ledger.follow(messages, request.growth);
+    const lead = this.#ledger.lead;
     const start = this.#start(messages, request);
     if (start <= lead) return { messages, leftOut: 0 };
     return { messages: messages.slice(0, lead).concat(messages.slice(start)), leftOut: start - lead };
   }
 
-  /** Keeps the ledger when `messages` only grew since the last call; resets it otherwise. */
-  #learn(messages: readonly Message[], growth: GovernorWindowRequest['growth']): void {
-    const seen = this.#seen;
-    const known = this.#seenLength;
-    let grown = messages.length >= known;
-    // The input check compared this list with the one before (this one, when one run calls in turn).
-    const checked = growth !== undefined && growth.previous === seen && growth.shared >= known;
-    for (let index = 0; grown && !checked && index < known; index += 1) {
-      if (messages[index] !== seen[index]) grown = false;
-    }
-    if (!grown) {
-      this.#scanned = 0;
-      this.#leftOutCallIds = new Set();
-      this.#leftOutIds = new Set();
-      this.#lateSystem = false;
-    }
-    if (!grown || this.#lead === known) {
-      let lead = grown ? this.#lead : 0;
-      while (lead < messages.length && messages[lead]?.role === 'system') lead += 1;
-      this.#lead = lead;
-      this.#scanned = Math.max(this.#scanned, lead);
-    }
-    this.#seen = messages;
-    this.#seenLength = messages.length;
-  }
-
-  /** The first index to govern after the leading system run (`#lead` when nothing can go). */
+  /** The first index to govern after the leading system run (`lead` when nothing can go). */
   #start(messages: readonly Message[], request: GovernorWindowRequest): number {
-    const lead = this.#lead;
+    const ledger = this.#ledger;
+    const lead = ledger.lead;
     const inflight = Math.min(request.inflightStartIndex, messages.length);
     const run = { ...request, inflightStartIndex: inflight };
     let sum = 0;
@@ -114,22 +81,11 @@ export class GovernorHistoryWindow {
     if (index < lead) return lead;
     index = Math.min(index, inflight);
     while (index >= lead && messages[index]?.role !== 'user') index -= 1;
-    if (index <= lead || index < this.#scanned) return lead;
-    this.#scanLeftOut(messages, index);
-    if (this.#lateSystem) return lead;
+    if (index <= lead || index < ledger.scanned) return lead;
+    ledger.leaveOut(messages, index);
+    if (ledger.hasLateSystem) return lead;
     if (!this.#isFree(messages, { start: index, inflight })) return lead;
     return index;
-  }
-
-  /** Adds the call ids, message ids and late system messages of `[#scanned, end)` to the ledger. */
-  #scanLeftOut(messages: readonly Message[], end: number): void {
-    for (let index = this.#scanned; index < end; index += 1) {
-      const message = messages[index] as Message; // index is in range
-      if (message.role === 'system') this.#lateSystem = true;
-      this.#leftOutIds.add(message.id);
-      for (const call of message.toolCalls ?? []) this.#leftOutCallIds.add(call.id);
-    }
-    this.#scanned = end;
   }
 
   /**
@@ -137,12 +93,13 @@ export class GovernorHistoryWindow {
    * has the id of a left-out one.
    */
   #isFree(messages: readonly Message[], at: { readonly start: number; readonly inflight: number }): boolean {
+    const { callIds, messageIds } = this.#ledger;
     const ids = new Set<string>();
     for (let index = at.start; index < messages.length; index += 1) {
       const message = messages[index] as Message; // index is in range
-      if (index >= at.inflight && this.#leftOutIds.has(message.id)) return false;
+      if (index >= at.inflight && messageIds.has(message.id)) return false;
       for (const call of message.toolCalls ?? []) {
-        if (ids.has(call.id) || this.#leftOutCallIds.has(call.id)) return false;
+        if (ids.has(call.id) || callIds.has(call.id)) return false;
         ids.add(call.id);
       }
     }

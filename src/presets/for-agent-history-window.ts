@@ -1,12 +1,13 @@
 /**
- * The history part of the agent preset, with a ledger of what it learnt about a history that only
- * grows. This file is over 100 lines because the safety argument and the ledger belong together.
+ * The history part of the agent preset, with what it learnt about a history that only grows. This
+ * file is over 100 lines because the safety argument and the window's walk belong together.
  */
 import { decision } from '../core/decision.js';
 import type { Message } from '../core/message.js';
 import { GovernedFloor } from '../filters/governed-floor.js';
 import { DEFAULT_OFFLOAD_EXEMPT_TOOLS } from '../filters/governor-constants.js';
 import { GOVERNOR_STATE_KEY } from '../filters/governor-run-state.js';
+import { HistoryWindowLedger } from '../filters/history-window-ledger.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, MessageProvider, ProviderResult } from '../pipeline/contracts.js';
 import { SectionTags } from '../pipeline/section-tags.js';
@@ -52,10 +53,10 @@ export type AgentHistoryWindowOptions = {
  * the whole history (`BuildContext.wholeHistory`, e.g. a cache-aware trim, whose cut points depend on
  * where the history starts).
  *
- * The ledger: the last history seen, and the tool call ids and late system messages of the part left
- * out so far. A turn that only appends messages checks the old messages by identity (no text is
- * read), scans only what newly left the window, and walks the window; an edited old message (a new
- * object at an old position) resets the ledger. Stateful by design (one per builder); the result is
+ * The ledger (`HistoryWindowLedger`): the last history seen, and the tool call ids and late system
+ * messages of the part left out so far. A turn that only appends messages checks the old messages
+ * by identity (no text is read), scans only what newly left the window, and walks the window; an
+ * edited old message (a new object at an old position) resets the ledger and what was learnt. Stateful by design (one per builder); the result is
  * always what the whole history would give.
  */
 export class AgentHistoryWindow implements MessageProvider {
@@ -66,14 +67,7 @@ export class AgentHistoryWindow implements MessageProvider {
   readonly #rewrittenBefore: ((message: Message, input: BuildInput) => Message | undefined) | undefined;
   /** The window is emitted tagged (section `history`), so the governor's caches see these objects. */
   readonly #tags = new SectionTags();
-  #seen: readonly Message[] = [];
-  #seenLength = 0;
-  /** Length of the leading run of system messages of the history. */
-  #lead = 0;
-  /** How far `#leftOutCallIds` and `#lateSystem` have scanned. */
-  #scanned = 0;
-  #leftOutCallIds = new Set<string>();
-  #lateSystem = false;
+  readonly #ledger = new HistoryWindowLedger({ collectsMessageIds: false });
   /** The floor of each history index walked (see `IndexFloors`). */
   readonly #floors = new IndexFloors();
   /** The window's call ids, extended per turn (see `WindowCallIds`). */
@@ -118,41 +112,23 @@ export class AgentHistoryWindow implements MessageProvider {
     return out;
   }
 
-  /** Keeps the ledger when `history` only grew since the last build; resets it otherwise. */
+  /** Keeps what was learnt when `history` only grew since the last build; forgets it otherwise. */
   #learn(history: readonly Message[], context: BuildContext): void {
-    const seen = this.#seen;
-    let grown = history.length >= this.#seenLength;
     // The pipeline's input check has compared this history with the one before (the one seen here
     // last, when this window serves one pipeline): no second pass over the history.
-    const growth = context.historyGrowth;
-    const checked = growth !== undefined && growth.previous === seen && growth.shared >= this.#seenLength;
-    for (let index = 0; grown && !checked && index < this.#seenLength; index += 1) {
-      if (history[index] !== seen[index]) grown = false;
-    }
-    if (!grown) {
+    if (!this.#ledger.follow(history, context.historyGrowth)) {
       this.#floors.clear();
       this.#windowIds.clear();
       this.#emitted = undefined;
-      this.#scanned = 0;
-      this.#leftOutCallIds = new Set();
-      this.#lateSystem = false;
       this.#last = undefined;
     }
-    if (!grown || this.#lead === this.#seenLength) {
-      // First sight, an edit, or a history that so far was only system messages: find the leading run.
-      let lead = grown ? this.#lead : 0;
-      while (lead < history.length && history[lead]?.role === 'system') lead += 1;
-      this.#lead = lead;
-      this.#scanned = Math.max(this.#scanned, lead);
-    }
     if (this.#last !== undefined && this.#last.length !== history.length) this.#last = undefined;
-    this.#seen = history;
-    this.#seenLength = history.length;
   }
 
-  /** The first history index to emit after the leading system run (`#lead` when nothing can go). */
+  /** The first history index to emit after the leading system run (`lead` when nothing can go). */
   #safeStart(history: readonly Message[], run: Omit<FloorRun, 'index'>): number {
-    const lead = this.#lead;
+    const ledger = this.#ledger;
+    const lead = ledger.lead;
     let floor = 0;
     // The newest history message is left out of the sum: a user message there is merged with the
     // current one, and the governor keeps the newest message whatever it costs.
@@ -166,10 +142,10 @@ export class AgentHistoryWindow implements MessageProvider {
     floors.forgetBelow(index);
     while (index >= lead && history[index]?.role !== 'user') index -= 1;
     if (index <= lead) return lead;
-    if (index < this.#scanned) return lead; // never moves back on a grown history; be safe if it does
-    this.#scanLeftOut(history, index);
-    if (this.#lateSystem) return lead;
-    if (!this.#windowIds.areFree(history, { start: index, leftOut: this.#leftOutCallIds })) return lead;
+    if (index < ledger.scanned) return lead; // never moves back on a grown history; be safe if it does
+    ledger.leaveOut(history, index);
+    if (ledger.hasLateSystem) return lead;
+    if (!this.#windowIds.areFree(history, { start: index, leftOut: ledger.callIds })) return lead;
     return index;
   }
 
@@ -184,18 +160,8 @@ export class AgentHistoryWindow implements MessageProvider {
     return tokens;
   }
 
-  /** Adds the tool call ids and late system messages of `[#scanned, end)` to the ledger. */
-  #scanLeftOut(history: readonly Message[], end: number): void {
-    for (let index = this.#scanned; index < end; index += 1) {
-      const message = history[index] as Message; // index is in range
-      if (message.role === 'system') this.#lateSystem = true;
-      for (const call of message.toolCalls ?? []) this.#leftOutCallIds.add(call.id);
-    }
-    this.#scanned = end;
-  }
-
   #emit(history: readonly Message[], start: number): ProviderResult {
-    const lead = this.#lead;
+    const lead = this.#ledger.lead;
     const tag = (message: Message): Message => this.#tags.tag(message, this.id);
     if (start <= lead) return { messages: history.map(tag), decisions: [] };
     const last = this.#emitted;
