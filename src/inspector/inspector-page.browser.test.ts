@@ -375,6 +375,11 @@ describe.skipIf(!isAvailable)('inspector page in Chromium', () => {
         user('Anything new?', { id }),
       ]);
     try {
+      // Build the session once with SOUL.md as it is, so the change below has a build to differ from
+      // whichever tests ran before this one.
+      await turn('volatile-0');
+      const baseline = await fetch(new URL(`api/sessions/${key}/context`, server?.url));
+      expect(baseline.status).toBe(200);
       await writeFile(soul, `${original}\nLast synced 2026-12-01 12:00 by the sync job.\n`);
       await turn('volatile-1');
       const first = await open(1400, `#/session/${key}`);
