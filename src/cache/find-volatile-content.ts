@@ -83,7 +83,8 @@ export function findVolatileContent(
   return [...findings.values()];
 }
 
-function stableSystem(messages: readonly Message[]): readonly Message[] {
+/** The system messages before the conversation: the messages' part of the stable prefix. */
+export function stableSystem(messages: readonly Message[]): readonly Message[] {
   const end = messages.findIndex((message) => message.role !== 'system');
   return end === -1 ? messages : messages.slice(0, end);
 }

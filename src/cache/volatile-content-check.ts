@@ -1,11 +1,11 @@
 import { textOf } from '../core/content.js';
-import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { BuildCheck, BuildCheckRequest } from '../pipeline/build-check.js';
 import type { TraceWarning } from '../pipeline/build-trace.js';
 import {
   type ContextBuildSample,
   findVolatileContent,
+  stableSystem,
   type VolatileContent,
 } from './find-volatile-content.js';
 
@@ -97,7 +97,7 @@ export class VolatileContentCheck implements BuildCheck {
     request: Pick<BuildCheckRequest, 'messages' | 'tools'>,
     known: Remembered | undefined,
   ): Omit<Remembered, 'repeated'> {
-    const system = leadingSystem(request.messages);
+    const system = stableSystem(request.messages);
     return {
       sample: { messages: system, tools: request.tools },
       tools: request.tools,
@@ -118,11 +118,6 @@ export class VolatileContentCheck implements BuildCheck {
       this.#previous.delete(oldest);
     }
   }
-}
-
-function leadingSystem(messages: readonly Message[]): readonly Message[] {
-  const end = messages.findIndex((message) => message.role !== 'system');
-  return end === -1 ? messages : messages.slice(0, end);
 }
 
 function toWarning(finding: VolatileContent): TraceWarning {
