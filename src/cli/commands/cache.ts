@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { resolveAgentSettings } from '../../config/index.js';
 import { createSequentialIdGenerator } from '../../core/index.js';
 import {
@@ -25,7 +24,7 @@ import {
 } from './cache-calls.js';
 import { renderCacheReport } from './cache-report.js';
 import { type OpenedRequestStore, openRequestStore } from './request-store-flags.js';
-import { stringFlag } from './session-store-flags.js';
+import { stringFlag, workspaceOf } from './session-store-flags.js';
 
 const USAGE = `Usage: ctxloom cache --session KEY [--workspace DIR] [--from recorded|replay]
                      [--provider NAME] [--model NAME] [--context-window N] [--json]
@@ -91,7 +90,7 @@ export const cacheCommand: CliCommand = {
           '--context-window sets the window of replayed builds, but --from recorded reports the recorded requests as they were sent; drop --context-window, or use --from replay.',
       });
     }
-    const workspace = path.resolve(io.cwd, stringFlag(values, 'workspace') ?? '.');
+    const workspace = workspaceOf(values, io);
     const model = stringFlag(values, 'model') ?? 'claude-sonnet-4-5';
     const opened = from === 'replay' ? undefined : await openRequestStore(values, io);
     try {
