@@ -274,7 +274,6 @@ export class ToolResultOffloadWriter {
         batch.outcomes[job.index] = this.#found(job, job.plan);
         return;
       }
-      if (atName === 'missing') claimed.bytes = job.plan.stored;
       job.alternate = atName === 'other';
       if (job.alternate) {
         const atAlternate = await holdsBytes(job.plan.alternate.path, job.plan.stored);
@@ -290,6 +289,8 @@ export class ToolResultOffloadWriter {
       if (batch.dryRun) batch.outcomes[job.index] = { ok: true, created: false, ...target(job) };
       else
         job.temp = await writeSyncedTemp(job.plan.alternate.path, { content: job.plan.stored, mode: 0o644 });
+      // Claimed only once staged: a job that failed leaves the name to the next one, as a later run would.
+      if (atName === 'missing') claimed.bytes = job.plan.stored;
     } catch (error) {
       batch.outcomes[job.index] = { ok: false, error: describe(error) };
     }
