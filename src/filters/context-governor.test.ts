@@ -203,4 +203,31 @@ describe('ContextGovernor', () => {
       new ContextGovernor().prepareForModel([user('x')], { signal: controller.signal }),
     ).rejects.toMatchObject({ code: 'ABORTED' });
   });
+
+  it('follows a list one run slides in place (old messages spliced out, new ones pushed) with its history window', async () => {
+    const options = {
+      contextWindowTokens: 3_000,
+      maxOutputTokens: 500,
+      tokenCounter: new SimpleTokenCounter(),
+    };
+    const windowed = new ContextGovernor(options);
+    const compactedToolCallIds = new Set<string>();
+    const messages: Message[] = [];
+    for (let turn = 0; turn < 300; turn += 1) {
+      messages.push(user(`question ${turn} `.repeat(10)), assistant(`answer ${turn} `.repeat(20)));
+      // A late system message inside the first window: the slide moves it into the part left out.
+      if (turn === 285) messages.push(system('A late instruction.'));
+    }
+    await windowed.prepareForModel(messages, { compactedToolCallIds });
+    messages.splice(0, 10);
+    for (let turn = 0; turn < 5; turn += 1) {
+      messages.push(user(`slid question ${turn} `.repeat(10)), assistant(`slid answer ${turn} `.repeat(20)));
+    }
+    const slid = await windowed.prepareForModel(messages, { compactedToolCallIds });
+    const whole = await new ContextGovernor({ ...options, historyWindow: false }).prepareForModel([
+      ...messages,
+    ]);
+    expect(slid.messages).toEqual(whole.messages);
+    expect(slid.messages.some((message) => message.content === 'A late instruction.')).toBe(true);
+  });
 });

@@ -74,7 +74,8 @@ export type ContextGovernorOptions = InputBudgetOptions & {
    * Across the steps of one run (the calls of `prepareForModel` given the same
    * `compactedToolCallIds`), leave out before any step the oldest history messages the governor is
    * certain to snip, so that a step costs what is new plus what is kept, not the whole history (see
-   * `GovernorHistoryWindow`); the messages returned are the same. `false` governs every message.
+   * `GovernorHistoryWindow`); the messages returned are the same. A step's list is a new array or
+   * the last one appended to (see `BuildInput.history`). `false` governs every message.
    * @default true
    */
   readonly historyWindow?: boolean;

@@ -1,3 +1,4 @@
+import { keepsMarkedItems, type ListMark, markList } from '../core/list-mark.js';
 import type { Message } from '../core/message.js';
 
 /** How a list relates to the one an input check saw before it (`BuildContext.historyGrowth`). */
@@ -12,9 +13,8 @@ export type ListGrowth = { readonly previous: readonly unknown[]; readonly share
  */
 export class HistoryWindowLedger {
   readonly #collectsMessageIds: boolean;
-  #seen: readonly Message[] = [];
-  /** Its length then (a caller may push to the same array). */
-  #seenLength = 0;
+  /** The list last seen, as it was then (a caller may push to or splice the same array). */
+  #seen: ListMark<Message> = markList([]);
   #lead = 0;
   #scanned = 0;
   #callIds = new Set<string>();
@@ -58,13 +58,11 @@ export class HistoryWindowLedger {
    * @returns whether the ledger was kept
    */
   follow(messages: readonly Message[], growth: ListGrowth | undefined): boolean {
-    const seen = this.#seen;
-    const known = this.#seenLength;
-    let grown = messages.length >= known;
-    const checked = growth !== undefined && growth.previous === seen && growth.shared >= known;
-    for (let index = 0; grown && !checked && index < known; index += 1) {
-      if (messages[index] !== seen[index]) grown = false;
-    }
+    const known = this.#seen.length;
+    const grown =
+      growth !== undefined && growth.previous === this.#seen.list
+        ? growth.shared >= known
+        : this.#grewFromSeen(messages);
     if (!grown) {
       this.#scanned = 0;
       this.#callIds = new Set();
@@ -78,9 +76,19 @@ export class HistoryWindowLedger {
       this.#lead = lead;
       this.#scanned = Math.max(this.#scanned, lead);
     }
-    this.#seen = messages;
-    this.#seenLength = messages.length;
+    this.#seen = markList(messages);
     return grown;
+  }
+
+  /** Whether `messages` starts with the list last seen, as it was then (compared by identity). */
+  #grewFromSeen(messages: readonly Message[]): boolean {
+    const seen = this.#seen;
+    // The list seen may be this very array, changed since: then its old part is not what was seen.
+    if (messages.length < seen.length || !keepsMarkedItems(seen)) return false;
+    if (messages === seen.list) return true;
+    for (let index = 0; index < seen.length; index += 1)
+      if (messages[index] !== seen.list[index]) return false;
+    return true;
   }
 
   /** Adds the messages `[scanned, end)` to the part left out. */

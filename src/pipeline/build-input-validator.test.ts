@@ -61,6 +61,28 @@ describe('build input validation', () => {
     expect(error.message).toContain('at history[2].role');
   });
 
+  it('checks a reused history array whose old part changed (a sliding window) in full', async () => {
+    const own = ContextBuilder.forChat({ systemPrompt: 'Be brief.' });
+    const messages: unknown[] = [
+      user('one', { generateId }),
+      assistant('two', { generateId }),
+      user('three', { generateId }),
+    ];
+    await own.build(untyped({ history: messages }));
+    // Two old messages out, two new ones in: the same array, as long as before, new at old positions.
+    messages.splice(0, 2);
+    messages.push({ id: 'bad', role: 'usr', content: 'four' }, user('five', { generateId }));
+    const error = await invalidInput(() => own.build(untyped({ history: messages })));
+    expect(error.message).toContain('at history[1].role');
+    // The same, shifted by one and one longer.
+    const slid: unknown[] = [user('a', { generateId }), assistant('b', { generateId })];
+    await own.build(untyped({ history: slid }));
+    slid.shift();
+    slid.push(user('c', { generateId }), { id: 'worse', role: 'user', content: 7 });
+    const shifted = await invalidInput(() => own.build(untyped({ history: slid })));
+    expect(shifted.message).toContain('at history[2].content');
+  });
+
   it('refuses numeric content instead of crashing', async () => {
     const error = await invalidInput(() =>
       builder.build(untyped({ history: [{ id: 'a', role: 'user', content: 42 }] })),

@@ -1,5 +1,6 @@
 import { ContextError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
+import { keepsMarkedItems, type ListMark, markList } from '../core/list-mark.js';
 import type { Message } from '../core/message.js';
 import {
   checkContentShape,
@@ -16,13 +17,12 @@ import {
  */
 export class BuildInputValidator {
   readonly #seen = new WeakSet<object>();
-  /** The last list checked in full: a list that only grew from it needs its new messages checked. */
-  #lastList: readonly Message[] = [];
   /**
-   * Its length then: a caller may push to the same array and pass it again, and the messages past
-   * this length are new whatever the array is.
+   * The last list checked in full, as it was then: a list that only grew from it needs its new
+   * messages checked. A mark, not the bare array: a caller may push to the same array and pass it
+   * again (the messages past its length are new), or splice it (then it is checked in full).
    */
-  #lastLength = 0;
+  #last: ListMark<Message> = markList([]);
   /** How the last list checked relates to the one before it. */
   #growth:
     | { readonly list: readonly Message[]; readonly previous: readonly Message[]; readonly shared: number }
@@ -63,8 +63,8 @@ export class BuildInputValidator {
     if (!Array.isArray(messages))
       return { path, expected: 'an array of messages', received: describeValue(messages) };
     const seen = this.#seen;
-    const previous = this.#lastList;
-    const from = grownFrom({ list: previous, length: this.#lastLength }, messages);
+    const last = this.#last;
+    const from = grownFrom(last, messages);
     for (let index = from; index < messages.length; index += 1) {
       const message: unknown = messages[index];
       if (typeof message === 'object' && message !== null && seen.has(message)) continue;
@@ -75,9 +75,8 @@ export class BuildInputValidator {
     }
     // Every item passed the shape check, here or when first seen: the list is a message list.
     const checked = messages as readonly Message[];
-    this.#lastList = checked;
-    this.#lastLength = checked.length;
-    this.#growth = { list: checked, previous, shared: from };
+    this.#last = markList(checked);
+    this.#growth = { list: checked, previous: last.list, shared: from };
     return undefined;
   }
 }
@@ -85,13 +84,12 @@ export class BuildInputValidator {
 /**
  * How many leading messages `next` shares (by identity) with the last list as it was when checked
  * (its first `length` messages), when it holds all of them; else 0. The same array passed again
- * shares exactly those (a message replaced in place in a reused array can't be told apart).
+ * shares them when it was only appended to, told in O(1) by its marked ends (see `ListMark`: a
+ * splice or shift is seen, a message replaced in place in the middle is not). A last list that
+ * changed since is not compared with a new one: it no longer holds what was checked.
  */
-function grownFrom(
-  last: { readonly list: readonly unknown[]; readonly length: number },
-  next: readonly unknown[],
-): number {
-  if (next.length < last.length) return 0;
+function grownFrom(last: ListMark<unknown>, next: readonly unknown[]): number {
+  if (next.length < last.length || !keepsMarkedItems(last)) return 0;
   if (next === last.list) return last.length;
   for (let index = 0; index < last.length; index += 1) if (last.list[index] !== next[index]) return 0;
   return last.length;

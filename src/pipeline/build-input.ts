@@ -38,7 +38,13 @@ export type ArchivedSummary = { readonly text: string; readonly lastActive: stri
  * Providers read the fields they need; unknown data goes in `state`.
  */
 export type BuildInput = {
-  /** The conversation so far (already replayed from the store). */
+  /**
+   * The conversation so far (already replayed from the store). A new array each turn, or one array
+   * the caller only appends to: a builder keeps what it learnt about the history by identity, and
+   * tells in O(1) from a reused array's length and ends whether it was only appended to (a splice or
+   * shift is seen, and the history is taken as new). A message replaced in place in the middle of a
+   * reused array is not seen: to edit or remove an old message, pass a new array.
+   */
   readonly history?: readonly Message[];
   /** The current user message: text, or parts. */
   readonly current?: Content;

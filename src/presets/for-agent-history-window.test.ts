@@ -128,6 +128,18 @@ describe('forAgent history window', () => {
     }
   });
 
+  it('follows a history array the caller slides (old messages spliced out, new ones pushed)', async () => {
+    const builder = agent();
+    const history = watched(1_500, { value: 0 });
+    for (let turn = 0; turn < 4; turn += 1) {
+      history.splice(0, 2);
+      history.push(assistant(`slid answer ${turn} `.repeat(30)), user(`slid question ${turn} `.repeat(10)));
+      const slid = await builder.build({ history, current: 'next' });
+      const whole = await agent(false).build({ history: [...history], current: 'next' });
+      expect(slid.messages.slice(1, -1)).toEqual(whole.messages.slice(1, -1));
+    }
+  });
+
   it('builds again for a history array pushed to in place when a filter reads the whole history (the window emits it as it is)', async () => {
     const options = agentPresetOptions({
       workspace,
