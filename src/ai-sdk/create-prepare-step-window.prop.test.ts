@@ -3,7 +3,8 @@
  * (placeholders, oversized and empty results, missing and orphan results, duplicate call ids, late
  * system messages) and random growing tool loops with in-flight compaction, a prepareStep over a
  * governor with the window returns at every step exactly what one over a governor without it
- * returns, and the window does leave messages out in a good share of the runs.
+ * returns, and the window does leave messages out in a good share of the runs (checked over a fixed
+ * seed, so that the share does not depend on what a run generated).
  */
 import { fc } from '@fast-check/vitest';
 import type { ModelMessage } from 'ai';
@@ -147,43 +148,62 @@ function prepared(historyWindow: boolean) {
   return { prepareStep, given };
 }
 
+/**
+ * Checks the property over `numRuns` random runs and counts the runs in which the window left
+ * messages out (a share that depends on what was generated).
+ */
+async function checkRuns(parameters: {
+  readonly numRuns: number;
+  readonly seed?: number;
+}): Promise<{ readonly runs: number; readonly engaged: number }> {
+  let runs = 0;
+  let engaged = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(unitArbitrary, { minLength: 20, maxLength: 90 }),
+      fc.array(fc.array(fc.integer({ min: 0, max: 2_000 }), { minLength: 1, maxLength: 2 }), {
+        minLength: 1,
+        maxLength: 6,
+      }),
+      async (units, stepSizes) => {
+        const initial = history(units);
+        const windowed = prepared(true);
+        const whole = prepared(false);
+        const responses: ModelMessage[] = [];
+        const windowedSteps: Steps = [];
+        const wholeSteps: Steps = [];
+        for (const [index, sizes] of stepSizes.entries()) {
+          const messages = [...initial, ...responses];
+          const ours = await windowed.prepareStep({ stepNumber: index, messages, steps: windowedSteps });
+          const theirs = await whole.prepareStep({
+            stepNumber: index,
+            messages: [...messages],
+            steps: wholeSteps,
+          });
+          expect(ours).toEqual(theirs);
+          responses.push(...stepMessages(sizes, index));
+          windowedSteps.push({ response: { messages: [...responses] } });
+          wholeSteps.push({ response: { messages: [...responses] } });
+        }
+        runs += 1;
+        if (windowed.given.some((count, step) => count < (whole.given[step] ?? 0))) engaged += 1;
+      },
+    ),
+    parameters,
+  );
+  return { runs, engaged };
+}
+
+/** A fixed seed for the engagement check, so that its share does not depend on the run. */
+const ENGAGEMENT_SEED = 20_261_201;
+
 describe('the governor history window across the steps of an AI SDK run', () => {
-  it('returns at every step what a governor without it returns, and leaves messages out', async () => {
-    let runs = 0;
-    let engaged = 0;
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(unitArbitrary, { minLength: 20, maxLength: 90 }),
-        fc.array(fc.array(fc.integer({ min: 0, max: 2_000 }), { minLength: 1, maxLength: 2 }), {
-          minLength: 1,
-          maxLength: 6,
-        }),
-        async (units, stepSizes) => {
-          const initial = history(units);
-          const windowed = prepared(true);
-          const whole = prepared(false);
-          const responses: ModelMessage[] = [];
-          const windowedSteps: Steps = [];
-          const wholeSteps: Steps = [];
-          for (const [index, sizes] of stepSizes.entries()) {
-            const messages = [...initial, ...responses];
-            const ours = await windowed.prepareStep({ stepNumber: index, messages, steps: windowedSteps });
-            const theirs = await whole.prepareStep({
-              stepNumber: index,
-              messages: [...messages],
-              steps: wholeSteps,
-            });
-            expect(ours).toEqual(theirs);
-            responses.push(...stepMessages(sizes, index));
-            windowedSteps.push({ response: { messages: [...responses] } });
-            wholeSteps.push({ response: { messages: [...responses] } });
-          }
-          runs += 1;
-          if (windowed.given.some((count, step) => count < (whole.given[step] ?? 0))) engaged += 1;
-        },
-      ),
-      { numRuns: 120 },
-    );
+  it('returns at every step what a governor without it returns', async () => {
+    await checkRuns({ numRuns: 120 });
+  });
+
+  it('leaves messages out in a good share of the runs (fixed seed), returning the same', async () => {
+    const { runs, engaged } = await checkRuns({ numRuns: 120, seed: ENGAGEMENT_SEED });
     expect(engaged).toBeGreaterThan(runs / 4);
   });
 });

@@ -56,8 +56,13 @@ export type AgentHistoryWindowOptions = {
  * The ledger (`HistoryWindowLedger`): the last history seen, and the tool call ids and late system
  * messages of the part left out so far. A turn that only appends messages checks the old messages
  * by identity (no text is read), scans only what newly left the window, and walks the window; an
- * edited old message (a new object at an old position) resets the ledger and what was learnt. Stateful by design (one per builder); the result is
- * always what the whole history would give.
+ * edited old message (a new object at an old position) resets the ledger and what was learnt.
+ * Stateful by design (one per builder); the result is always what the whole history would give.
+ *
+ * What it leaves out may depend on what the builder learnt, never the messages sent: a warm builder
+ * prices a result it saw offloaded at its reference where a fresh one prices it at 0, so it may
+ * leave out more messages (its trace's left-out count and stage sizes differ; the governor would
+ * have snipped those messages anyway).
  */
 export class AgentHistoryWindow implements MessageProvider {
   readonly specificationVersion = 'v1' as const;

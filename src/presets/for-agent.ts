@@ -118,7 +118,8 @@ export type AgentPresetOptions = {
    * Leave out, before any filter sees them, the oldest history messages the governor is certain to
    * snip, and remember across builds what was learnt about a history that only grows (see
    * `AgentHistoryWindow`): a turn then costs what is new plus the kept window. The messages sent are
-   * the same either way; `false` hands the governor the whole history every build.
+   * the same either way (how many the window left out, in the trace, may depend on what the builder
+   * learnt, e.g. results it offloaded before); `false` hands the governor the whole history every build.
    * @default true
    */
   readonly historyWindow?: boolean;
