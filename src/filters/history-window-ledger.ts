@@ -21,7 +21,7 @@ export class HistoryWindowLedger {
   #messageIds = new Set<string>();
   #hasLateSystem = false;
 
-  /** `collectsMessageIds`: also keep the ids of the messages left out (the governor tells in-flight messages by id). */
+  /** `collectsMessageIds`: also keep the left-out messages' ids (the governor tells in-flight ones by id). */
   constructor(options: { readonly collectsMessageIds: boolean }) {
     this.#collectsMessageIds = options.collectsMessageIds;
   }
