@@ -1,8 +1,81 @@
 /**
  * What the one-process-per-case benchmarks share: the `--sizes` list and running one case in its own
- * Node process (so its first call is really cold), reading the JSON line it prints.
+ * Node process (so its first call is really cold), reading the JSON line it prints; and, inside a
+ * case process, the garbage collector, the heap-sampling clock of the cold call, the warm timing and
+ * keeping the case's state alive. Importing this file runs nothing (the bench files import it; a case
+ * file runs its case when imported).
  */
 import { spawn } from 'node:child_process';
+
+/** Turns a warm case runs before its warm figures are taken (bounded by WARM_TIME_LIMIT_MS). */
+export const WARMUP_TURNS = 30;
+/** How long the warm calls of one figure may take before `timed` stops early. */
+const WARM_TIME_LIMIT_MS = 8_000;
+
+/** A full garbage collection (`node --expose-gc`, as `runCaseProcess` starts a case), or nothing. */
+export const gc: () => void = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
+/**
+ * The injected clock (`now`) of a case's builder or governor, which calls it at every stage boundary:
+ * while `cold` runs a call it also samples the heap, to report the cold call's peak. Off otherwise:
+ * `process.memoryUsage()` costs far more than a warm turn, so it would inflate the warm figures.
+ */
+export class SampledClock {
+  #peak = 0;
+  #sampling = false;
+
+  readonly now = (): number => {
+    if (this.#sampling) this.#sample();
+    return performance.now();
+  };
+
+  /**
+   * Runs the cold call with the heap sampled from `fromBytes` (the heap before it); its result, its
+   * duration and the highest heap seen above `fromBytes` (garbage included).
+   */
+  async cold<TValue>(
+    fromBytes: number,
+    call: () => Promise<TValue>,
+  ): Promise<{ readonly value: TValue; readonly ms: number; readonly peakBytes: number }> {
+    this.#peak = fromBytes;
+    this.#sampling = true;
+    try {
+      const start = performance.now();
+      const value = await call();
+      const ms = performance.now() - start;
+      this.#sample();
+      return { value, ms, peakBytes: this.#peak - fromBytes };
+    } finally {
+      this.#sampling = false;
+    }
+  }
+
+  #sample(): void {
+    const used = process.memoryUsage().heapUsed;
+    if (used > this.#peak) this.#peak = used;
+  }
+}
+
+/**
+ * The median of up to `runs` calls of `run` (given the call's index, returning its ms), fewer when
+ * they take longer than WARM_TIME_LIMIT_MS in all.
+ */
+export async function timed(runs: number, run: (index: number) => Promise<number>): Promise<number> {
+  const times: number[] = [];
+  const started = performance.now();
+  for (let index = 0; index < runs; index += 1) {
+    times.push(await run(index));
+    if (performance.now() - started > WARM_TIME_LIMIT_MS) break;
+  }
+  times.sort((left, right) => left - right);
+  return times[Math.floor(times.length / 2)] ?? 0;
+}
+
+const alive: unknown[] = [];
+/** Keeps a case's state (builder, caches) reachable until its retained figure is taken. */
+export function keepAlive(value: unknown): void {
+  alive.push(value);
+}
 
 /** A case that did not print its figures. */
 export type FailedCase = { readonly name: string; readonly messages: number; readonly failed: string };

@@ -6,7 +6,8 @@
  *
  * A turn is one more message. The warm figures are a warm builder's: every case first runs
  * `WARMUP_TURNS` turns (so the figure is not the JIT's first compilations or the cold call's garbage),
- * then the median of `WARM_RUNS` turns. Each case is given the history as an agent holds it: one
+ * then the median of `WARM_RUNS` turns; only the cold call samples the heap (`SampledClock`; the
+ * shared helpers are in `case-process.ts`). Each case is given the history as an agent holds it: one
  * array it appends to. ctxloom is also timed with a new array every turn (`plusOneCopiedMs`), which
  * costs it one identity comparison per message to find what is new.
  */
@@ -25,6 +26,7 @@ import {
   type TokenCounter,
 } from '../src/index.js';
 import { CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
+import { gc, keepAlive, SampledClock, timed, WARMUP_TURNS } from './case-process.js';
 import { toLangChain } from './to-langchain.js';
 
 /** The token budget of every case: the whole request (messages + tool schemas) must fit in it. */
@@ -34,9 +36,6 @@ export const BUDGET_TOKENS = 100_000;
  * tier-up and the collection of the cold call's garbage (bounded by WARM_TIME_LIMIT_MS).
  */
 const WARM_RUNS = 21; // context-build.bench.ts prints this number
-/** Turns run before the warm figures are taken (bounded by WARM_TIME_LIMIT_MS). */
-export const WARMUP_TURNS = 30;
-const WARM_TIME_LIMIT_MS = 8_000;
 /** A case whose cold call took longer than this gets one warm call per figure (keeps the run short). */
 const SLOW_COLD_MS = 5_000;
 
@@ -73,21 +72,8 @@ type Turns = {
   readonly note?: string;
 };
 
-const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-let peak = 0;
-/** True during the cold call, the only one whose peak is reported. */
-let sampling = false;
-/**
- * Samples the heap during the cold call; the ctxloom builder calls it at every stage boundary (its
- * injected clock). Off for the warm calls: `process.memoryUsage()` costs far more than a warm turn.
- */
-function sampledNow(): number {
-  if (sampling) {
-    const used = process.memoryUsage().heapUsed;
-    if (used > peak) peak = used;
-  }
-  return performance.now();
-}
+/** The ctxloom builder's clock: samples the heap during the cold call only. */
+const clock = new SampledClock();
 
 async function main(): Promise<void> {
   const [name = 'ctxloom', sizeArgument = '1000'] = process.argv.slice(2);
@@ -103,14 +89,7 @@ async function main(): Promise<void> {
   const workspace = await mkdtemp(path.join(tmpdir(), 'ctxloom-bench-'));
   try {
     const turns = makeCase(name, { history, exact, workspace });
-    peak = withCounter;
-    sampling = true;
-    let start = performance.now();
-    const kept = await turns.cold();
-    const coldMs = performance.now() - start;
-    sampledNow();
-    sampling = false;
-    const peakBytes = peak - withCounter;
+    const { value: kept, ms: coldMs, peakBytes } = await clock.cold(withCounter, () => turns.cold());
     const slow = coldMs > SLOW_COLD_MS;
     const runs = slow ? 1 : WARM_RUNS;
     const grown: Message[] = [...history];
@@ -123,7 +102,7 @@ async function main(): Promise<void> {
       );
       turn += 1;
       const run = prepare(grown);
-      start = performance.now();
+      const start = performance.now();
       await run();
       return performance.now() - start;
     };
@@ -134,7 +113,7 @@ async function main(): Promise<void> {
     const plusOneCopied = copied === undefined ? undefined : await timed(runs, plusOneWith(copied));
     const nothingNew = await timed(runs, async () => {
       const run = prepared(turns, grown);
-      start = performance.now();
+      const start = performance.now();
       await run();
       return performance.now() - start;
     });
@@ -162,24 +141,6 @@ async function main(): Promise<void> {
 
 function prepared(turns: Turns, list: readonly Message[]): () => Promise<number> {
   return turns.prepare?.(list) ?? (() => turns.call(list));
-}
-
-const alive: unknown[] = [];
-/** Keeps the case's state (builder, caches) reachable until the retained figure is taken. */
-function keepAlive(value: unknown): void {
-  alive.push(value);
-}
-
-/** Median of up to `runs` runs, fewer when a case is slow. */
-async function timed(runs: number, run: () => Promise<number>): Promise<number> {
-  const times: number[] = [];
-  const started = performance.now();
-  for (let index = 0; index < runs; index += 1) {
-    times.push(await run());
-    if (performance.now() - started > WARM_TIME_LIMIT_MS) break;
-  }
-  times.sort((left, right) => left - right);
-  return times[Math.floor(times.length / 2)] ?? 0;
 }
 
 type Shared = {
@@ -218,7 +179,7 @@ function ctxloomCase({ history, exact, workspace }: Shared): Turns {
     governor: { blockLimit: BUDGET_TOKENS },
     skills: { builtinDir: null },
     recentHistory: false,
-    now: sampledNow,
+    now: clock.now,
   });
   const buildWith = (kept: readonly Message[], list: readonly Message[]) => {
     const input = {

@@ -9,8 +9,8 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchSizes, type FailedCase, findFigures, runCaseProcess } from './case-process.js';
-import { type CaseFigures, WARMUP_TURNS } from './context-build-case.js';
+import { benchSizes, type FailedCase, findFigures, runCaseProcess, WARMUP_TURNS } from './case-process.js';
+import type { CaseFigures } from './context-build-case.js';
 
 const CASES = [
   'ctxloom',

@@ -7,7 +7,9 @@
  * same messages). The history is the generated agent
  * corpus converted to `ModelMessage`s once, outside the timings; each step appends an assistant
  * tool-call message and its tool result; the AI SDK 6 step arguments hold the same message objects
- * at every step (a new array each time) and the run's `steps` array. Not a test.
+ * at every step (a new array each time) and the run's `steps` array. Only the cold call samples the
+ * heap (`SampledClock` in `case-process.ts`): sampling at every stage boundary of a warm step would
+ * inflate the +1 and same figures. Not a test.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,11 +19,11 @@ import { createPrepareStep, toAiSdkMessages } from '../src/ai-sdk/index.js';
 import { textOf } from '../src/core/index.js';
 import { ContextGovernor, type Message } from '../src/index.js';
 import { CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
+import { gc, keepAlive, SampledClock, timed } from './case-process.js';
 
 /** The governor's block limit: the whole request (messages + tool schemas) must fit in it. */
 export const BUDGET_TOKENS = 100_000;
 const WARM_RUNS = 5;
-const WARM_TIME_LIMIT_MS = 8_000;
 
 export type StepCaseFigures = {
   readonly name: string;
@@ -41,14 +43,8 @@ type Steps = { response: { messages: ModelMessage[] } }[];
 /** One step on `messages` (the run's `steps` so far); returns the count of messages sent. */
 type StepCall = (messages: ModelMessage[], steps: Steps) => Promise<number>;
 
-const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-let peak = 0;
-/** Samples the heap; the governor calls it at every stage boundary (its injected clock). */
-function sampledNow(): number {
-  const used = process.memoryUsage().heapUsed;
-  if (used > peak) peak = used;
-  return performance.now();
-}
+/** The governor's clock: samples the heap during the cold call only. */
+const clock = new SampledClock();
 
 async function main(): Promise<void> {
   const [name = 'prepare-step', sizeArgument = '1000'] = process.argv.slice(2);
@@ -71,22 +67,17 @@ async function main(): Promise<void> {
     const state = { steps, responses, results };
     gc();
     const before = process.memoryUsage().heapUsed;
-    peak = before;
-    let start = performance.now();
-    const sent = await step([...initial], steps);
-    const coldMs = performance.now() - start;
-    sampledNow();
-    const peakBytes = peak - before;
-    const plusOneMs = await timed(async (turn) => {
+    const cold = await clock.cold(before, () => step([...initial], steps));
+    const plusOneMs = await timed(WARM_RUNS, async (turn) => {
       appendStep(state, turn);
       const messages = [...initial, ...responses];
-      start = performance.now();
+      const start = performance.now();
       await step(messages, steps);
       return performance.now() - start;
     });
-    const sameMs = await timed(async () => {
+    const sameMs = await timed(WARM_RUNS, async () => {
       const messages = [...initial, ...responses];
-      start = performance.now();
+      const start = performance.now();
       await step(messages, steps);
       return performance.now() - start;
     });
@@ -95,11 +86,11 @@ async function main(): Promise<void> {
     const figures: StepCaseFigures = {
       name,
       messages: size,
-      coldMs,
+      coldMs: cold.ms,
       plusOneMs,
       sameMs,
-      sent,
-      peakBytes,
+      sent: cold.value,
+      peakBytes: cold.peakBytes,
       retainedBytes: process.memoryUsage().heapUsed - baseline,
       rawHistoryBytes: baseline - empty,
     };
@@ -145,24 +136,6 @@ function appendStep(
   state.steps.push({ response: { messages: [...state.responses] } });
 }
 
-const alive: unknown[] = [];
-/** Keeps the case's state (prepareStep, caches) reachable until the retained figure is taken. */
-function keepAlive(value: unknown): void {
-  alive.push(value);
-}
-
-/** Median of up to WARM_RUNS runs, fewer when a case is slow. */
-async function timed(run: (turn: number) => Promise<number>): Promise<number> {
-  const times: number[] = [];
-  const started = performance.now();
-  for (let turn = 0; turn < WARM_RUNS; turn += 1) {
-    times.push(await run(turn));
-    if (performance.now() - started > WARM_TIME_LIMIT_MS) break;
-  }
-  times.sort((left, right) => left - right);
-  return times[Math.floor(times.length / 2)] ?? 0;
-}
-
 function makeCase(name: string, shared: { readonly system: string; readonly workspace: string }): StepCall {
   if (name === 'prune') {
     return async (messages) =>
@@ -178,7 +151,7 @@ function makeCase(name: string, shared: { readonly system: string; readonly work
     contextWindowTokens: 128_000,
     blockLimit: BUDGET_TOKENS,
     workspace: shared.workspace,
-    now: sampledNow,
+    now: clock.now,
   });
   const tools = Object.fromEntries(
     CORPUS_TOOLS.map((tool) => [
