@@ -2,6 +2,7 @@ import { test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { assistant, tool, user } from '../core/factories.js';
 import type { Message, ToolCall } from '../core/message.js';
+import type { ToolDefinition } from '../core/tool-definition.js';
 import { messageArbitrary, textArbitrary } from '../testing/arbitraries.js';
 import { CachedTokenCounter, withTokenCache } from './cached-token-counter.js';
 import { hashMessageContent, hashText } from './content-hash.js';
@@ -73,6 +74,17 @@ describe('CachedTokenCounter', () => {
     ];
     for (const message of variants) cached.countMessage(message);
     expect(inner.calls).toBe(variants.length);
+  });
+
+  it('counts a tool list again when the caller pushed to the array it passes again', () => {
+    const cached = new CachedTokenCounter({ counter: new SimpleTokenCounter() });
+    const tools: ToolDefinition[] = [{ name: 'exec' }];
+    const one = cached.countTools(tools);
+    expect(cached.countTools(tools)).toBe(one);
+    tools.push({ name: 'read_file', description: 'Reads a file of the workspace and returns its text.' });
+    const two = cached.countTools(tools);
+    expect(two).toBe(new SimpleTokenCounter().countTools(tools));
+    expect(two).toBeGreaterThan(one);
   });
 
   it('counts malformed input as the wrapped counter does (a null tool name from a relay)', () => {

@@ -1,3 +1,4 @@
+import { keepsMarkedItems, type ListMark, markList } from '../core/list-mark.js';
 import { LruCache } from '../core/lru-cache.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
@@ -38,6 +39,14 @@ export class CachedTokenCounter implements TokenCounter {
   readonly kind?: TokenCountKind;
   readonly #counter: TokenCounter;
   readonly #byObject = new WeakMap<object, number>();
+  /**
+   * Tool lists counted, by array, with the list as it was: a caller may push to the array it passes
+   * again (tool definitions themselves are immutable, like messages).
+   */
+  readonly #toolLists = new WeakMap<
+    readonly ToolDefinition[],
+    { readonly list: ListMark<ToolDefinition>; readonly count: number }
+  >();
   readonly #byHash: LruCache<string, number>;
   readonly #texts: LruCache<string, number>;
   #hits = 0;
@@ -100,12 +109,14 @@ export class CachedTokenCounter implements TokenCounter {
   }
 
   countTools(tools: readonly ToolDefinition[]): number {
-    const known = this.#byObject.get(tools);
-    if (known !== undefined) return known;
+    const known = this.#toolLists.get(tools);
+    if (known !== undefined && known.list.length === tools.length && keepsMarkedItems(known.list)) {
+      return known.count;
+    }
     const count = this.#byContent(`t${hashText(JSON.stringify(tools))}`, () =>
       this.#counter.countTools(tools),
     );
-    this.#byObject.set(tools, count);
+    this.#toolLists.set(tools, { list: markList(tools), count });
     return count;
   }
 
