@@ -1,7 +1,8 @@
 /**
  * One case of the context-build benchmark, run in its own process so its first call is really cold:
  * `node --expose-gc --import tsx bench/context-build-case.ts <case> <messages>`. Prints one JSON line
- * with the figures (ms, bytes). Cases: ctxloom (forAgent), floor, mastra, langchain-exact,
+ * with the figures (ms, bytes). Cases: ctxloom (forAgent), ctxloom-store (an agent turn through the
+ * JSONL session store: load, replaySession, forAgent), floor, mastra, langchain-exact,
  * langchain-approx, ai-sdk-prune, naive. Not a test: nothing here fails on a slow machine.
  *
  * A turn is one more message. The warm figures are a warm builder's: every case first runs
@@ -21,10 +22,12 @@ import { assistant, textOf, user } from '../src/core/index.js';
 import {
   CachedTokenCounter,
   ContextBuilder,
+  JsonlSessionStore,
   type Message,
   TiktokenTokenCounter,
   type TokenCounter,
 } from '../src/index.js';
+import { replaySession } from '../src/sessions/index.js';
 import { CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
 import { gc, keepAlive, SampledClock, timed, WARMUP_TURNS } from './case-process.js';
 import { toLangChain } from './to-langchain.js';
@@ -57,6 +60,8 @@ export type CaseFigures = {
 };
 
 type Turns = {
+  /** Untimed work before the cold call (e.g. writing the history to a session store). */
+  readonly setup?: () => Promise<void>;
   /** The cold call on the history. */
   readonly cold: () => Promise<number>;
   /** One call on `list` (warm state kept). Returns the kept message count. */
@@ -66,11 +71,14 @@ type Turns = {
    * (the input's upkeep is not the case's cost), returning the timed call.
    * @default the call on `list` as it is
    */
-  readonly prepare?: (list: readonly Message[]) => () => Promise<number>;
+  readonly prepare?: (list: readonly Message[]) => Timed | Promise<Timed>;
   /** As `prepare`, for a history given as a new array every turn. @default none (no second figure) */
   readonly prepareCopied?: (list: readonly Message[]) => () => Promise<number>;
   readonly note?: string;
 };
+
+/** A call to time; resolves to the kept message count. */
+type Timed = () => Promise<number>;
 
 /** The ctxloom builder's clock: samples the heap during the cold call only. */
 const clock = new SampledClock();
@@ -89,19 +97,20 @@ async function main(): Promise<void> {
   const workspace = await mkdtemp(path.join(tmpdir(), 'ctxloom-bench-'));
   try {
     const turns = makeCase(name, { history, exact, workspace });
+    await turns.setup?.();
     const { value: kept, ms: coldMs, peakBytes } = await clock.cold(withCounter, () => turns.cold());
     const slow = coldMs > SLOW_COLD_MS;
     const runs = slow ? 1 : WARM_RUNS;
     const grown: Message[] = [...history];
     let turn = 0;
-    const plusOneWith = (prepare: (list: readonly Message[]) => () => Promise<number>) => async () => {
+    const plusOneWith = (prepare: (list: readonly Message[]) => Timed | Promise<Timed>) => async () => {
       grown.push(
         turn % 2 === 0
           ? assistant(`Answer ${turn}: 已完成, the budget walk stops early.`)
           : user(`Follow-up ${turn}?`),
       );
       turn += 1;
-      const run = prepare(grown);
+      const run = await prepare(grown);
       const start = performance.now();
       await run();
       return performance.now() - start;
@@ -112,7 +121,7 @@ async function main(): Promise<void> {
     const copied = turns.prepareCopied;
     const plusOneCopied = copied === undefined ? undefined : await timed(runs, plusOneWith(copied));
     const nothingNew = await timed(runs, async () => {
-      const run = prepared(turns, grown);
+      const run = await prepared(turns, grown);
       const start = performance.now();
       await run();
       return performance.now() - start;
@@ -139,7 +148,7 @@ async function main(): Promise<void> {
   }
 }
 
-function prepared(turns: Turns, list: readonly Message[]): () => Promise<number> {
+function prepared(turns: Turns, list: readonly Message[]): Timed | Promise<Timed> {
   return turns.prepare?.(list) ?? (() => turns.call(list));
 }
 
@@ -153,6 +162,8 @@ function makeCase(name: string, shared: Shared): Turns {
   switch (name) {
     case 'ctxloom':
       return ctxloomCase(shared);
+    case 'ctxloom-store':
+      return ctxloomStoreCase(shared);
     case 'floor':
       return floorCase(shared);
     case 'mastra':
@@ -170,17 +181,24 @@ function makeCase(name: string, shared: Shared): Turns {
   }
 }
 
-function ctxloomCase({ history, exact, workspace }: Shared): Turns {
-  const builder = ContextBuilder.forAgent({
+function agentBuilder({ exact, workspace }: Shared): ContextBuilder {
+  return ContextBuilder.forAgent({
     workspace,
     channel: 'cli',
     tokenCounter: exact,
-    contextWindowTokens: 128_000,
+    contextWindowTokens: CONTEXT_WINDOW_TOKENS,
     governor: { blockLimit: BUDGET_TOKENS },
     skills: { builtinDir: null },
     recentHistory: false,
     now: clock.now,
   });
+}
+
+const CONTEXT_WINDOW_TOKENS = 128_000;
+
+function ctxloomCase(shared: Shared): Turns {
+  const { history } = shared;
+  const builder = agentBuilder(shared);
   const buildWith = (kept: readonly Message[], list: readonly Message[]) => {
     const input = {
       history: kept,
@@ -200,6 +218,48 @@ function ctxloomCase({ history, exact, workspace }: Shared): Turns {
   };
   const prepareCopied = (list: readonly Message[]) => buildWith(list.slice(0, -1), list);
   return { cold: prepare(history), call: (list) => prepare(list)(), prepare, prepareCopied };
+}
+
+/**
+ * An agent turn as a long-lived agent on the JSONL store runs it: load the session, replay it
+ * (`replaySession`: nanobot's message and token caps) and build. The turn's new messages are
+ * appended to the store before the clock starts (the agent saved them after the last turn).
+ */
+function ctxloomStoreCase(shared: Shared): Turns {
+  const { history, exact } = shared;
+  const builder = agentBuilder(shared);
+  const store = new JsonlSessionStore({ dir: path.join(shared.workspace, 'sessions') });
+  const budget = { tokenCounter: exact, contextWindowTokens: CONTEXT_WINDOW_TOKENS, maxOutputTokens: 8_192 };
+  let stored = 0;
+  const save = async (list: readonly Message[]) => {
+    const upTo = list.length - 1;
+    for (let from = stored; from < upTo; from += 5_000)
+      await store.append('bench', list.slice(from, Math.min(upTo, from + 5_000)));
+    stored = Math.max(stored, upTo);
+  };
+  const turnOn = (list: readonly Message[]) => async () => {
+    const replayed = replaySession(await store.load('bench'), budget);
+    const input = {
+      ...replayed,
+      current: textOf((list.at(-1) as Message).content),
+      tools: CORPUS_TOOLS,
+      sessionKey: 'bench',
+    };
+    return (await builder.build(input)).messages.length;
+  };
+  return {
+    setup: () => save(history),
+    cold: turnOn(history),
+    call: async (list) => {
+      await save(list);
+      return turnOn(list)();
+    },
+    prepare: async (list) => {
+      await save(list);
+      return turnOn(list);
+    },
+    note: 'load + replaySession (nanobot caps: at most 2,000 messages for this window) + build per turn',
+  };
 }
 
 /** The floor: newest-first walk with exact counting (cached) and an early exit at the budget. */

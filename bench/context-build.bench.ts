@@ -14,6 +14,7 @@ import type { CaseFigures } from './context-build-case.js';
 
 const CASES = [
   'ctxloom',
+  'ctxloom-store',
   'floor',
   'mastra',
   'langchain-exact',
