@@ -13,6 +13,7 @@ import path from 'node:path';
 import {
   anthropicPromptCacheRequest,
   type CacheBreakpointPlan,
+  DEFAULT_PROMPT_CACHE_MULTIPLIERS,
   openAIPromptCacheRequest,
   type PromptCacheRequest,
 } from '../src/cache/index.js';
@@ -58,6 +59,8 @@ type Scored = {
   readonly anthropicCost: number;
   readonly anthropicRatio: number;
   readonly averageInput: number;
+  /** Input tokens of all requests (what the model gets to see). */
+  readonly inputTokens: number;
   readonly openaiRead: number;
   readonly openaiCost: number;
   readonly overBudget: number;
@@ -199,6 +202,7 @@ async function score(
     anthropicCost: a.totals.cost,
     anthropicRatio: a.totals.costRatio,
     averageInput: Math.round(a.totals.inputTokens / Math.max(1, anthropic.length)),
+    inputTokens: a.totals.inputTokens,
     openaiRead: o.totals.steadyStateHitRate,
     openaiCost: o.totals.cost,
     overBudget,
@@ -224,6 +228,16 @@ function printTable(rows: readonly Scored[]): void {
   );
   const bestAnthropic = Math.min(...peers.map((row) => row.anthropicCost));
   const bestOpenAI = Math.min(...peers.map((row) => row.openaiCost));
+  const cheapest = peers.find((row) => row.anthropicCost === bestAnthropic);
+  if (cheapest !== undefined) {
+    // No cache plan makes a request cheaper than reading every one of its tokens from the cache.
+    const floor = cheapest.inputTokens * DEFAULT_PROMPT_CACHE_MULTIPLIERS.anthropic.read;
+    process.stdout.write(
+      `lower bound: ${cheapest.name} sends ${(cheapest.inputTokens / 1e6).toFixed(2)} M input tokens; were every one a cache read it would still cost ` +
+        `${(floor / 1e6).toFixed(2)} M (Anthropic), so a third of its cost (${(bestAnthropic / 3e6).toFixed(2)} M) is out of reach of any cache plan ` +
+        `for the same requests: a contender ${costWords(bestAnthropic, bestAnthropic / 3)} must send at most ${pct(bestAnthropic / 3 / floor)} of its tokens.\n`,
+    );
+  }
   for (const ours of ourRows) {
     // Peers that send at least as much context (pruneMessages' agent setting drops old tool results).
     const comparable = peers.filter((row) => row.averageInput >= ours.averageInput);
