@@ -56,10 +56,10 @@ export type JsonlSessionStoreOptions = {
   /** A line longer than this is unreadable: reported, kept on disk, never read into memory. @default 256 MiB */
   readonly maxLineBytes?: number;
   /**
-   * How many bytes of session files the store keeps the last reads of (most recently loaded first), so
-   * that loading a session again reads only what this store appended since (any other change reads
-   * the whole file again) and returns its old messages as the same objects. A file larger than this
-   * is read whole every time; 0 reads every file whole on every load.
+   * How many bytes of session files the store keeps the last reads of (most recently loaded first, and
+   * always the last one loaded, whatever its size), so that loading a session again reads only what
+   * this store appended since (any other change reads the whole file again) and returns its old
+   * messages as the same objects. 0 reads every file whole on every load.
    * @default 64 MiB
    */
   readonly cachedSessionBytes?: number;

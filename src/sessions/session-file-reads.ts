@@ -28,7 +28,7 @@ type KnownRead = {
 
 /**
  * Reads session files for one JSONL store and keeps the last read of the most recently read ones
- * (up to `maxBytes` of their files in all), so
+ * (up to `maxBytes` of their files in all, and always the last one), so
  * that a long-lived agent that loads its session every turn reads only what was appended since: a
  * file exactly as last read (same file, size and change times) gives the same record back, and a
  * file that only had this store's own appends since gives the record extended with the lines after
@@ -158,7 +158,11 @@ export class SessionFileReads {
   }
 }
 
-/** The reads kept, least recently used first, evicted while their files' sizes add up to more than the limit. */
+/**
+ * The reads kept, least recently used first, evicted while their files' sizes add up to more than the
+ * limit; the last read is always kept, so an agent with one session larger than the limit still loads
+ * it turn after turn reading only what is new.
+ */
 class KnownReads {
   readonly #maxBytes: number;
   readonly #reads = new Map<string, KnownRead>();
@@ -177,14 +181,14 @@ class KnownReads {
     return read;
   }
 
+  /** Keeps `read`, evicting the least recently used others while over the limit (never `read` itself). */
   set(file: string, read: KnownRead): void {
     this.delete(file);
     this.#reads.set(file, read);
     this.#bytes += Number(read.state.size);
     for (const [oldest, entry] of this.#reads) {
-      if (this.#bytes <= this.#maxBytes) break;
+      if (this.#bytes <= this.#maxBytes || entry === read) break;
       this.delete(oldest);
-      if (entry === read) break;
     }
   }
 
