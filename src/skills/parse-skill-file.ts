@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import { ContextError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
 
@@ -86,7 +86,7 @@ export function stripFrontmatter(text: string): string {
 function parseFrontmatter(source: string): Readonly<Record<string, unknown>> {
   let value: unknown;
   try {
-    value = parseYaml(source, { schema: 'core', uniqueKeys: false });
+    value = yamlParser()(source, { schema: 'core', uniqueKeys: false });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw invalid(
@@ -158,4 +158,13 @@ function describe(value: unknown): string {
 
 function invalid(message: string): ContextError {
   return new ContextError({ code: 'SKILL_INVALID', message });
+}
+
+/** The `yaml` package's `parse`, loaded on the first frontmatter read (importing ctxloom does not pay for it). */
+let parseYaml: typeof import('yaml').parse | undefined;
+
+function yamlParser(): typeof import('yaml').parse {
+  // A synchronous load keeps skill parsing synchronous; `yaml` resolves to the same file either way.
+  parseYaml ??= (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse;
+  return parseYaml;
 }
