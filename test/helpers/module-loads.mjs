@@ -2,11 +2,7 @@
 // one `resolved <url>` line each) and, at exit, every CommonJS module loaded (`required <path>`).
 import { createRequire, register } from 'node:module';
 
-register(
-  `data:text/javascript,${encodeURIComponent(
-    'export async function resolve(specifier, context, next) { const result = await next(specifier, context); process.stderr.write(`resolved ${result.url}\\n`); return result; }',
-  )}`,
-);
+register('./module-loads-hook.mjs', import.meta.url);
 const require = createRequire(import.meta.url);
 process.on('exit', () => {
   for (const file of Object.keys(require.cache)) process.stderr.write(`required ${file}\n`);
