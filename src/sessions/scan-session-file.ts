@@ -40,6 +40,12 @@ export type SessionFileScan = {
 export type ScanSessionFileOptions = {
   /** Lines longer than this are reported as unreadable, never read into memory. */
   readonly maxLineBytes: number;
+  /**
+   * An earlier scan of the same file that ended on a whole line (`endOffset`): only the lines after
+   * it are read, and the result is that scan continued, which is what a scan of the whole file gives
+   * when the file only had lines appended since (the caller must know that it did).
+   */
+  readonly after?: SessionFileScan;
   /** Receives each message in order, with its line and its index among the messages. */
   readonly onMessage: (entry: {
     readonly message: Message;
@@ -72,15 +78,10 @@ export async function scanSessionFile(
   }
 }
 
-/**
- * {@link scanSessionFile} on a file the caller has open (and keeps open). With `after`, an earlier
- * scan of the same file that ended on a whole line (`endOffset`), only the lines after it are read,
- * and the result is that scan continued: what a scan of the whole file would give when the file only
- * had lines appended since (the caller must know that it did).
- */
+/** {@link scanSessionFile} on a file the caller has open (and keeps open). */
 export async function scanSessionHandle(
   handle: FileHandle,
-  options: ScanSessionFileOptions & { readonly after?: SessionFileScan },
+  options: ScanSessionFileOptions,
 ): Promise<SessionFileScan> {
   const { after } = options;
   const scan = new Scan(options.onMessage, after);

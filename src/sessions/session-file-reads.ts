@@ -1,8 +1,8 @@
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { Message } from '../core/message.js';
 import { isMissingFileError } from '../workspace/fs-helpers.js';
 import { readSessionFile, type SessionFileRecord, sessionFileRecord } from './read-session-file.js';
-import { type SessionFileScan, scanSessionHandle } from './scan-session-file.js';
+import { type SessionFileScan, scanSessionFile } from './scan-session-file.js';
 
 /** What identifies the bytes of a file without reading them: the file, its size and its change times. */
 type FileState = {
@@ -121,26 +121,15 @@ export class SessionFileReads {
   }
 
   /** Scans `file` (or the part after `after`); `undefined` when it does not exist. */
-  async #scan(
+  #scan(
     file: string,
     options: { readonly after?: SessionFileScan; readonly onMessage: (message: Message) => void },
   ): Promise<SessionFileScan | undefined> {
-    let handle: Awaited<ReturnType<typeof open>>;
-    try {
-      handle = await open(file, 'r');
-    } catch (error) {
-      if (isMissingFileError(error)) return undefined;
-      throw error;
-    }
-    try {
-      return await scanSessionHandle(handle, {
-        maxLineBytes: this.#maxLineBytes,
-        onMessage: ({ message }) => options.onMessage(message),
-        ...(options.after === undefined ? {} : { after: options.after }),
-      });
-    } finally {
-      await handle.close();
-    }
+    return scanSessionFile(file, {
+      maxLineBytes: this.#maxLineBytes,
+      onMessage: ({ message }) => options.onMessage(message),
+      ...(options.after === undefined ? {} : { after: options.after }),
+    });
   }
 
   /** Keeps a read when the file did not change while it was read; says whether it did. */
