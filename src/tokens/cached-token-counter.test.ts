@@ -1,5 +1,6 @@
 import { test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+import { countingTokenCounter } from '../../test/helpers/counting-token-counter.js';
 import { assistant, tool, user } from '../core/factories.js';
 import type { Message, ToolCall } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
@@ -7,32 +8,6 @@ import { messageArbitrary, textArbitrary } from '../testing/arbitraries.js';
 import { CachedTokenCounter, withTokenCache } from './cached-token-counter.js';
 import { hashMessageContent, hashText } from './content-hash.js';
 import { SimpleTokenCounter } from './simple-token-counter.js';
-import type { TokenCounter } from './token-counter.js';
-
-/** A counter that counts how often it is asked, to see what the cache answers itself. */
-function countingCounter(): TokenCounter & { calls: number } {
-  const inner = new SimpleTokenCounter();
-  const counter = {
-    specificationVersion: 'v1' as const,
-    id: 'counting',
-    kind: 'exact' as const,
-    calls: 0,
-    countText: (text: string) => {
-      counter.calls += 1;
-      return inner.countText(text);
-    },
-    countMessage: (message: Message) => {
-      counter.calls += 1;
-      return inner.countMessage(message);
-    },
-    countMessages: (messages: readonly Message[]) => inner.countMessages(messages),
-    countTools: (tools: Parameters<TokenCounter['countTools']>[0]) => {
-      counter.calls += 1;
-      return inner.countTools(tools);
-    },
-  };
-  return counter;
-}
 
 /** The old content key: the copy of every counted field the cache must no longer keep, as an oracle. */
 function contentKey(message: Message): string {
@@ -48,7 +23,7 @@ function contentKey(message: Message): string {
 
 describe('CachedTokenCounter', () => {
   it('answers a message seen before by identity, and an equal copy by content', () => {
-    const inner = countingCounter();
+    const inner = countingTokenCounter();
     const cached = new CachedTokenCounter({ counter: inner });
     const message = user('The quick brown fox jumps over the lazy dog.', { id: 'a', metadata: { x: 1 } });
     const first = cached.countMessage(message);
@@ -59,7 +34,7 @@ describe('CachedTokenCounter', () => {
   });
 
   it('counts again when a counted field differs, including where one field ends and the next starts', () => {
-    const inner = countingCounter();
+    const inner = countingTokenCounter();
     const cached = new CachedTokenCounter({ counter: inner });
     const variants: Message[] = [
       user('hello', { id: 'x' }),
@@ -98,7 +73,7 @@ describe('CachedTokenCounter', () => {
   });
 
   it('keeps at most maxEntries fingerprints, evicting the least recently used', () => {
-    const inner = countingCounter();
+    const inner = countingTokenCounter();
     const cached = new CachedTokenCounter({ counter: inner, maxEntries: 2 });
     const texts = ['a', 'b', 'c'].map((letter) => letter.repeat(100));
     for (const text of texts) cached.countText(text);
@@ -110,20 +85,20 @@ describe('CachedTokenCounter', () => {
   });
 
   it('reports the wrapped counter’s id and kind, and is not wrapped twice', () => {
-    const cached = new CachedTokenCounter({ counter: countingCounter() });
+    const cached = new CachedTokenCounter({ counter: countingTokenCounter() });
     expect([cached.id, cached.kind, cached.isCached]).toEqual(['counting', 'exact', true]);
     expect(withTokenCache(cached)).toBe(cached);
     expect(new CachedTokenCounter({ counter: new SimpleTokenCounter() }).kind).toBe('estimate');
   });
 
   it('gives a counter one cache, shared by everything that wraps it', () => {
-    const counter = countingCounter();
+    const counter = countingTokenCounter();
     const message = user('counted once, whoever asks');
     expect(withTokenCache(counter)).toBe(withTokenCache(counter));
     withTokenCache(counter).countMessage(message);
     withTokenCache(counter).countMessage(message);
     expect(counter.calls).toBe(1);
-    expect(withTokenCache(countingCounter())).not.toBe(withTokenCache(counter));
+    expect(withTokenCache(countingTokenCounter())).not.toBe(withTokenCache(counter));
   });
 
   test.prop([messageArbitrary(), messageArbitrary()], { numRuns: 300 })(
