@@ -15,7 +15,7 @@ import { toAiSdkMessages } from '../src/ai-sdk/index.js';
 import { ContextGovernor, type Message, SimpleTokenCounter } from '../src/index.js';
 import { withTokenCache } from '../src/tokens/index.js';
 import { atomicWriteFile } from '../src/workspace/atomic-write.js';
-import { planToolResultOffload } from '../src/workspace/tool-result-offload.js';
+import { planToolResultOffload } from '../src/workspace/plan-tool-result-offload.js';
 import { BENCH_TOOLS, generateHistory } from './generate-history.js';
 
 const MESSAGES = 10_000;

@@ -6,7 +6,7 @@ import { ContextPipeline } from '../pipeline/context-pipeline.js';
 import type { ContextFilter } from '../pipeline/contracts.js';
 import type { RequestObserver } from '../pipeline/request-observer.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import type { PersistToolResultOptions } from '../workspace/tool-result-offload.js';
+import type { PersistToolResultOptions } from '../workspace/persist-tool-result.js';
 import { BackfillToolResultsFilter } from './backfill-tool-results-filter.js';
 import { BudgetGuardFilter } from './budget-guard-filter.js';
 import { DropOrphanToolResultsFilter } from './drop-orphan-tool-results-filter.js';

@@ -107,4 +107,4 @@ export function resolveInputBudget(options: InputBudgetOptions): number {
 export {
   DEFAULT_MAX_TOOL_RESULT_CHARS,
   DEFAULT_OFFLOAD_PREVIEW_CHARS,
-} from '../workspace/tool-result-offload.js';
+} from '../workspace/plan-tool-result-offload.js';

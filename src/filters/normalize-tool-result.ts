@@ -2,11 +2,8 @@ import { codePointLength } from '../core/code-points.js';
 import { isBlankContent, textOf } from '../core/content.js';
 import type { Content } from '../core/message.js';
 import { truncateText } from '../core/truncate-text.js';
-import {
-  OFFLOAD_REFERENCE_HEADER,
-  type PersistToolResultOptions,
-  persistToolResult,
-} from '../workspace/tool-result-offload.js';
+import { OFFLOAD_REFERENCE_HEADER } from '../workspace/offload-reference.js';
+import { type PersistToolResultOptions, persistToolResult } from '../workspace/persist-tool-result.js';
 import {
   DEFAULT_MAX_TOOL_RESULT_CHARS,
   DEFAULT_OFFLOAD_EXEMPT_TOOLS,

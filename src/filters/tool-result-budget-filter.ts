@@ -5,13 +5,15 @@ import type { Message } from '../core/message.js';
 import { truncateText } from '../core/truncate-text.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
+import type { PersistToolResultOptions } from '../workspace/persist-tool-result.js';
 import {
-  type OffloadWriteOutcome,
-  type PersistToolResultOptions,
   type PlannedToolResultOffload,
   planToolResultOffload,
+} from '../workspace/plan-tool-result-offload.js';
+import {
+  type OffloadWriteOutcome,
   ToolResultOffloadWriter,
-} from '../workspace/tool-result-offload.js';
+} from '../workspace/tool-result-offload-writer.js';
 import { DEFAULT_MAX_TOOL_RESULT_CHARS, DEFAULT_OFFLOAD_EXEMPT_TOOLS } from './governor-constants.js';
 import {
   isEmptyResult,

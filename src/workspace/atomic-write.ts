@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
+import { link, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { hasErrorCode } from './fs-helpers.js';
 
@@ -70,4 +70,25 @@ export async function syncDirectory(dir: string): Promise<void> {
     if (!['EINVAL', 'EPERM', 'EISDIR', 'ENOTSUP', 'EACCES'].some((code) => hasErrorCode(error, code)))
       throw error;
   }
+}
+
+/** Error codes of file systems without hard links. */
+const NO_HARD_LINKS = ['EPERM', 'ENOTSUP', 'ENOSYS', 'EOPNOTSUPP'];
+
+/**
+ * Gives `temp` the name `file` with a hard link, which fails instead of replacing a file that
+ * appeared since it was checked: false when `file` exists. File systems without hard links fall back
+ * to a rename.
+ */
+export async function linkNew(temp: string, file: string): Promise<boolean> {
+  try {
+    await link(temp, file);
+  } catch (error) {
+    if (hasErrorCode(error, 'EEXIST')) return false;
+    if (!NO_HARD_LINKS.some((code) => hasErrorCode(error, code))) throw error;
+    await rename(temp, file);
+    return true;
+  }
+  await unlink(temp);
+  return true;
 }

@@ -57,3 +57,19 @@ export async function endsWithNewline(file: string): Promise<boolean> {
     await handle.close();
   }
 }
+
+/** Whether `file` holds exactly `stored`, other bytes, or is missing (compared byte for byte). */
+export async function holdsBytes(file: string, stored: string): Promise<'same' | 'other' | 'missing'> {
+  try {
+    if ((await stat(file)).size !== Buffer.byteLength(stored, 'utf8')) return 'other';
+    return (await readFile(file, 'utf8')) === stored ? 'same' : 'other';
+  } catch (error) {
+    if (isMissingFileError(error)) return 'missing';
+    throw error;
+  }
+}
+
+/** The message of a thrown value: an `Error`'s message, anything else as a string. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

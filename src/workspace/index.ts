@@ -11,6 +11,18 @@ export {
   type WorkspaceFileCacheOptions,
 } from './file-cache.js';
 export { NANOBOT_TEMPLATE_DIGESTS, type TemplateDigest } from './nanobot-template-digests.js';
+export { OFFLOAD_REFERENCE_HEADER, offloadReference } from './offload-reference.js';
+export {
+  type PersistToolResultOptions,
+  type PersistToolResultOutcome,
+  persistToolResult,
+} from './persist-tool-result.js';
+export {
+  type OffloadTarget,
+  type PlannedToolResultOffload,
+  planToolResultOffload,
+  TOOL_RESULTS_DIR,
+} from './plan-tool-result-offload.js';
 export { resolveRealInside } from './resolve-real-inside.js';
 export {
   injectiveFileName,
@@ -24,19 +36,7 @@ export {
   type ScaffoldWorkspaceOptions,
   scaffoldWorkspace,
 } from './scaffold-workspace.js';
-export {
-  OFFLOAD_REFERENCE_HEADER,
-  type OffloadTarget,
-  type OffloadWriteOutcome,
-  offloadReference,
-  type PersistToolResultOptions,
-  type PersistToolResultOutcome,
-  type PlannedToolResultOffload,
-  persistToolResult,
-  planToolResultOffload,
-  TOOL_RESULTS_DIR,
-  ToolResultOffloadWriter,
-} from './tool-result-offload.js';
+export { type OffloadWriteOutcome, ToolResultOffloadWriter } from './tool-result-offload-writer.js';
 export {
   matchesWorkspaceTemplate,
   type TemplateCheck,

@@ -4,13 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { offloadReference } from './offload-reference.js';
+import { persistToolResult } from './persist-tool-result.js';
+import { planToolResultOffload } from './plan-tool-result-offload.js';
 import { leavesFolder } from './safe-path.js';
-import {
-  offloadReference,
-  persistToolResult,
-  planToolResultOffload,
-  ToolResultOffloadWriter,
-} from './tool-result-offload.js';
+import { ToolResultOffloadWriter } from './tool-result-offload-writer.js';
 
 const digest = (stored: string): string => createHash('sha256').update(stored).digest('hex').slice(0, 16);
 
