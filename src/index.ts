@@ -74,12 +74,10 @@ export {
   OpenAICompatibleChatModel,
   type OpenAICompatibleChatModelOptions,
 } from './llm/openai-compatible-chat-model.js';
+export type { ConsolidationResult } from './memory/consolidation-result.js';
 export { HistoryLog } from './memory/history-log.js';
-export {
-  type ConsolidationResult,
-  MemoryConsolidator,
-  type MemoryConsolidatorOptions,
-} from './memory/memory-consolidator.js';
+export { MemoryConsolidator } from './memory/memory-consolidator.js';
+export type { MemoryConsolidatorOptions } from './memory/memory-consolidator-options.js';
 export { MemoryWriter, type MemoryWriterOptions } from './memory/memory-writer.js';
 export type { BuildCheck, BuildCheckRequest } from './pipeline/build-check.js';
 export type { BuildInput } from './pipeline/build-input.js';

@@ -4,6 +4,12 @@
  * of old turns and the memory writer.
  */
 export { DEFAULT_ARCHIVE_INSTRUCTION, renderArchiveInstruction } from './archive-instruction.js';
+export type {
+  ArchiveOutcome,
+  ConsolidationResult,
+  ConsolidationRound,
+  TailArchiveResult,
+} from './consolidation-result.js';
 export { formatLineDiff, type LineDiffOptions } from './format-line-diff.js';
 export { formatHistoryTimestamp } from './format-timestamp.js';
 export {
@@ -23,16 +29,12 @@ export {
 } from './history-log.js';
 export { type HistorySink, LegacyHistoryFile, type LegacyHistoryFileOptions } from './history-sink.js';
 export { measureRetention, type Retention } from './measure-retention.js';
+export { MemoryConsolidator } from './memory-consolidator.js';
 export {
-  type ArchiveOutcome,
-  type ConsolidationResult,
-  type ConsolidationRound,
   DEFAULT_MEMORY_CONSOLIDATOR,
-  MemoryConsolidator,
   type MemoryConsolidatorOptions,
   type SystemPromptSource,
-  type TailArchiveResult,
-} from './memory-consolidator.js';
+} from './memory-consolidator-options.js';
 export {
   DEFAULT_MEMORY_BACKUPS,
   MemoryFile,

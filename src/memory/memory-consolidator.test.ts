@@ -20,7 +20,8 @@ import { PostgresSessionStore } from '../sessions/postgres-session-store.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { SqliteSessionStore } from '../sessions/sqlite-session-store.js';
 import { HistoryLog } from './history-log.js';
-import { MemoryConsolidator, type MemoryConsolidatorOptions } from './memory-consolidator.js';
+import { MemoryConsolidator } from './memory-consolidator.js';
+import type { MemoryConsolidatorOptions } from './memory-consolidator-options.js';
 
 let workspace: string;
 let server: ScriptedOpenAIServer | undefined;

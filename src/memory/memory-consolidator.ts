@@ -1,135 +1,36 @@
-// Over 300 lines: the consolidation loop, tail archiving and the archive step share one set of resolved options.
+// Over 300 lines: maybeConsolidate, archiveTail and consolidateIdle share the per-session lock, the round loop and the summary bookkeeping.
 import { ContextError } from '../core/errors.js';
-import { system, user } from '../core/factories.js';
-import type { Message } from '../core/message.js';
-import type { ToolDefinition } from '../core/tool-definition.js';
-import type { ChatModel, ChatResult } from '../llm/chat-model.js';
-import type { ChatModelError } from '../llm/chat-model-error.js';
-import { toChatModelError } from '../llm/to-chat-model-error.js';
-import type { ArchivedSummary } from '../pipeline/build-input.js';
+import { user } from '../core/factories.js';
 import { getHistory } from '../sessions/get-history.js';
 import { KeyedQueue } from '../sessions/keyed-queue.js';
-import { archivedSummaryOf, LAST_SUMMARY_KEY } from '../sessions/replay-session.js';
-import type { SessionRecord, SessionStore } from '../sessions/session-store.js';
+import { LAST_SUMMARY_KEY } from '../sessions/replay-session.js';
+import type { SessionRecord } from '../sessions/session-store.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { DEFAULT_ARCHIVE_INSTRUCTION } from './archive-instruction.js';
+import { type ArchiveChunkStep, archiveChunk } from './archive-chunk.js';
+import { archiveRequestContext } from './archive-request-context.js';
+import {
+  type ArchiveOutcome,
+  type ConsolidationResult,
+  type ConsolidationRound,
+  describeArchiveOutcome,
+  isDegraded,
+  type TailArchiveResult,
+} from './consolidation-result.js';
+import { consolidatorSystemMessage } from './consolidator-system-message.js';
 import { HistoryLog } from './history-log.js';
 import { type HistorySink, LegacyHistoryFile } from './history-sink.js';
-import { pickConsolidationBoundary } from './pick-consolidation-boundary.js';
 import {
-  type ArchiveRequestContext,
-  pickArchiveChunkEnd,
-  planArchiveRequest,
-} from './plan-archive-request.js';
-import { formatRawArchiveEntries } from './raw-archive.js';
-import { usableReplyText } from './usable-reply-text.js';
-
-/** Builds the system prompt of an ordinary turn, so archive requests share its prompt-cache prefix. */
-export type SystemPromptSource = (context: {
-  readonly sessionKey: string;
-  /** The session's persisted archived summary (`_last_summary`), if any. */
-  readonly summary?: ArchivedSummary;
-}) => Promise<string> | string;
-
-/** Options for {@link MemoryConsolidator}. */
-export type MemoryConsolidatorOptions = {
-  /** The agent workspace (`memory/history.jsonl` or `memory/HISTORY.md` live there). */
-  readonly workspace: string;
-  /** Where the sessions are. */
-  readonly store: SessionStore;
-  /** Summarises archived turns. */
-  readonly model: ChatModel;
-  /** The model's context window; ≤ 0 disables token-triggered consolidation. */
-  readonly contextWindowTokens: number;
-  /** Tokens reserved for the reply. */
-  readonly maxOutputTokens: number;
-  /** Shrink the prompt to this fraction of the budget (0.1–0.95). @default 0.5 */
-  readonly consolidationRatio?: number;
-  /** Counts prompt tokens. @default a SimpleTokenCounter */
-  readonly tokenCounter?: TokenCounter;
-  /** The ordinary turn's system prompt. @default a short generic assistant prompt */
-  readonly systemPrompt?: SystemPromptSource;
-  /** The agent's tool schemas, sent with `toolChoice: 'none'` for prompt-cache reuse. @default none */
-  readonly tools?: readonly ToolDefinition[];
-  /** Our archive instruction (`{count}` = messages to summarise). @default DEFAULT_ARCHIVE_INSTRUCTION */
-  readonly archiveInstruction?: string;
-  /** `jsonl` writes memory/history.jsonl; `legacy-markdown` appends to memory/HISTORY.md (the older layout). @default 'jsonl' */
-  readonly historyFormat?: 'jsonl' | 'legacy-markdown';
-  /** Cap on a model summary entry. @default 8000 */
-  readonly maxSummaryChars?: number;
-  /** Cap on one raw archive entry; a longer raw archive is split into several entries. @default 16000 */
-  readonly maxRawArchiveChars?: number;
-  /** Archive rounds per `maybeConsolidate` call (one model request each); `Infinity` = until under target. @default 5 */
-  readonly maxRounds?: number;
-  /**
-   * What an unusable reply (cut, filtered, no finish reason, reasoning only, empty, tool calls) does:
-   * `fail` throws and changes nothing, so the turns are asked again next time; `raw-archive` archives
-   * them raw as nanobot does. @default 'fail'
-   */
-  readonly unusableReply?: 'fail' | 'raw-archive';
-  /** The clock (history timestamps, idle checks). @default the system clock */
-  readonly now?: () => Date;
-  /** Receives a line per step of long work (CLI progress). @default none */
-  readonly onProgress?: (line: string) => void;
-};
-
-/** Defaults of {@link MemoryConsolidatorOptions}. */
-export const DEFAULT_MEMORY_CONSOLIDATOR = Object.freeze({
-  consolidationRatio: 0.5,
-  maxSummaryChars: 8000,
-  maxRawArchiveChars: 16_000,
-  maxRounds: 5,
-  unusableReply: 'fail',
-  systemPrompt: 'You are a helpful assistant.',
-});
+  consolidationBudget,
+  DEFAULT_MEMORY_CONSOLIDATOR,
+  type MemoryConsolidatorOptions,
+  validateMemoryConsolidatorOptions,
+} from './memory-consolidator-options.js';
+import { pickConsolidationBoundary } from './pick-consolidation-boundary.js';
+import { pickArchiveChunkEnd, planArchiveRequest } from './plan-archive-request.js';
 
 /** Archive bookkeeping leaves the session's recency alone. */
 const KEEP_RECENCY = Object.freeze({ preserveUpdatedAt: true });
-
-/** What one archive step did with its messages. */
-export type ArchiveOutcome =
-  | { readonly kind: 'summary'; readonly text: string }
-  | { readonly kind: 'nothing' }
-  /**
-   * Archived raw (nanobot's fallback): `failure` is set when the model failed transiently (or an
-   * unusable reply with `unusableReply: 'raw-archive'`); without it, one request could not hold the
-   * turn.
-   */
-  | {
-      readonly kind: 'raw';
-      readonly reason: string;
-      readonly entries: number;
-      readonly failure?: ChatModelError;
-    };
-
-/** One archive step: `messages[start:end]` were archived, and the pointer moved to `end`. */
-export type ConsolidationRound = {
-  readonly start: number;
-  readonly end: number;
-  readonly outcome: ArchiveOutcome;
-};
-
-/** The result of {@link MemoryConsolidator.maybeConsolidate}. */
-export type ConsolidationResult = {
-  /**
-   * `degraded`: the model failed transiently, so the last round was raw-archived and the call stopped
-   * (the rest waits for the next call).
-   */
-  readonly status: 'disabled' | 'empty' | 'under-budget' | 'consolidated' | 'no-boundary' | 'degraded';
-  readonly budget: number;
-  readonly target: number;
-  readonly estimateBefore: number;
-  readonly estimateAfter: number;
-  readonly rounds: readonly ConsolidationRound[];
-};
-
-/** The result of {@link MemoryConsolidator.archiveTail}. */
-export type TailArchiveResult = {
-  /** `empty`: nothing unarchived; `degraded`: a transient failure raw-archived a chunk and stopped. */
-  readonly status: 'empty' | 'archived' | 'degraded';
-  readonly rounds: readonly ConsolidationRound[];
-};
 
 /**
  * Token-triggered consolidation: once the full prompt of a session reaches the
@@ -158,7 +59,7 @@ export class MemoryConsolidator {
 
   /** @throws ContextError `INVALID_OPTIONS` for a ratio outside 0.1–0.95 or a window with no budget. */
   constructor(options: MemoryConsolidatorOptions) {
-    validate(options);
+    validateMemoryConsolidatorOptions(options);
     this.#options = options;
     this.#counter = options.tokenCounter ?? new SimpleTokenCounter();
     const sinkOptions = {
@@ -173,7 +74,7 @@ export class MemoryConsolidator {
 
   /** `contextWindowTokens − maxOutputTokens − 1024`. */
   get budget(): number {
-    return budgetOf(this.#options);
+    return consolidationBudget(this.#options);
   }
 
   /**
@@ -264,7 +165,7 @@ export class MemoryConsolidator {
     options: { readonly end: number; readonly signal?: AbortSignal },
   ): Promise<ArchiveOutcome | undefined> {
     if (options.end <= record.lastConsolidated) return undefined;
-    const context = await this.#requestContext(record);
+    const context = await archiveRequestContext(record, { options: this.#options, counter: this.#counter });
     return this.#archiveChunk(record, {
       end: options.end,
       plan: planArchiveRequest(context, options.end),
@@ -357,7 +258,7 @@ export class MemoryConsolidator {
     record: SessionRecord,
     options: { readonly limit: number; readonly isTail: boolean; readonly signal: AbortSignal | undefined },
   ): Promise<ConsolidationRound | undefined> {
-    const context = await this.#requestContext(record);
+    const context = await archiveRequestContext(record, { options: this.#options, counter: this.#counter });
     const picked = pickArchiveChunkEnd(context, options);
     if (picked === undefined) return undefined;
     const outcome = await this.#archiveChunk(record, { ...picked, signal: options.signal });
@@ -368,81 +269,16 @@ export class MemoryConsolidator {
       ...KEEP_RECENCY,
     });
     this.#options.onProgress?.(
-      `${record.key}: archived messages ${start}–${picked.end} (${describeOutcome(outcome)})`,
+      `${record.key}: archived messages ${start}–${picked.end} (${describeArchiveOutcome(outcome)})`,
     );
     return { start, end: picked.end, outcome };
   }
 
-  async #archiveChunk(
+  #archiveChunk(
     record: SessionRecord,
-    step: {
-      readonly end: number;
-      readonly plan: ReturnType<typeof planArchiveRequest>;
-      readonly signal: AbortSignal | undefined;
-    },
+    step: Pick<ArchiveChunkStep, 'end' | 'plan' | 'signal'>,
   ): Promise<ArchiveOutcome> {
-    const chunk = record.messages.slice(record.lastConsolidated, step.end);
-    const raw = async (reason: string, failure?: ChatModelError): Promise<ArchiveOutcome> => {
-      const maxChars = this.#options.maxRawArchiveChars ?? DEFAULT_MEMORY_CONSOLIDATOR.maxRawArchiveChars;
-      const entries = formatRawArchiveEntries(chunk, maxChars);
-      for (const entry of entries) await this.#history.append(entry, { sessionKey: record.key, maxChars });
-      return { kind: 'raw', reason, entries: entries.length, ...(failure === undefined ? {} : { failure }) };
-    };
-    if (step.plan.kind === 'too-large') return raw(step.plan.reason);
-    const purpose = `the summary of ${record.key} messages ${record.lastConsolidated}–${step.end}`;
-    const unchanged = `Nothing was archived; ${record.key} stays archived up to message ${record.lastConsolidated}.`;
-    let text: string;
-    try {
-      const reply = await this.#generate(step.plan.messages, step.signal);
-      text = usableReplyText(reply, { purpose, maxOutputTokens: this.#options.maxOutputTokens });
-    } catch (error) {
-      const failure = toChatModelError(error);
-      if (failure === undefined) throw error;
-      if (failure.kind === 'transient') return raw(`the model failed: ${failure.message}`, failure);
-      if (failure.kind === 'unusable-reply' && this.#options.unusableReply === 'raw-archive')
-        return raw(failure.message, failure);
-      throw failure.withNote(unchanged);
-    }
-    if (text === '(nothing)') return { kind: 'nothing' };
-    await this.#history.append(text, {
-      sessionKey: record.key,
-      maxChars: this.#options.maxSummaryChars ?? DEFAULT_MEMORY_CONSOLIDATOR.maxSummaryChars,
-    });
-    return { kind: 'summary', text };
-  }
-
-  #generate(messages: readonly Message[], signal: AbortSignal | undefined): Promise<ChatResult> {
-    const tools = this.#options.tools ?? [];
-    return this.#options.model.generate({
-      messages,
-      ...(tools.length === 0 ? {} : { tools, toolChoice: 'none' as const }),
-      maxOutputTokens: this.#options.maxOutputTokens,
-      ...signalOption(signal),
-    });
-  }
-
-  /** What the archive requests of a session share; throws when even an empty chunk cannot fit. */
-  async #requestContext(record: SessionRecord): Promise<ArchiveRequestContext> {
-    const context: ArchiveRequestContext = {
-      messages: record.messages,
-      start: record.lastConsolidated,
-      system: await this.#systemMessage(record),
-      tools: this.#options.tools ?? [],
-      instruction: this.#options.archiveInstruction ?? DEFAULT_ARCHIVE_INSTRUCTION,
-      budget: this.budget,
-      counter: this.#counter,
-    };
-    const systemTokens = this.#counter.countMessage(context.system);
-    const toolTokens = this.#counter.countTools(context.tools);
-    const instructionTokens = this.#counter.countMessage(user(context.instruction));
-    const fixed = systemTokens + toolTokens + instructionTokens;
-    if (fixed >= context.budget) {
-      throw new ContextError({
-        code: 'INVALID_OPTIONS',
-        message: `An archive request for ${record.key} needs ${fixed} tokens before any message (system prompt ${systemTokens}, tools ${toolTokens}, instruction ${instructionTokens}), but the budget is ${context.budget} (contextWindowTokens ${this.#options.contextWindowTokens} − maxOutputTokens ${this.#options.maxOutputTokens} − 1024). Raise contextWindowTokens (CLI --context-window) or shorten the system prompt. Nothing was archived.`,
-      });
-    }
-    return context;
+    return archiveChunk(record, { ...step, options: this.#options, history: this.#history });
   }
 
   #exclusive<T>(sessionKey: string, task: () => Promise<T>): Promise<T> {
@@ -455,18 +291,12 @@ export class MemoryConsolidator {
   /** nanobot's probe prompt: system prompt + full replay + `[token-probe]` + tool schemas. */
   async #estimate(record: SessionRecord): Promise<number> {
     const history = getHistory(record);
-    const messages = [await this.#systemMessage(record), ...history, user('[token-probe]', { id: 'probe' })];
+    const messages = [
+      await consolidatorSystemMessage(record, this.#options),
+      ...history,
+      user('[token-probe]', { id: 'probe' }),
+    ];
     return this.#counter.countMessages(messages) + this.#counter.countTools(this.#options.tools ?? []);
-  }
-
-  async #systemMessage(record: SessionRecord): Promise<Message> {
-    const summary = archivedSummaryOf(record);
-    const source = this.#options.systemPrompt;
-    const text =
-      source === undefined
-        ? DEFAULT_MEMORY_CONSOLIDATOR.systemPrompt
-        : await source({ sessionKey: record.key, ...(summary === undefined ? {} : { summary }) });
-    return system(text, { id: 'system-prompt' });
   }
 
   async #saveSummary(first: SessionRecord, text: string): Promise<void> {
@@ -477,44 +307,6 @@ export class MemoryConsolidator {
       KEEP_RECENCY,
     );
   }
-}
-
-function budgetOf(
-  options: Pick<MemoryConsolidatorOptions, 'contextWindowTokens' | 'maxOutputTokens'>,
-): number {
-  return options.contextWindowTokens - options.maxOutputTokens - 1024;
-}
-
-function validate(options: MemoryConsolidatorOptions): void {
-  const invalid = (message: string): never => {
-    throw new ContextError({ code: 'INVALID_OPTIONS', message });
-  };
-  const ratio = options.consolidationRatio ?? DEFAULT_MEMORY_CONSOLIDATOR.consolidationRatio;
-  if (!(ratio >= 0.1 && ratio <= 0.95))
-    invalid(`consolidationRatio must be between 0.1 and 0.95, got ${ratio}.`);
-  const { contextWindowTokens: window, maxOutputTokens: output } = options;
-  if (!Number.isInteger(window)) invalid(`contextWindowTokens must be a whole number, got ${window}.`);
-  if (!(Number.isInteger(output) && output >= 0))
-    invalid(`maxOutputTokens must be a whole number ≥ 0, got ${output}.`);
-  const budget = budgetOf(options);
-  if (window > 0 && budget <= 0) {
-    invalid(
-      `contextWindowTokens ${window} leaves no room to consolidate: ${window} − maxOutputTokens ${output} − 1024 reserved = ${budget} tokens. Raise contextWindowTokens above ${output + 1024} (CLI --context-window), lower maxOutputTokens (CLI --max-output), or use 0 to turn consolidation off.`,
-    );
-  }
-  const rounds = options.maxRounds ?? DEFAULT_MEMORY_CONSOLIDATOR.maxRounds;
-  if (!(rounds === Number.POSITIVE_INFINITY || (Number.isInteger(rounds) && rounds >= 1)))
-    invalid(`maxRounds must be a whole number ≥ 1 or Infinity, got ${rounds}.`);
-}
-
-function isDegraded(round: ConsolidationRound): boolean {
-  return round.outcome.kind === 'raw' && round.outcome.failure !== undefined;
-}
-
-function describeOutcome(outcome: ArchiveOutcome): string {
-  if (outcome.kind !== 'raw') return outcome.kind;
-  const entries = `${outcome.entries} raw entr${outcome.entries === 1 ? 'y' : 'ies'}`;
-  return outcome.failure === undefined ? `${entries}: ${outcome.reason}` : `${entries}, model unavailable`;
 }
 
 function signalOption(signal: AbortSignal | undefined): { readonly signal?: AbortSignal } {
