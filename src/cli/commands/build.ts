@@ -1,39 +1,18 @@
 import path from 'node:path';
-import { toAiSdkMessages } from '../../ai-sdk/index.js';
+import { resolveAgentSettings, resolvePrompts } from '../../config/index.js';
+import { createSequentialIdGenerator } from '../../core/index.js';
 import {
-  resolveAgentSettings,
-  resolvePrompts,
-  type TokenCounterConfig,
-  tokenCounterConfigSchema,
-} from '../../config/index.js';
-import { createSequentialIdGenerator, textOf } from '../../core/index.js';
-import {
-  AdapterError,
-  type BuildInput,
-  type BuildTrace,
   type ChatPresetOptions,
   ContextBuilder,
   ContextError,
   type CtxloomConfig,
-  createTokenCounter,
-  JsonlSessionStore,
   loadConfig,
-  type Message,
-  type SessionRecord,
   type TokenCounter,
-  toAnthropicMessages,
-  toOpenAIChatMessages,
-  traceDecisions,
 } from '../../index.js';
-import { readMessagesFile } from '../../sessions/index.js';
-import { resolveInside } from '../../workspace/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
-import { parseCliArgs } from '../parse-cli-args.js';
-import { renderSectionTable } from '../render-section-table.js';
 import { alignedSections } from '../section-tokens.js';
 import {
-  type AgentContext,
   agentContext,
   budgetProblems,
   DEFAULT_AGENT_MODEL,
@@ -41,74 +20,24 @@ import {
   overBudgetError,
   resolveAgentBudget,
 } from './agent-context.js';
-import { mustExist, openStore, STORE_FLAGS } from './session-store-flags.js';
-
-/** What a preset row receives: the resolved preset options, the workspace and the agent context. */
-type PresetRequest = {
-  readonly options: ChatPresetOptions;
-  readonly workspace: string;
-  readonly agent: AgentContext;
-  readonly sessionKey: string;
-};
-
-/** `--preset` values: one row per preset; add a row to add a preset. */
-const PRESETS: Readonly<Record<string, (request: PresetRequest) => ContextBuilder>> = {
-  chat: (request) => ContextBuilder.forChat(request.options),
-  react: (request) => ContextBuilder.forReact(request.options),
-  skill: (request) => ContextBuilder.forSkill({ ...request.options, cwd: request.workspace }),
-  // The workspace agent (nanobot), exactly as `inspect` and `serve` build it: the agent section of
-  // ctxloom.yaml, the window, --max-tokens as the input budget, --max-messages.
-  agent: (request) => request.agent.createBuilder(request.sessionKey),
-};
-
-/** What a format row returns: the value (`--json`), its text and what the format could not express. */
-type Rendered = { readonly value: unknown; readonly text: string; readonly warnings: readonly string[] };
-
-function asJson(value: unknown, warnings: readonly unknown[] = []): Rendered {
-  return {
-    value,
-    text: `${JSON.stringify(value, null, 2)}\n`,
-    warnings: warnings.map((warning) => JSON.stringify(warning)),
-  };
-}
-
-/** `--format` values: one row per output format; each renders the built messages. */
-const FORMATS: Readonly<Record<string, (messages: readonly Message[]) => Rendered>> = {
-  json: (messages) => asJson(messages),
-  openai: (messages) => {
-    const result = toOpenAIChatMessages(messages);
-    return asJson(result.messages, result.warnings);
-  },
-  anthropic: (messages) => {
-    const result = toAnthropicMessages(messages);
-    const request = {
-      ...(result.system === undefined ? {} : { system: result.system }),
-      messages: result.messages,
-    };
-    return asJson(request, result.warnings);
-  },
-  'ai-sdk': (messages) => {
-    const result = toAiSdkMessages(messages, { carryMetadata: false });
-    return asJson(result.messages, result.warnings);
-  },
-  text: (messages) => {
-    const text = renderText(messages);
-    return { value: text, text, warnings: [] };
-  },
-};
-
-const COUNTER_TYPES = tokenCounterConfigSchema.shape.type.options;
+import { type BuildFlags, parseBuildFlags, positiveInteger, wholeNumber } from './build-flags.js';
+import { BUILD_FORMATS, renderBuildFormat } from './build-formats.js';
+import { BUILD_PRESETS } from './build-presets.js';
+import { COUNTER_TYPES, loadBuildCounter } from './load-build-counter.js';
+import { loadBuildTurn } from './load-build-turn.js';
+import { mustExist } from './session-store-flags.js';
+import { writeBuildResult } from './write-build-result.js';
 
 const USAGE = `Usage: ctxloom build --workspace DIR [options] MESSAGE
 
 Builds the context for MESSAGE from the workspace (bootstrap files, ctxloom.yaml, history) and prints
-the messages on stdout; the token table per section goes to stderr. Flags win over ctxloom.yaml.
+the messages on stdout; the token table per section goes to stderr. BuildFlags win over ctxloom.yaml.
 
 Options:
   --workspace DIR        the workspace folder (required)
   --history FILE         a JSON or JSONL file of messages (default: historyFile in ctxloom.yaml)
   --session KEY          replay a stored session instead (from the workspace's sessions, or the store below)
-  --preset NAME          ${Object.keys(PRESETS).join(' | ')} (default: preset in ctxloom.yaml, else chat)
+  --preset NAME          ${Object.keys(BUILD_PRESETS).join(' | ')} (default: preset in ctxloom.yaml, else chat)
   --max-tokens N         token budget of the prompt (agent: the input budget the history is snipped to)
   --max-messages N       keep the pinned prefix plus the newest N messages
   --context-window N     agent: the model's window (default: agent.contextWindowTokens, else 65536)
@@ -117,7 +46,7 @@ Options:
   --counter NAME         ${COUNTER_TYPES.join(' | ')} (default: tokenCounter.type in ctxloom.yaml, else
                          tiktoken for a known OpenAI agent.model, else an estimate)
   --tokenizer FILE       the tokenizer.json for --counter hf (default: tokenCounter.tokenizerPath)
-  --format NAME          ${Object.keys(FORMATS).join(' | ')} (default: json)
+  --format NAME          ${Object.keys(BUILD_FORMATS).join(' | ')} (default: json)
   --strict-format        exit 5 instead of warning when --format cannot carry part of the context
   --config FILE          the config file (default: DIR/ctxloom.yaml)
   --json                 print one JSON object: the messages in --format, the sections, totals, decisions
@@ -136,16 +65,16 @@ export const buildCommand: CliCommand = {
 };
 
 async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
-  const flags = parseFlags(args);
+  const flags = parseBuildFlags(args);
   const workspace = await workspaceDir(flags.workspace, io.cwd);
   const { config } = await loadConfig(
     flags.config === undefined ? { dir: workspace } : { path: path.resolve(io.cwd, flags.config) },
   );
-  const presetName = pick('--preset', flags.preset ?? config.preset ?? 'chat', PRESETS);
-  const formatName = pick('--format', flags.format ?? 'json', FORMATS);
+  const presetName = pick('--preset', flags.preset ?? config.preset ?? 'chat', BUILD_PRESETS);
+  const formatName = pick('--format', flags.format ?? 'json', BUILD_FORMATS);
   rejectAgentOnlyFlags(flags, presetName);
   const settings = resolveAgentSettings(config, workspace);
-  const tokenCounter = await loadCounter(flags, {
+  const tokenCounter = await loadBuildCounter(flags, {
     config,
     workspace,
     cwd: io.cwd,
@@ -166,7 +95,7 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
       settings,
     ),
   });
-  const turn = await loadTurn(flags, {
+  const turn = await loadBuildTurn(flags, {
     config,
     workspace,
     cwd: io.cwd,
@@ -176,7 +105,7 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   });
   const sessionKey = turn.sessionKey ?? DEFAULT_SESSION_KEY;
   const builder =
-    PRESETS[presetName]?.({ options, workspace, agent, sessionKey }) ?? ContextBuilder.forChat(options);
+    BUILD_PRESETS[presetName]?.({ options, workspace, agent, sessionKey }) ?? ContextBuilder.forChat(options);
   const { messages, trace } = await builder.build({
     ...turn,
     current: flags.message,
@@ -187,47 +116,13 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   const problems = presetName === 'agent' ? budgetProblems(trace, agent.budget) : [];
   if (problems.length > 0 && flags['allow-over-budget'] !== true)
     throw overBudgetError(problems, agent.budget, trace.totalTokens);
-  const rendered = render(formatName, messages, flags['strict-format'] === true);
-  writeResult(io, { flags, presetName, formatName, rendered, shown, problems, budget: agent.budget });
+  const rendered = renderBuildFormat(formatName, messages, flags['strict-format'] === true);
+  writeBuildResult(io, { flags, presetName, formatName, rendered, shown, problems, budget: agent.budget });
   return EXIT_CODES.ok;
 }
 
-/** What `build` prints: the result on stdout, the warnings and the token table on stderr. */
-function writeResult(
-  io: CliIo,
-  result: {
-    readonly flags: Flags;
-    readonly presetName: string;
-    readonly formatName: string;
-    readonly rendered: Rendered;
-    readonly shown: BuildTrace;
-    readonly problems: readonly string[];
-    readonly budget: AgentContext['budget'];
-  },
-): void {
-  const { flags, presetName, formatName, rendered, shown, problems } = result;
-  if (flags.json === true) {
-    const report = {
-      preset: presetName,
-      format: formatName,
-      messages: rendered.value,
-      sections: shown.sections,
-      toolTokens: shown.toolTokens,
-      totalTokens: shown.totalTokens,
-      tokenCounter: shown.tokenCounter,
-      ...(presetName === 'agent' ? { budget: result.budget } : {}),
-      decisions: traceDecisions(shown),
-      warnings: [...problems, ...rendered.warnings],
-    };
-    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  } else io.stdout.write(rendered.text);
-  for (const warning of rendered.warnings) io.stderr.write(`warning (${formatName}): ${warning}\n`);
-  for (const problem of problems) io.stderr.write(`warning: ${problem}\n`);
-  if (flags['no-summary'] !== true && flags.json !== true) io.stderr.write(renderSummary(shown, presetName));
-}
-
 /** @throws ContextError `INVALID_OPTIONS` for a window flag of the agent preset with another preset. */
-function rejectAgentOnlyFlags(flags: Flags, presetName: string): void {
+function rejectAgentOnlyFlags(flags: BuildFlags, presetName: string): void {
   const agentOnly = (['context-window', 'max-output', 'allow-over-budget'] as const).find(
     (name) => flags[name] !== undefined,
   );
@@ -238,119 +133,9 @@ function rejectAgentOnlyFlags(flags: Flags, presetName: string): void {
   });
 }
 
-/**
- * The messages in the format; with `strict`, a format that cannot carry everything is an error.
- * @throws AdapterError `ADAPTER_UNSUPPORTED` (exit 5) with `strict` and any warning.
- */
-function render(formatName: string, messages: readonly Message[], strict: boolean): Rendered {
-  const rendered = FORMATS[formatName]?.(messages) ?? { value: [], text: '', warnings: [] };
-  if (!strict || rendered.warnings.length === 0) return rendered;
-  throw new AdapterError({
-    format: formatName,
-    feature: 'lossless',
-    message: `--format ${formatName} cannot carry everything in this context (${rendered.warnings.join('; ')}); drop --strict-format to print it anyway with these warnings on stderr, or pick another --format.`,
-  });
-}
-
-/**
- * The history of the turn: with --session, the stored session replayed as the agent loop would (the
- * replay budget, the archived summary); else --history or historyFile in ctxloom.yaml (for the agent
- * preset replayed the same way, as `inspect` does); else none.
- */
-async function loadTurn(
-  flags: Flags,
-  sources: Sources & { readonly agent: AgentContext; readonly io: CliIo; readonly sessionsDir: string },
-): Promise<Pick<BuildInput, 'history' | 'summary' | 'sessionKey'>> {
-  const storeFlag = (['sessions', 'sqlite', 'pg', 'pg-schema', 'nanobot-config'] as const).find(
-    (name) => flags[name] !== undefined,
-  );
-  if (flags.session === undefined) {
-    if (storeFlag !== undefined)
-      throw new ContextError({
-        code: 'INVALID_OPTIONS',
-        message: `--${storeFlag} names the store --session is read from; add --session KEY, or drop --${storeFlag}.`,
-      });
-    const history = await loadHistory(flags.history, sources);
-    if ((flags.preset ?? sources.config.preset) !== 'agent') return { history };
-    return replayed(sources.agent, {
-      key: DEFAULT_SESSION_KEY,
-      messages: history,
-      metadata: {},
-      lastConsolidated: 0,
-      exists: true,
-      warnings: [],
-    });
-  }
-  if (flags.history !== undefined) {
-    throw new ContextError({
-      code: 'INVALID_OPTIONS',
-      message: 'Pass either --session or --history, not both.',
-    });
-  }
-  const store =
-    storeFlag === undefined
-      ? new JsonlSessionStore({ dir: sources.sessionsDir })
-      : await openStore(flags, sources.io, 'read');
-  try {
-    const record = await store.load(flags.session);
-    if (!record.exists) {
-      throw new ContextError({
-        code: 'NOT_FOUND',
-        message: `No session ${JSON.stringify(flags.session)} in the ${store.id} store; 'ctxloom session list' shows the stored ones.`,
-      });
-    }
-    return replayed(sources.agent, record);
-  } finally {
-    await store.close();
-  }
-}
-
-function replayed(
-  agent: AgentContext,
-  record: SessionRecord,
-): Pick<BuildInput, 'history' | 'summary' | 'sessionKey'> {
-  const { history, input } = agent.replay(record);
-  return {
-    history,
-    sessionKey: record.key,
-    ...(input?.summary === undefined ? {} : { summary: input.summary }),
-  };
-}
-
-type Sources = { readonly config: CtxloomConfig; readonly workspace: string; readonly cwd: string };
-
-async function loadCounter(
-  flags: Flags,
-  sources: Sources & { readonly model: string | undefined },
-): Promise<TokenCounter> {
-  const type = counterType(flags.counter, sources.config);
-  if (flags.tokenizer !== undefined && type !== 'hf') {
-    throw new ContextError({
-      code: 'INVALID_OPTIONS',
-      message: `--tokenizer is the tokenizer.json of the hf counter, but the counter is ${type ?? 'chosen by model'}; add --counter hf, or drop --tokenizer.`,
-    });
-  }
-  const configured = sources.config.tokenCounter;
-  const counterConfig: TokenCounterConfig | undefined =
-    type === undefined
-      ? undefined
-      : {
-          ...(configured?.type === type ? configured : {}),
-          type,
-          ...(flags.tokenizer === undefined
-            ? {}
-            : { tokenizerPath: path.resolve(sources.cwd, flags.tokenizer) }),
-        };
-  return createTokenCounter({
-    config: counterConfig,
-    workspace: sources.workspace,
-    ...(sources.model === undefined ? {} : { model: sources.model }),
-  });
-}
-
 /** The preset options: flags first, then ctxloom.yaml, then the defaults. */
 function presetOptions(
-  flags: Flags,
+  flags: BuildFlags,
   sources: {
     readonly config: CtxloomConfig;
     readonly workspace: string;
@@ -371,45 +156,6 @@ function presetOptions(
     ...(maxTokens === undefined ? {} : { maxInputTokens: maxTokens }),
     ...(maxMessages === undefined ? {} : { maxMessages }),
   };
-}
-
-const BUILD_FLAGS = {
-  ...STORE_FLAGS,
-  history: { type: 'string' },
-  session: { type: 'string' },
-  preset: { type: 'string' },
-  'max-tokens': { type: 'string' },
-  'max-messages': { type: 'string' },
-  'context-window': { type: 'string' },
-  'max-output': { type: 'string' },
-  'allow-over-budget': { type: 'boolean' },
-  'strict-format': { type: 'boolean' },
-  counter: { type: 'string' },
-  tokenizer: { type: 'string' },
-  format: { type: 'string' },
-  config: { type: 'string' },
-  json: { type: 'boolean' },
-  'no-summary': { type: 'boolean' },
-} as const;
-
-type Flags = {
-  readonly [name in keyof typeof BUILD_FLAGS]?: (typeof BUILD_FLAGS)[name]['type'] extends 'boolean'
-    ? boolean
-    : string;
-} & { readonly message: string };
-
-function parseFlags(args: readonly string[]): Flags {
-  const parsed = parseCliArgs('build', args, BUILD_FLAGS);
-  const message = parsed.positionals.join(' ');
-  if (message.trim() === '') {
-    throw new ContextError({
-      code: 'INVALID_OPTIONS',
-      message:
-        'ctxloom build needs a MESSAGE, e.g. ctxloom build --workspace . "What should I work on next?"',
-    });
-  }
-  // parseCliArgs checked every value against BUILD_FLAGS: strings for string flags, booleans for switches.
-  return { ...(parsed.values as Omit<Flags, 'message'>), message };
 }
 
 async function workspaceDir(flag: string | undefined, cwd: string): Promise<string> {
@@ -434,73 +180,4 @@ function pick<TTable extends Readonly<Record<string, unknown>>>(
     code: 'INVALID_OPTIONS',
     message: `${flag} ${JSON.stringify(value)} is not supported; use one of: ${Object.keys(table).join(', ')}.`,
   });
-}
-
-function counterType(
-  flag: string | undefined,
-  config: CtxloomConfig,
-): TokenCounterConfig['type'] | undefined {
-  const value = flag ?? config.tokenCounter?.type;
-  if (value === undefined) return undefined;
-  const parsed = tokenCounterConfigSchema.shape.type.safeParse(value);
-  if (parsed.success) return parsed.data;
-  throw new ContextError({
-    code: 'INVALID_OPTIONS',
-    message: `--counter ${JSON.stringify(value)} is not supported; use one of: ${COUNTER_TYPES.join(', ')}.`,
-  });
-}
-
-function wholeNumber(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (Number.isInteger(number) && number >= 0) return number;
-  throw new ContextError({
-    code: 'INVALID_OPTIONS',
-    message: `${flag} must be a whole number ≥ 0, got ${JSON.stringify(value)}.`,
-  });
-}
-
-function positiveInteger(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (Number.isInteger(number) && number > 0) return number;
-  throw new ContextError({
-    code: 'INVALID_OPTIONS',
-    message: `${flag} must be a positive integer, got ${JSON.stringify(value)}.`,
-  });
-}
-
-async function loadHistory(flag: string | undefined, sources: Sources): Promise<readonly Message[]> {
-  if (flag !== undefined) return readMessagesFile(path.resolve(sources.cwd, flag));
-  const { historyFile } = sources.config;
-  return historyFile === undefined ? [] : readMessagesFile(resolveInside(sources.workspace, historyFile));
-}
-
-function renderSummary(trace: BuildTrace, preset: string): string {
-  const decisions = traceDecisions(trace).map(
-    (decision) =>
-      `  ${decision.stage}: ${decision.type} (${decision.messageIds.length} messages): ${decision.reason}`,
-  );
-  const errors = trace.stages.flatMap((stage) =>
-    stage.error === undefined ? [] : [`  ${stage.id}: ${stage.error.code}: ${stage.error.message}`],
-  );
-  return [
-    `preset: ${preset}`,
-    renderSectionTable(trace),
-    ...(decisions.length === 0 ? [] : ['decisions:', ...decisions, '']),
-    ...(errors.length === 0 ? [] : ['stage errors (skipped):', ...errors, '']),
-  ].join('\n');
-}
-
-function renderText(messages: readonly Message[]): string {
-  return messages
-    .map((message) => {
-      const section = message.metadata?.['section'];
-      const calls = (message.toolCalls ?? []).map(
-        (call) => `\n  -> ${call.name}(${call.arguments}) [${call.id}]`,
-      );
-      const reply = message.toolCallId === undefined ? '' : ` (result of ${message.toolCallId})`;
-      return `--- ${message.role} [${String(section ?? 'unknown')}]${reply}\n${textOf(message.content)}${calls.join('')}\n`;
-    })
-    .join('\n');
 }

@@ -1,0 +1,66 @@
+import { ContextError } from '../../index.js';
+import { parseCliArgs } from '../parse-cli-args.js';
+import { STORE_FLAGS } from './session-store-flags.js';
+
+const BUILD_FLAGS = {
+  ...STORE_FLAGS,
+  history: { type: 'string' },
+  session: { type: 'string' },
+  preset: { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'max-messages': { type: 'string' },
+  'context-window': { type: 'string' },
+  'max-output': { type: 'string' },
+  'allow-over-budget': { type: 'boolean' },
+  'strict-format': { type: 'boolean' },
+  counter: { type: 'string' },
+  tokenizer: { type: 'string' },
+  format: { type: 'string' },
+  config: { type: 'string' },
+  json: { type: 'boolean' },
+  'no-summary': { type: 'boolean' },
+} as const;
+
+/** The parsed flags of `ctxloom build`, and its MESSAGE. */
+export type BuildFlags = {
+  readonly [name in keyof typeof BUILD_FLAGS]?: (typeof BUILD_FLAGS)[name]['type'] extends 'boolean'
+    ? boolean
+    : string;
+} & { readonly message: string };
+
+/** @throws ContextError `INVALID_OPTIONS` for a missing MESSAGE (flag mistakes: see `parseCliArgs`). */
+export function parseBuildFlags(args: readonly string[]): BuildFlags {
+  const parsed = parseCliArgs('build', args, BUILD_FLAGS);
+  const message = parsed.positionals.join(' ');
+  if (message.trim() === '') {
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message:
+        'ctxloom build needs a MESSAGE, e.g. ctxloom build --workspace . "What should I work on next?"',
+    });
+  }
+  // parseCliArgs checked every value against BUILD_FLAGS: strings for string flags, booleans for switches.
+  return { ...(parsed.values as Omit<BuildFlags, 'message'>), message };
+}
+
+/** @throws ContextError `INVALID_OPTIONS` unless the flag is a whole number ≥ 0. */
+export function wholeNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (Number.isInteger(number) && number >= 0) return number;
+  throw new ContextError({
+    code: 'INVALID_OPTIONS',
+    message: `${flag} must be a whole number ≥ 0, got ${JSON.stringify(value)}.`,
+  });
+}
+
+/** @throws ContextError `INVALID_OPTIONS` unless the flag is a positive integer. */
+export function positiveInteger(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (Number.isInteger(number) && number > 0) return number;
+  throw new ContextError({
+    code: 'INVALID_OPTIONS',
+    message: `${flag} must be a positive integer, got ${JSON.stringify(value)}.`,
+  });
+}
