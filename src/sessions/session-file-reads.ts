@@ -53,15 +53,10 @@ export class SessionFileReads {
     if (known === undefined) return readSessionFile(file, { sessionKey, maxLineBytes: this.#maxLineBytes });
     const before = await stateOf(file);
     const last = known.get(file);
-    const lastRecord = last?.record;
-    if (before !== undefined && last !== undefined && lastRecord !== undefined) {
-      if (sameState(before, last.state)) return lastRecord;
+    if (before !== undefined && last !== undefined) {
+      if (sameState(before, last.state)) return last.record;
       if (last.appended !== undefined && sameState(before, last.appended)) {
-        const extended = await this.#extend(file, {
-          last: { scan: last.scan, record: lastRecord },
-          before,
-          sessionKey,
-        });
+        const extended = await this.#extend(file, { last, before, sessionKey });
         if (extended !== undefined) return extended;
       }
     }
@@ -103,11 +98,7 @@ export class SessionFileReads {
 
   async #extend(
     file: string,
-    run: {
-      readonly last: { readonly scan: SessionFileScan; readonly record: SessionFileRecord };
-      readonly before: FileState;
-      readonly sessionKey: string;
-    },
+    run: { readonly last: KnownRead; readonly before: FileState; readonly sessionKey: string },
   ): Promise<SessionFileRecord | undefined> {
     const added: Message[] = [];
     const scan = await this.#scan(file, {
