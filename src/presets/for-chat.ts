@@ -17,6 +17,8 @@ import { StateHistoryProvider, type WorkingMemoryAdapter } from '../providers/st
 import { StaticPromptProvider } from '../providers/static-prompt-provider.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { WorkspaceFileCache } from '../workspace/file-cache.js';
+import { chatHistoryFloor } from './chat-history-floor.js';
+import { HistoryWindow } from './history-window.js';
 
 /** Options for `ContextBuilder.forChat`. Skill fields are deliberately not read. */
 export type ChatPresetOptions = {
@@ -67,6 +69,16 @@ export type ChatPresetOptions = {
    * never becomes an illegal request; `false` keeps the history exactly as given. @default true
    */
   readonly sanitizeToolCalls?: boolean;
+  /**
+   * With `maxInputTokens` (and the oldest trimmed first, only system messages pinned, no annotation
+   * and no working memory): leave out, before any filter sees them, the oldest history messages the
+   * token budget is certain to drop, and remember across builds what was learnt about a history that
+   * only grows, so a turn costs what is new plus the kept window (see `AgentHistoryWindow` for the
+   * same in the agent preset). The messages sent are the same either way; `false` hands the filters
+   * the whole history every build.
+   * @default true
+   */
+  readonly historyWindow?: boolean;
   /** Clock for stage timings. @default performance.now */
   readonly now?: () => number;
   /** Id generator for new messages. @default random ids */
@@ -105,12 +117,37 @@ export function bootstrapProviders(options: ChatPresetOptions): readonly Message
 
 /** The providers every preset ends with: the history, then the current message. @internal */
 export function historyProviders(options: ChatPresetOptions): readonly MessageProvider[] {
-  const history = new StateHistoryProvider({
-    annotate: options.annotateHistory ?? false,
-    semanticsPrompt: presetPrompts(options).historySemanticsPrompt,
-    ...(options.workingMemory === undefined ? {} : { workingMemory: options.workingMemory }),
-  });
+  const history =
+    historyWindow(options) ??
+    new StateHistoryProvider({
+      annotate: options.annotateHistory ?? false,
+      semanticsPrompt: presetPrompts(options).historySemanticsPrompt,
+      ...(options.workingMemory === undefined ? {} : { workingMemory: options.workingMemory }),
+    });
   return [history, new CurrentMessageProvider()];
+}
+
+/**
+ * The history window of a preset whose token budget trims the oldest messages, when nothing but
+ * the budget decides what is dropped (see `ChatPresetOptions.historyWindow`).
+ */
+function historyWindow(options: ChatPresetOptions): HistoryWindow | undefined {
+  const onlySystemPinned = (options.pinnedRoles ?? ['system']).every((role) => role === 'system');
+  if (
+    options.historyWindow === false ||
+    typeof options.maxInputTokens !== 'number' ||
+    options.trimFromStart === false ||
+    !onlySystemPinned ||
+    options.annotateHistory === true ||
+    options.workingMemory !== undefined
+  ) {
+    return undefined;
+  }
+  return new HistoryWindow({
+    budgetTokens: options.maxInputTokens,
+    floor: chatHistoryFloor,
+    droppedBy: 'the token budget would drop them',
+  });
 }
 
 /**

@@ -1,0 +1,202 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { textOf } from '../core/content.js';
+import { ContextError } from '../core/errors.js';
+import { createSequentialIdGenerator } from '../core/ids.js';
+import type { Message } from '../core/message.js';
+import type { BuildResult } from '../pipeline/build-trace.js';
+import { conversationArbitrary, malformedConversationArbitrary } from '../testing/arbitraries.js';
+import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
+import { ContextBuilder } from './context-builder.js';
+import type { ChatPresetOptions } from './for-chat.js';
+
+type Variant = {
+  readonly preset: 'chat' | 'react';
+  readonly maxMessages?: number;
+  readonly onOverBudget: 'throw' | 'keep';
+  readonly current: string | undefined;
+};
+
+function builder(options: ChatPresetOptions & { readonly preset: Variant['preset'] }): ContextBuilder {
+  const { preset, ...rest } = options;
+  const common: ChatPresetOptions = {
+    ...rest,
+    tokenCounter: new SimpleTokenCounter(),
+    generateId: createSequentialIdGenerator('g'),
+  };
+  return preset === 'chat' ? ContextBuilder.forChat(common) : ContextBuilder.forReact(common);
+}
+
+/** One turn of a growing session: append messages, edit an old one, send the same again, reuse a call id. */
+type Step =
+  | { readonly kind: 'grow'; readonly by: number }
+  | { readonly kind: 'edit'; readonly at: number }
+  | { readonly kind: 'same' }
+  | { readonly kind: 'reuse-call-id' };
+
+const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('grow' as const), by: fc.integer({ min: 1, max: 8 }) }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('edit' as const), at: fc.nat() }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'same' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'reuse-call-id' as const }) },
+);
+
+const variantArbitrary: fc.Arbitrary<Variant> = fc.record(
+  {
+    preset: fc.constantFrom('chat' as const, 'react' as const),
+    maxMessages: fc.integer({ min: 2, max: 60 }),
+    onOverBudget: fc.constantFrom('throw' as const, 'keep' as const),
+    current: fc.constantFrom('next', undefined),
+  },
+  { requiredKeys: ['preset', 'onOverBudget', 'current'] },
+);
+
+/** What a build gave: its messages, or the code of the error it threw. */
+type Outcome = { readonly messages: readonly Message[] } | { readonly error: string };
+
+async function outcome(build: Promise<BuildResult>): Promise<Outcome> {
+  try {
+    return { messages: (await build).messages };
+  } catch (error) {
+    if (!ContextError.isInstance(error)) throw error;
+    return { error: error.code };
+  }
+}
+
+/** Ids made during a build (the current message, backfilled call ids) differ per builder. */
+function normalised(result: Outcome, known: ReadonlySet<string>): Outcome {
+  if ('error' in result) return result;
+  const id = (value: string) => (known.has(value) ? value : '<generated>');
+  return {
+    messages: result.messages.map((message) => ({
+      ...message,
+      id: id(message.id),
+      ...(message.toolCallId === undefined ? {} : { toolCallId: id(message.toolCallId) }),
+      ...(message.toolCalls === undefined
+        ? {}
+        : { toolCalls: message.toolCalls.map((call) => ({ ...call, id: id(call.id) })) }),
+    })),
+  };
+}
+
+function idsOf(messages: readonly Message[]): ReadonlySet<string> {
+  const ids = new Set<string>();
+  for (const message of messages) {
+    ids.add(message.id);
+    if (message.toolCallId !== undefined) ids.add(message.toolCallId);
+    for (const call of message.toolCalls ?? []) ids.add(call.id);
+  }
+  return ids;
+}
+
+/** A later turn that reuses the first call id of the session (providers do), with its result. */
+function reusedCallTurn(master: readonly Message[], turn: number): readonly Message[] {
+  const id = master.find((message) => (message.toolCalls?.length ?? 0) > 0)?.toolCalls?.[0]?.id ?? 'call-1';
+  return [
+    { id: `reuse-u-${turn}`, role: 'user', content: 'again' },
+    {
+      id: `reuse-a-${turn}`,
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id, name: 'exec', arguments: '{}' }],
+    },
+    { id: `reuse-t-${turn}`, role: 'tool', toolCallId: id, name: 'exec', content: 'output again' },
+  ];
+}
+
+function applyStep(
+  step: Step,
+  session: { readonly master: Message[]; readonly length: number; readonly turn: number },
+): number {
+  const { master, length } = session;
+  switch (step.kind) {
+    case 'reuse-call-id': {
+      const turnMessages = reusedCallTurn(master, session.turn);
+      master.splice(length, 0, ...turnMessages);
+      return length + 1 + (session.turn % turnMessages.length);
+    }
+    case 'grow':
+      return Math.min(master.length, length + step.by);
+    case 'edit': {
+      const at = length === 0 ? -1 : step.at % length;
+      const old = master[at];
+      if (old !== undefined) master[at] = { ...old, content: `${textOf(old.content)} (edited)` };
+      return length;
+    }
+    case 'same':
+      return length;
+  }
+}
+
+type Counts = { windowed: number };
+
+async function checkSession(
+  [conversation, steps, startLength, historyBudget, variant]: readonly [
+    readonly Message[],
+    readonly Step[],
+    number,
+    number,
+    Variant,
+  ],
+  counts: Counts,
+): Promise<void> {
+  const base = {
+    preset: variant.preset,
+    onOverBudget: variant.onOverBudget,
+    ...(variant.maxMessages === undefined ? {} : { maxMessages: variant.maxMessages }),
+  };
+  const current = variant.current === undefined ? {} : { current: variant.current };
+  // The request without history, to size the budget around what the history may take.
+  const fixed = await builder({ ...base, onOverBudget: 'keep' }).build(current);
+  const maxInputTokens = fixed.trace.totalTokens + historyBudget;
+  const incremental = builder({ ...base, maxInputTokens });
+  const whole = builder({ ...base, maxInputTokens, historyWindow: false });
+  const master = [...conversation];
+  let length = Math.min(startLength, master.length);
+  for (const [turn, step] of steps.entries()) {
+    length = applyStep(step, { master, length, turn });
+    const history = master.slice(0, length);
+    const known = idsOf(master);
+    const input = { history, ...current };
+    const fast = normalised(await outcome(incremental.build(input)), known);
+    const full = normalised(await outcome(whole.build(input)), known);
+    // A builder that never saw this session: what every remembered floor must agree with.
+    const fresh = normalised(await outcome(builder({ ...base, maxInputTokens }).build(input)), known);
+    expect(fast).toEqual(full);
+    expect(fast).toEqual(fresh);
+    if ('messages' in fast && fast.messages.length < history.length) counts.windowed += 1;
+  }
+}
+
+const sessionArbitraries = [
+  fc.oneof(
+    conversationArbitrary({ minUnits: 4, maxUnits: 40, maxTextLength: 200 }),
+    malformedConversationArbitrary({ minUnits: 4, maxUnits: 40, maxTextLength: 200 }),
+  ),
+  fc.array(stepArbitrary, { minLength: 1, maxLength: 8 }),
+  fc.integer({ min: 0, max: 60 }),
+  fc.integer({ min: 20, max: 900 }),
+  variantArbitrary,
+] as const;
+
+describe('the chat and ReAct presets’ history window', () => {
+  test.prop([...sessionArbitraries], { numRuns: 120 })(
+    'a warm builder sends what a builder given the whole history sends, or fails the same way',
+    async (...values) => {
+      await checkSession(values, { windowed: 0 });
+    },
+    60_000,
+  );
+
+  it('leaves messages out over a fixed seed, sending the same', async () => {
+    const counts: Counts = { windowed: 0 };
+    await fc.assert(
+      fc.asyncProperty(...sessionArbitraries, (...values) => checkSession(values, counts)),
+      { numRuns: 120, seed: 20_261_202 },
+    );
+    expect(counts.windowed).toBeGreaterThan(20);
+  }, 60_000);
+});
