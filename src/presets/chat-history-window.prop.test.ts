@@ -1,6 +1,10 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { textOf } from '../core/content.js';
+import {
+  applySessionStep,
+  type SessionStep,
+  sessionStepArbitrary,
+} from '../../test/helpers/growing-session.js';
 import { ContextError } from '../core/errors.js';
 import { createSequentialIdGenerator } from '../core/ids.js';
 import type { Message } from '../core/message.js';
@@ -26,23 +30,6 @@ function builder(options: ChatPresetOptions & { readonly preset: Variant['preset
   };
   return preset === 'chat' ? ContextBuilder.forChat(common) : ContextBuilder.forReact(common);
 }
-
-/** One turn of a growing session: append messages, edit an old one, send the same again, reuse a call id. */
-type Step =
-  | { readonly kind: 'grow'; readonly by: number }
-  | { readonly kind: 'edit'; readonly at: number }
-  | { readonly kind: 'same' }
-  | { readonly kind: 'reuse-call-id' };
-
-const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
-  {
-    weight: 4,
-    arbitrary: fc.record({ kind: fc.constant('grow' as const), by: fc.integer({ min: 1, max: 8 }) }),
-  },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('edit' as const), at: fc.nat() }) },
-  { weight: 1, arbitrary: fc.constant({ kind: 'same' as const }) },
-  { weight: 1, arbitrary: fc.constant({ kind: 'reuse-call-id' as const }) },
-);
 
 const variantArbitrary: fc.Arbitrary<Variant> = fc.record(
   {
@@ -92,51 +79,12 @@ function idsOf(messages: readonly Message[]): ReadonlySet<string> {
   return ids;
 }
 
-/** A later turn that reuses the first call id of the session (providers do), with its result. */
-function reusedCallTurn(master: readonly Message[], turn: number): readonly Message[] {
-  const id = master.find((message) => (message.toolCalls?.length ?? 0) > 0)?.toolCalls?.[0]?.id ?? 'call-1';
-  return [
-    { id: `reuse-u-${turn}`, role: 'user', content: 'again' },
-    {
-      id: `reuse-a-${turn}`,
-      role: 'assistant',
-      content: '',
-      toolCalls: [{ id, name: 'exec', arguments: '{}' }],
-    },
-    { id: `reuse-t-${turn}`, role: 'tool', toolCallId: id, name: 'exec', content: 'output again' },
-  ];
-}
-
-function applyStep(
-  step: Step,
-  session: { readonly master: Message[]; readonly length: number; readonly turn: number },
-): number {
-  const { master, length } = session;
-  switch (step.kind) {
-    case 'reuse-call-id': {
-      const turnMessages = reusedCallTurn(master, session.turn);
-      master.splice(length, 0, ...turnMessages);
-      return length + 1 + (session.turn % turnMessages.length);
-    }
-    case 'grow':
-      return Math.min(master.length, length + step.by);
-    case 'edit': {
-      const at = length === 0 ? -1 : step.at % length;
-      const old = master[at];
-      if (old !== undefined) master[at] = { ...old, content: `${textOf(old.content)} (edited)` };
-      return length;
-    }
-    case 'same':
-      return length;
-  }
-}
-
 type Counts = { windowed: number };
 
 async function checkSession(
   [conversation, steps, startLength, historyBudget, variant]: readonly [
     readonly Message[],
-    readonly Step[],
+    readonly SessionStep[],
     number,
     number,
     Variant,
@@ -157,7 +105,7 @@ async function checkSession(
   const master = [...conversation];
   let length = Math.min(startLength, master.length);
   for (const [turn, step] of steps.entries()) {
-    length = applyStep(step, { master, length, turn });
+    length = applySessionStep(step, { master, length, turn });
     const history = master.slice(0, length);
     const known = idsOf(master);
     const input = { history, ...current };
@@ -176,7 +124,7 @@ const sessionArbitraries = [
     conversationArbitrary({ minUnits: 4, maxUnits: 40, maxTextLength: 200 }),
     malformedConversationArbitrary({ minUnits: 4, maxUnits: 40, maxTextLength: 200 }),
   ),
-  fc.array(stepArbitrary, { minLength: 1, maxLength: 8 }),
+  fc.array(sessionStepArbitrary, { minLength: 1, maxLength: 8 }),
   fc.integer({ min: 0, max: 60 }),
   fc.integer({ min: 20, max: 900 }),
   variantArbitrary,

@@ -3,6 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  applySessionStep,
+  type SessionStep,
+  sessionStepArbitrary,
+} from '../../test/helpers/growing-session.js';
 import { textOf } from '../core/content.js';
 import { createSequentialIdGenerator } from '../core/ids.js';
 import type { Message } from '../core/message.js';
@@ -48,25 +53,11 @@ function builder(options: {
   return ContextBuilder.forAgent(preset);
 }
 
-/**
- * One turn of a growing session: append messages, edit an old one, send the same history again, or
- * edit a workspace file (SOUL.md) between two builds of the same history.
- */
-type Step =
-  | { readonly kind: 'grow'; readonly by: number }
-  | { readonly kind: 'edit'; readonly at: number }
-  | { readonly kind: 'same' }
-  | { readonly kind: 'reuse-call-id' }
-  | { readonly kind: 'edit-soul' };
+/** One turn of a growing session, or an edit of a workspace file (SOUL.md) between two builds. */
+type Step = SessionStep | { readonly kind: 'edit-soul' };
 
 const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
-  {
-    weight: 4,
-    arbitrary: fc.record({ kind: fc.constant('grow' as const), by: fc.integer({ min: 1, max: 8 }) }),
-  },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('edit' as const), at: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('same' as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reuse-call-id' as const) }) },
+  { weight: 7, arbitrary: sessionStepArbitrary },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('edit-soul' as const) }) },
 );
 
@@ -96,21 +87,6 @@ const currentArbitrary = fc.constantFrom<Pick<BuildInput, 'current' | 'currentRo
   { current: 'go on', currentRole: 'assistant' },
 );
 
-/** A later turn that reuses the first call id of the session (providers do), with its result. */
-function reusedCallTurn(master: readonly Message[], turn: number): readonly Message[] {
-  const id = master.find((message) => (message.toolCalls?.length ?? 0) > 0)?.toolCalls?.[0]?.id ?? 'call-1';
-  return [
-    { id: `reuse-u-${turn}`, role: 'user', content: 'again' },
-    {
-      id: `reuse-a-${turn}`,
-      role: 'assistant',
-      content: '',
-      toolCalls: [{ id, name: 'exec', arguments: '{}' }],
-    },
-    { id: `reuse-t-${turn}`, role: 'tool', toolCallId: id, name: 'exec', content: 'output again' },
-  ];
-}
-
 /** Generated messages (the joined system prompt, backfilled results) get new ids per builder. */
 function normalised(messages: readonly Message[], known: ReadonlySet<string>): readonly Message[] {
   return messages.map((message) => (known.has(message.id) ? message : { ...message, id: '<generated>' }));
@@ -126,35 +102,14 @@ async function applyStep(
     readonly workspace: string;
   },
 ): Promise<number> {
-  const { master, length } = session;
-  switch (step.kind) {
-    case 'reuse-call-id': {
-      const turnMessages = reusedCallTurn(master, session.turn);
-      master.splice(length, 0, ...turnMessages);
-      // The whole turn, or only its first one or two messages (later steps bring the rest, so the
-      // reused id arrives as the first message of a turn too).
-      return length + 1 + (session.turn % turnMessages.length);
-    }
-    case 'grow':
-      return Math.min(master.length, length + step.by);
-    case 'edit':
-      if (length > 0) master[step.at % length] = edited(master[step.at % length] as Message);
-      return length;
-    case 'edit-soul':
-      await editSoul(session.workspace);
-      return length;
-    case 'same':
-      return length;
-  }
+  if (step.kind !== 'edit-soul') return applySessionStep(step, session);
+  await editSoul(session.workspace);
+  return session.length;
 }
 
 /** Stage sizes (token figures may differ: a warm builder knows exact counts where a fresh one estimates). */
 function stageSizes(trace: BuildTrace): readonly unknown[] {
   return trace.stages.map(({ id, messagesIn, messagesOut }) => ({ id, messagesIn, messagesOut }));
-}
-
-function edited(message: Message): Message {
-  return { ...message, content: `${textOf(message.content)} (edited)` };
 }
 
 /** How often the window left messages out, and the warm builder reused its last result. */
