@@ -26,3 +26,15 @@ export function keepsMarkedItems<TItem>(mark: ListMark<TItem>): boolean {
   const { list, length } = mark;
   return length === 0 || (list.length >= length && list[0] === mark.first && list[length - 1] === mark.last);
 }
+
+/**
+ * True when `next` starts with the marked items, compared by identity: the marked array itself when
+ * it was only appended to (told in O(1), see {@link keepsMarkedItems}), or another array holding the
+ * same items first. A marked array changed since is never compared: it no longer holds them.
+ */
+export function extendsMarkedList<TItem>(mark: ListMark<TItem>, next: readonly TItem[]): boolean {
+  if (next.length < mark.length || !keepsMarkedItems(mark)) return false;
+  if (next === mark.list) return true;
+  for (let index = 0; index < mark.length; index += 1) if (mark.list[index] !== next[index]) return false;
+  return true;
+}

@@ -1,4 +1,4 @@
-import { keepsMarkedItems, type ListMark, markList } from '../core/list-mark.js';
+import { extendsMarkedList, type ListMark, markList } from '../core/list-mark.js';
 import type { Message } from '../core/message.js';
 
 /** How a list relates to the one an input check saw before it (`BuildContext.historyGrowth`). */
@@ -62,7 +62,7 @@ export class HistoryWindowLedger {
     const grown =
       growth !== undefined && growth.previous === this.#seen.list
         ? growth.shared >= known
-        : this.#grewFromSeen(messages);
+        : extendsMarkedList(this.#seen, messages);
     if (!grown) {
       this.#scanned = 0;
       this.#callIds = new Set();
@@ -78,17 +78,6 @@ export class HistoryWindowLedger {
     }
     this.#seen = markList(messages);
     return grown;
-  }
-
-  /** Whether `messages` starts with the list last seen, as it was then (compared by identity). */
-  #grewFromSeen(messages: readonly Message[]): boolean {
-    const seen = this.#seen;
-    // The list seen may be this very array, changed since: then its old part is not what was seen.
-    if (messages.length < seen.length || !keepsMarkedItems(seen)) return false;
-    if (messages === seen.list) return true;
-    for (let index = 0; index < seen.length; index += 1)
-      if (messages[index] !== seen.list[index]) return false;
-    return true;
   }
 
   /** Adds the messages `[scanned, end)` to the part left out. */

@@ -1,6 +1,6 @@
 import { ContextError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
-import { keepsMarkedItems, type ListMark, markList } from '../core/list-mark.js';
+import { extendsMarkedList, type ListMark, markList } from '../core/list-mark.js';
 import type { Message } from '../core/message.js';
 import {
   checkContentShape,
@@ -64,7 +64,8 @@ export class BuildInputValidator {
       return { path, expected: 'an array of messages', received: describeValue(messages) };
     const seen = this.#seen;
     const last = this.#last;
-    const from = grownFrom(last, messages);
+    // The messages of the last list checked (as it was then) need no second look.
+    const from = extendsMarkedList(last, messages) ? last.length : 0;
     for (let index = from; index < messages.length; index += 1) {
       const message: unknown = messages[index];
       if (typeof message === 'object' && message !== null && seen.has(message)) continue;
@@ -79,20 +80,6 @@ export class BuildInputValidator {
     this.#growth = { list: checked, previous: last.list, shared: from };
     return undefined;
   }
-}
-
-/**
- * How many leading messages `next` shares (by identity) with the last list as it was when checked
- * (its first `length` messages), when it holds all of them; else 0. The same array passed again
- * shares them when it was only appended to, told in O(1) by its marked ends (see `ListMark`: a
- * splice or shift is seen, a message replaced in place in the middle is not). A last list that
- * changed since is not compared with a new one: it no longer holds what was checked.
- */
-function grownFrom(last: ListMark<unknown>, next: readonly unknown[]): number {
-  if (next.length < last.length || !keepsMarkedItems(last)) return 0;
-  if (next === last.list) return last.length;
-  for (let index = 0; index < last.length; index += 1) if (last.list[index] !== next[index]) return 0;
-  return last.length;
 }
 
 const standalone = new BuildInputValidator();
