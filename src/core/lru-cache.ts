@@ -22,6 +22,10 @@ export class LruCache<TKey, TValue> {
     return value;
   }
 
+  delete(key: TKey): void {
+    this.#entries.delete(key);
+  }
+
   set(key: TKey, value: TValue): void {
     this.#entries.delete(key);
     this.#entries.set(key, value);

@@ -152,6 +152,32 @@ describe('HistoryLog', () => {
     expect(await log.readDreamCursor()).toBe(12);
     await expect(log.writeDreamCursor(-1)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
+
+  it('gives the same entries while the log is unchanged, and sees what another writer appended, rewrote or removed', async () => {
+    const reader = new HistoryLog({ workspace, now });
+    const writer = new HistoryLog({ workspace, now });
+    expect(await reader.readRecent()).toEqual([]);
+    await writer.append('one', { sessionKey: 's' });
+    const first = await reader.readRecent({ sessionKey: 's' });
+    expect(first.map((entry) => entry.content)).toEqual(['one']);
+    expect(await reader.readRecent({ sessionKey: 's' })).toBe(first);
+    expect(await reader.readRecent({ sessionKey: 'other' })).toEqual([]);
+    await writer.append('two', { sessionKey: 's' });
+    expect((await reader.readRecent({ sessionKey: 's' })).map((entry) => entry.content)).toEqual([
+      'one',
+      'two',
+    ]);
+    // A same-size rewrite in place (another process editing the log) is seen too.
+    const text = await readFile(writer.path, 'utf8');
+    await writeFile(writer.path, text.replace('"two"', '"TWO"'));
+    expect((await reader.read()).map((entry) => entry.content)).toEqual(['one', 'TWO']);
+    await rm(writer.path);
+    expect(await reader.read()).toEqual([]);
+    await writer.writeDreamCursor(3);
+    expect(await reader.readDreamCursor()).toBe(3);
+    await writer.writeDreamCursor(4);
+    expect(await reader.readDreamCursor()).toBe(4);
+  });
 });
 
 describe('MemoryFile', () => {
@@ -161,5 +187,16 @@ describe('MemoryFile', () => {
     await file.write('# Memory\n- fact\n');
     expect(await file.read()).toBe('# Memory\n- fact\n');
     expect(file.path).toBe(path.join(workspace, 'memory', 'MEMORY.md'));
+  });
+
+  it('sees what another writer wrote, rewrote in place or removed', async () => {
+    const reader = new MemoryFile({ workspace });
+    const writer = new MemoryFile({ workspace });
+    await writer.write('# Memory\n- a\n');
+    expect(await reader.read()).toBe('# Memory\n- a\n');
+    await writeFile(writer.path, '# Memory\n- b\n');
+    expect(await reader.read()).toBe('# Memory\n- b\n');
+    await rm(writer.path);
+    expect(await reader.read()).toBe('');
   });
 });

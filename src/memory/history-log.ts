@@ -4,6 +4,7 @@ import { ContextError } from '../core/errors.js';
 import { truncateText } from '../core/truncate-text.js';
 import { withFileLock } from '../sessions/file-lock.js';
 import { atomicWriteFile } from '../workspace/atomic-write.js';
+import { type CachedTextFile, WorkspaceFileCache } from '../workspace/file-cache.js';
 import { endsWithNewline, readTextOrEmpty } from '../workspace/fs-helpers.js';
 import { formatHistoryTimestamp } from './format-timestamp.js';
 import {
@@ -54,6 +55,12 @@ export type HistoryCompaction = {
   readonly setAside: number;
 };
 
+/** What {@link HistoryLog.readWithWarnings} found. */
+export type HistoryRead = {
+  readonly entries: readonly HistoryEntry[];
+  readonly warnings: readonly HistoryWarning[];
+};
+
 /** The default cap of {@link HistoryLog.append}, nanobot's 64,000 characters. */
 export const DEFAULT_HISTORY_MAX_CHARS = 64_000;
 
@@ -76,6 +83,20 @@ export class HistoryLog {
   readonly #lockPath: string;
   readonly #now: () => Date;
   readonly #lockTimeoutMs: number;
+  /** history.jsonl and the Dream cursor as last read: a build re-reads them only when they changed. */
+  readonly #files = new WorkspaceFileCache({ maxEntries: 2 });
+  /** The entries parsed from the last text read (`undefined` file: the log was missing). */
+  #parsed: { readonly file: CachedTextFile | undefined; readonly read: HistoryRead } | undefined;
+  /** The last `readRecent` answer and what it was asked. */
+  #recent:
+    | {
+        readonly all: readonly HistoryEntry[];
+        readonly since: number;
+        readonly key: string | undefined;
+        readonly unified: boolean;
+        readonly entries: readonly HistoryEntry[];
+      }
+    | undefined;
 
   constructor(options: HistoryLogOptions) {
     const dir = path.join(options.workspace, 'memory');
@@ -94,33 +115,37 @@ export class HistoryLog {
   }
 
   /** Every valid entry plus one warning per skipped line (1-based line numbers). */
-  async readWithWarnings(): Promise<{
-    readonly entries: readonly HistoryEntry[];
-    readonly warnings: readonly HistoryWarning[];
-  }> {
-    const text = await readTextOrEmpty(this.path);
-    const entries: HistoryEntry[] = [];
-    const warnings: HistoryWarning[] = [];
-    text.split('\n').forEach((line, index) => {
-      if (line.trim() === '') return;
-      const parsed = parseHistoryLine(line);
-      if (typeof parsed === 'string') warnings.push({ line: index + 1, reason: parsed });
-      else entries.push(parsed);
-    });
-    return { entries, warnings };
+  async readWithWarnings(): Promise<HistoryRead> {
+    const file = await this.#files.readIfExists(this.path);
+    const last = this.#parsed;
+    if (last !== undefined && last.file === file) return last.read;
+    const read = parseHistoryText(file?.text ?? '');
+    this.#parsed = { file, read };
+    return read;
   }
 
-  /** nanobot's `read_recent_history_for_prompt`: entries after `sinceCursor`, scoped by session. */
+  /**
+   * nanobot's `read_recent_history_for_prompt`: entries after `sinceCursor`, scoped by session. While
+   * the log and the options are unchanged, the same array is returned (so a prompt built from it can
+   * be kept by identity).
+   */
   async readRecent(options: ReadRecentOptions = {}): Promise<readonly HistoryEntry[]> {
     const since = options.sinceCursor ?? 0;
     const key = options.sessionKey;
-    return (await this.read()).filter((entry) => {
+    const unified = options.unified === true;
+    const all = await this.read();
+    const last = this.#recent;
+    if (last?.all === all && last.since === since && last.key === key && last.unified === unified)
+      return last.entries;
+    const entries = all.filter((entry) => {
       if (entry.cursor <= since) return false;
       if (key === undefined) return true;
       if (entry.sessionKey === key) return true;
-      if (options.unified !== true) return false;
+      if (!unified) return false;
       return entry.sessionKey === undefined || !isInternalSessionKey(entry.sessionKey);
     });
+    this.#recent = { all, since, key, unified, entries };
+    return entries;
   }
 
   /**
@@ -212,7 +237,7 @@ export class HistoryLog {
 
   /** The Dream cursor: the last history cursor the memory writer processed (0 when unset or invalid). */
   async readDreamCursor(): Promise<number> {
-    return (await readCounter(this.dreamCursorPath)) ?? 0;
+    return parseCounter((await this.#files.readIfExists(this.dreamCursorPath))?.text ?? '') ?? 0;
   }
 
   /** Sets the Dream cursor (atomic write). */
@@ -241,7 +266,11 @@ export class HistoryLog {
 }
 
 async function readCounter(file: string): Promise<number | undefined> {
-  const text = (await readTextOrEmpty(file)).trim();
+  return parseCounter(await readTextOrEmpty(file));
+}
+
+function parseCounter(raw: string): number | undefined {
+  const text = raw.trim();
   if (!/^\d+$/.test(text)) return undefined;
   const value = Number(text);
   return isValidCursor(value) ? value : undefined;
@@ -275,4 +304,17 @@ async function tailCursor(file: string): Promise<number | undefined> {
   } finally {
     await handle.close();
   }
+}
+
+/** The valid entries of a history.jsonl text and one warning per unreadable line. */
+function parseHistoryText(text: string): HistoryRead {
+  const entries: HistoryEntry[] = [];
+  const warnings: HistoryWarning[] = [];
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    const parsed = parseHistoryLine(line);
+    if (typeof parsed === 'string') warnings.push({ line: index + 1, reason: parsed });
+    else entries.push(parsed);
+  });
+  return { entries, warnings };
 }

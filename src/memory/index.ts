@@ -25,6 +25,7 @@ export {
   type HistoryCompaction,
   HistoryLog,
   type HistoryLogOptions,
+  type HistoryRead,
   type ReadRecentOptions,
 } from './history-log.js';
 export { type HistorySink, LegacyHistoryFile, type LegacyHistoryFileOptions } from './history-sink.js';

@@ -3,7 +3,8 @@ import { chmod, copyFile, mkdir, readdir, stat, unlink } from 'node:fs/promises'
 import path from 'node:path';
 import { ContextError } from '../core/errors.js';
 import { atomicWriteFile } from '../workspace/atomic-write.js';
-import { hasErrorCode, readTextOrEmpty } from '../workspace/fs-helpers.js';
+import { WorkspaceFileCache } from '../workspace/file-cache.js';
+import { hasErrorCode } from '../workspace/fs-helpers.js';
 
 /** Options for {@link MemoryFile}. */
 export type MemoryFileOptions = {
@@ -42,6 +43,8 @@ export class MemoryFile {
   readonly backupDir: string;
   readonly #maxBackups: number;
   readonly #now: () => Date;
+  /** MEMORY.md as last read: a build re-reads it only when it changed. */
+  readonly #file = new WorkspaceFileCache({ maxEntries: 1 });
 
   constructor(options: MemoryFileOptions) {
     this.path = path.join(options.workspace, 'memory', 'MEMORY.md');
@@ -56,9 +59,9 @@ export class MemoryFile {
     this.#now = options.now ?? (() => new Date());
   }
 
-  /** The file's text, or `''` when it does not exist. */
+  /** The file's text, or `''` when it does not exist (re-read only when its stat changed). */
   async read(): Promise<string> {
-    return readTextOrEmpty(this.path);
+    return (await this.#file.readIfExists(this.path))?.text ?? '';
   }
 
   /** Replaces the file's text atomically, after backing up the previous version; creates `memory/`. */

@@ -155,7 +155,8 @@ describe('BootstrapFilesProvider', () => {
   it('does not re-read unchanged files on the next build, and re-reads a changed one', async () => {
     const file = path.join(workspace, 'AGENTS.md');
     await writeFile(file, 'v1');
-    const fileCache = new WorkspaceFileCache();
+    await settle();
+    const fileCache = new WorkspaceFileCache({ settleMs: 0 });
     const provider = new BootstrapFilesProvider({ workspace, files: ['AGENTS.md'], fileCache });
     await provider.getMessages({}, testBuildContext());
     await provider.getMessages({}, testBuildContext());
@@ -177,3 +178,8 @@ describe('BootstrapFilesProvider', () => {
     ).rejects.toMatchObject({ code: 'ABORTED' });
   });
 });
+
+/** Lets a file written just now age past a cache's `settleMs: 0` (its change time is in the past). */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 5));
+}

@@ -78,4 +78,28 @@ describe('RecentHistoryProvider', () => {
   it('emits nothing when no entry is left', async () => {
     expect(await text(new RecentHistoryProvider({ workspace: '/w', source: source([]) }))).toBeUndefined();
   });
+
+  it('renders and counts again only when the source gives other entries or the summary changes', async () => {
+    const entries = [entry(1, 'first'), entry(2, 'second')];
+    let encoded = 0;
+    const counter = await TiktokenTokenCounter.create({ encoding: 'cl100k_base' });
+    const tokenizer = {
+      encode: (value: string) => {
+        encoded += 1;
+        return counter.encode(value);
+      },
+      decode: (tokens: readonly number[]) => counter.decode(tokens),
+    };
+    const stable = { readDreamCursor: async () => 0, readRecent: async () => entries };
+    const provider = new RecentHistoryProvider({ workspace: '/w', source: stable, tokenizer });
+    const once = await text(provider);
+    const counted = encoded;
+    expect(await text(provider)).toBe(once);
+    expect(encoded).toBe(counted);
+    expect(await text(provider, { summary: { text: 'second' } })).toBe(
+      '# Recent History\n\n- [2026-11-11 10:00] first',
+    );
+    expect(encoded).toBeGreaterThan(counted);
+  });
 });
+

@@ -30,6 +30,9 @@ export type RecentHistoryProviderOptions = {
   readonly unified?: boolean;
 };
 
+/** The text and metadata of the Recent History part. */
+type RenderedPart = { readonly content: string; readonly metadata: Readonly<Record<string, unknown>> };
+
 /** Defaults of {@link RecentHistoryProviderOptions}. */
 export const DEFAULT_RECENT_HISTORY = Object.freeze({ maxEntries: 50, maxTokens: 8000 });
 
@@ -45,6 +48,15 @@ export class RecentHistoryProvider implements MessageProvider {
   readonly #source: RecentHistorySource;
   readonly #options: RecentHistoryProviderOptions;
   #tokenizer: Promise<RecentHistoryTokenizer> | undefined;
+  /** The last part rendered and what it was rendered from. */
+  #rendered:
+    | {
+        readonly entries: readonly HistoryEntry[];
+        readonly summary: string | undefined;
+        readonly sessionKey: string | undefined;
+        readonly part: RenderedPart | undefined;
+      }
+    | undefined;
 
   constructor(options: RecentHistoryProviderOptions) {
     this.id = options.id ?? 'recent-history';
@@ -59,25 +71,45 @@ export class RecentHistoryProvider implements MessageProvider {
       ...(input.sessionKey === undefined ? {} : { sessionKey: input.sessionKey }),
       unified: this.#options.unified ?? false,
     });
+    const part = await this.#part(entries, { summary: input.summary?.text, sessionKey: input.sessionKey });
+    if (part === undefined) return [];
+    return [{ id: context.generateId(), role: 'system', content: part.content, metadata: part.metadata }];
+  }
+
+  /**
+   * The part's text for these entries; the last one is kept while the source gives the same array
+   * and the summary is the same (the log unchanged), so a turn does not render and count it again.
+   */
+  async #part(
+    entries: readonly HistoryEntry[],
+    {
+      summary,
+      sessionKey,
+    }: { readonly summary: string | undefined; readonly sessionKey: string | undefined },
+  ): Promise<RenderedPart | undefined> {
+    const last = this.#rendered;
+    if (last?.entries === entries && last.summary === summary && last.sessionKey === sessionKey)
+      return last.part;
     const kept = withoutSummary(
       entries.slice(-(this.#options.maxEntries ?? DEFAULT_RECENT_HISTORY.maxEntries)),
-      input,
+      { summary, sessionKey },
     );
-    if (kept.length === 0) return [];
+    const part = kept.length === 0 ? undefined : await this.#render(kept);
+    this.#rendered = { entries, summary, sessionKey, part };
+    return part;
+  }
+
+  async #render(kept: readonly HistoryEntry[]): Promise<RenderedPart | undefined> {
     const lines = kept.map((entry) => `- [${entry.timestamp}] ${entry.content}`).join('\n');
     const text = truncateTextToTokens(lines, {
       maxTokens: this.#options.maxTokens ?? DEFAULT_RECENT_HISTORY.maxTokens,
       tokenizer: await this.#loadTokenizer(),
     });
-    if (text.trim() === '') return [];
-    return [
-      {
-        id: context.generateId(),
-        role: 'system',
-        content: `# Recent History\n\n${text}`,
-        metadata: { entries: kept.length, truncated: text !== lines },
-      },
-    ];
+    if (text.trim() === '') return undefined;
+    return {
+      content: `# Recent History\n\n${text}`,
+      metadata: { entries: kept.length, truncated: text !== lines },
+    };
   }
 
   #loadTokenizer(): Promise<RecentHistoryTokenizer> {
@@ -87,12 +119,14 @@ export class RecentHistoryProvider implements MessageProvider {
   }
 }
 
-function withoutSummary(entries: readonly HistoryEntry[], input: BuildInput): readonly HistoryEntry[] {
-  const summary = input.summary?.text;
+function withoutSummary(
+  entries: readonly HistoryEntry[],
+  { summary, sessionKey }: { readonly summary: string | undefined; readonly sessionKey: string | undefined },
+): readonly HistoryEntry[] {
   if (summary === undefined) return entries;
   for (let index = entries.length - 1; index >= 0; index -= 1) {
     const entry = entries[index];
-    if (entry?.sessionKey === input.sessionKey && entry?.content === summary) {
+    if (entry?.sessionKey === sessionKey && entry?.content === summary) {
       return [...entries.slice(0, index), ...entries.slice(index + 1)];
     }
   }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -18,10 +18,55 @@ describe('WorkspaceFileCache', () => {
   it('serves an unchanged file from the cache', async () => {
     const file = path.join(dir, 'a.md');
     await writeFile(file, 'hello');
-    const cache = new WorkspaceFileCache();
-    expect((await cache.read(file)).text).toBe('hello');
-    expect((await cache.read(file)).text).toBe('hello');
+    await settle();
+    const cache = new WorkspaceFileCache({ settleMs: 0 });
+    const first = await cache.read(file);
+    expect(first.text).toBe('hello');
+    expect(await cache.read(file)).toBe(first);
     expect({ hits: cache.hits, misses: cache.misses }).toEqual({ hits: 1, misses: 1 });
+  });
+
+  it('re-reads a file changed within settleMs of its read, keeping the object while the text is the same', async () => {
+    const file = path.join(dir, 'a.md');
+    await writeFile(file, 'hello');
+    const cache = new WorkspaceFileCache({ settleMs: 60_000 });
+    const first = await cache.read(file);
+    const second = await cache.read(file);
+    expect(second).toBe(first);
+    expect({ hits: cache.hits, misses: cache.misses }).toEqual({ hits: 0, misses: 2 });
+    // A same-size rewrite with the same mtime within the tick is what the re-read is for.
+    const { mtime } = await stat(file);
+    await writeFile(file, 'HELLO');
+    await utimes(file, mtime, mtime);
+    expect((await cache.read(file)).text).toBe('HELLO');
+  });
+
+  it('tells a same-size file moved into place with the same mtime by its inode', async () => {
+    const file = path.join(dir, 'a.md');
+    const old = new Date(2020, 0, 1);
+    await writeFile(file, 'one');
+    await utimes(file, old, old);
+    await settle();
+    const cache = new WorkspaceFileCache({ settleMs: 0 });
+    await cache.read(file);
+    await writeFile(`${file}.tmp`, 'two');
+    await utimes(`${file}.tmp`, old, old);
+    await rename(`${file}.tmp`, file);
+    await settle();
+    expect((await cache.read(file)).text).toBe('two');
+  });
+
+  it('readIfExists gives undefined for a missing file and forgets what it had cached', async () => {
+    const file = path.join(dir, 'a.md');
+    const cache = new WorkspaceFileCache({ settleMs: 0 });
+    expect(await cache.readIfExists(file)).toBeUndefined();
+    await writeFile(file, 'here');
+    await settle();
+    expect((await cache.readIfExists(file))?.text).toBe('here');
+    await rm(file);
+    expect(await cache.readIfExists(file)).toBeUndefined();
+    await writeFile(file, 'back');
+    expect((await cache.readIfExists(file))?.text).toBe('back');
   });
 
   it('re-reads when the size or the mtime changes', async () => {
@@ -62,3 +107,8 @@ describe('WorkspaceFileCache', () => {
     });
   });
 });
+
+/** Lets a file written just now age past a cache's `settleMs: 0` (its change time is in the past). */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 5));
+}

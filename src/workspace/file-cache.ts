@@ -1,16 +1,24 @@
-import { statSync } from 'node:fs';
+import { type Stats, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { throwIfAborted } from '../core/errors.js';
 import { LruCache } from '../core/lru-cache.js';
+import { type FileStamp, fileStamp, isUnchanged, SETTLE_MS } from './file-stamp.js';
+import { hasErrorCode } from './fs-helpers.js';
 
 /** Options for {@link WorkspaceFileCache}. */
 export type WorkspaceFileCacheOptions = {
   /** How many files the cache keeps. @default 256 */
   readonly maxEntries?: number;
+  /**
+   * A file changed less than this many milliseconds before it was read is read again next time,
+   * since a second change within one file-system timestamp tick (up to 2 s on FAT, a few ms on
+   * ext4) could keep its size and times. @default SETTLE_MS (2000)
+   */
+  readonly settleMs?: number;
 };
 
 /** Defaults of {@link WorkspaceFileCacheOptions}. */
-export const DEFAULT_WORKSPACE_FILE_CACHE = Object.freeze({ maxEntries: 256 });
+export const DEFAULT_WORKSPACE_FILE_CACHE = Object.freeze({ maxEntries: 256, settleMs: SETTLE_MS });
 
 /** A text file as read: its content and the stat fields that key the cache. */
 export type CachedTextFile = {
@@ -20,18 +28,25 @@ export type CachedTextFile = {
   readonly size: number;
 };
 
+type Entry = { readonly file: CachedTextFile; readonly stamp: FileStamp };
+
 /**
- * Caches text files by (path, mtimeMs, size): a read stats the file and reuses the cached text while
- * neither changed, so a turn does not re-read unchanged workspace files. `hits` and `misses` count
- * the reads served from the cache and from disk.
+ * Caches text files by their stat (inode, size, modification and change times): a read stats the
+ * file and reuses the cached text while none of them changed, so a turn does not re-read unchanged
+ * workspace files. A file read within `settleMs` of its last change is not reused (a same-size
+ * rewrite in the same timestamp tick would look unchanged): it is read again until it settles. An
+ * unchanged file gives the same `CachedTextFile` object back, so callers can keep what they derived
+ * from it by identity. `hits` and `misses` count the reads served from the cache and from disk.
  */
 export class WorkspaceFileCache {
-  readonly #entries: LruCache<string, CachedTextFile>;
+  readonly #entries: LruCache<string, Entry>;
+  readonly #settleMs: number;
   #hits = 0;
   #misses = 0;
 
   constructor(options: WorkspaceFileCacheOptions = {}) {
     this.#entries = new LruCache(options.maxEntries ?? DEFAULT_WORKSPACE_FILE_CACHE.maxEntries);
+    this.#settleMs = options.settleMs ?? DEFAULT_WORKSPACE_FILE_CACHE.settleMs;
   }
 
   /** Reads served from the cache. */
@@ -45,31 +60,66 @@ export class WorkspaceFileCache {
   }
 
   /**
-   * Reads `path` as UTF-8, from the cache when its mtime and size are unchanged.
+   * Reads `path` as UTF-8, from the cache when its stat is unchanged.
    * Rejects with the file system's error (e.g. `ENOENT`) when the file cannot be read.
    */
   async read(path: string, options: { readonly signal?: AbortSignal } = {}): Promise<CachedTextFile> {
     throwIfAborted(options.signal);
     // One synchronous stat: far cheaper than a round trip through the thread pool, and every build
     // still sees a file changed since the last one.
-    const info = statSync(path);
-    const cached = this.#entries.get(path);
-    if (cached !== undefined && cached.mtimeMs === info.mtimeMs && cached.size === info.size) {
-      this.#hits += 1;
-      return cached;
+    return this.#read(path, { info: statSync(path), signal: options.signal });
+  }
+
+  /**
+   * As {@link WorkspaceFileCache.read}, but `undefined` for a missing file (told by a stat that makes
+   * no error object), also when it is removed between the stat and the read.
+   */
+  async readIfExists(
+    path: string,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<CachedTextFile | undefined> {
+    throwIfAborted(options.signal);
+    const info = statSync(path, { throwIfNoEntry: false });
+    if (info === undefined) {
+      this.#entries.delete(path);
+      return undefined;
     }
-    const text = await readFile(
-      path,
-      options.signal === undefined ? { encoding: 'utf8' } : { encoding: 'utf8', signal: options.signal },
-    );
-    const entry: CachedTextFile = { path, text, mtimeMs: info.mtimeMs, size: info.size };
-    this.#entries.set(path, entry);
-    this.#misses += 1;
-    return entry;
+    try {
+      return await this.#read(path, { info, signal: options.signal });
+    } catch (error) {
+      if (!hasErrorCode(error, 'ENOENT')) throw error;
+      this.#entries.delete(path);
+      return undefined;
+    }
   }
 
   /** Forgets every cached file. */
   clear(): void {
     this.#entries.clear();
+  }
+
+  async #read(
+    path: string,
+    { info, signal }: { readonly info: Stats; readonly signal: AbortSignal | undefined },
+  ): Promise<CachedTextFile> {
+    // Stamped with the stat taken before the read: a change during the read shows as a new stamp.
+    const stamp = fileStamp(info, this.#settleMs);
+    const cached = this.#entries.get(path);
+    if (cached !== undefined && isUnchanged(cached.stamp, stamp)) {
+      this.#hits += 1;
+      return cached.file;
+    }
+    const text = await readFile(
+      path,
+      signal === undefined ? { encoding: 'utf8' } : { encoding: 'utf8', signal },
+    );
+    // The same text as cached (a file re-read until it settled) keeps its object.
+    const file: CachedTextFile =
+      cached !== undefined && cached.file.text === text && cached.file.mtimeMs === info.mtimeMs
+        ? cached.file
+        : { path, text, mtimeMs: info.mtimeMs, size: info.size };
+    this.#entries.set(path, { file, stamp });
+    this.#misses += 1;
+    return file;
   }
 }
