@@ -260,9 +260,16 @@ export class ContextPipeline {
   /** The stages' context; `generated` (when given) collects the ids made during the build. */
   #context(input: BuildInput, generated?: Set<string>): BuildContext {
     const base = this.#generateId;
+    const shared = new Map<object, unknown>();
     return {
       tokenCounter: this.tokenCounter,
       now: this.#now,
+      perBuild: <TValue>(key: object, compute: () => TValue): TValue => {
+        if (shared.has(key)) return shared.get(key) as TValue; // set below with a TValue for this key
+        const value = compute();
+        shared.set(key, value);
+        return value;
+      },
       generateId:
         generated === undefined
           ? base

@@ -31,6 +31,12 @@ export type BuildContext = {
    * so a history provider must not leave out old messages it expects the budget steps to drop.
    */
   readonly wholeHistory?: boolean;
+  /**
+   * One result per build for `key`: the first call computes it, later calls in the same build get
+   * it back (e.g. the skills catalogue, listed once for the three providers that read it). Absent in
+   * a context made by hand; call `compute` then.
+   */
+  readonly perBuild?: <TValue>(key: object, compute: () => TValue) => TValue;
 };
 
 /**

@@ -2,6 +2,7 @@ import type { Message } from '../core/message.js';
 import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
 import { renderSkillBlocks } from '../skills/render-skill-blocks.js';
 import type { SkillsCatalog } from '../skills/skills-catalog.js';
+import { skillsOfBuild } from '../skills/skills-of-build.js';
 
 /** Options for {@link AlwaysOnSkillsProvider}. */
 export type AlwaysOnSkillsProviderOptions = {
@@ -26,7 +27,7 @@ export class AlwaysOnSkillsProvider implements MessageProvider {
   }
 
   getMessages(_input: unknown, context: BuildContext): readonly Message[] {
-    const always = this.#catalog.list().filter((skill) => skill.always);
+    const always = skillsOfBuild(this.#catalog, context).filter((skill) => skill.available && skill.always);
     if (always.length === 0) return [];
     return [
       {

@@ -4,6 +4,7 @@ import type { BuildInput, RuntimeContextBlock } from '../pipeline/build-input.js
 import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
 import { explicitSkillsBlock, findExplicitSkills } from '../skills/explicit-skills.js';
 import type { SkillsCatalog } from '../skills/skills-catalog.js';
+import { skillsOfBuild } from '../skills/skills-of-build.js';
 import { appendRuntimeContext, RUNTIME_CONTEXT_KEY, wrapRuntimeMetadata } from './runtime-context.js';
 import {
   imagesThenText,
@@ -69,7 +70,7 @@ export class CurrentMessageProvider implements MessageProvider {
       typeof current === 'string'
         ? imagesThenText(media.images, withAttachmentLines(current, media.attachments))
         : [...media.images, ...current, ...attachmentParts(media.attachments)];
-    const blocks = role === 'user' ? this.#blocks(input, textOf(current)) : [];
+    const blocks = role === 'user' ? this.#blocks(input, { text: textOf(current), context }) : [];
     const { content, marker } = appendRuntimeContext(base, blocks);
     const metadata = {
       ...(marker === undefined ? {} : { [RUNTIME_CONTEXT_KEY]: marker }),
@@ -94,7 +95,10 @@ export class CurrentMessageProvider implements MessageProvider {
     };
   }
 
-  #blocks(input: BuildInput, text: string): readonly RuntimeContextBlock[] {
+  #blocks(
+    input: BuildInput,
+    { text, context }: { readonly text: string; readonly context: BuildContext },
+  ): readonly RuntimeContextBlock[] {
     const blocks: RuntimeContextBlock[] = [...(input.runtimeContext ?? [])];
     const metadata = this.#options.runtimeMetadata;
     if (metadata !== undefined) {
@@ -103,7 +107,8 @@ export class CurrentMessageProvider implements MessageProvider {
     }
     const catalog = this.#options.catalog;
     if (catalog !== undefined) {
-      const skills = explicitSkillsBlock(findExplicitSkills(text, catalog.list()));
+      const available = skillsOfBuild(catalog, context).filter((skill) => skill.available);
+      const skills = explicitSkillsBlock(findExplicitSkills(text, available));
       const isPresent = blocks.some(
         (block) => block.source === skills?.source && block.content.trim() === skills.content,
       );

@@ -2,6 +2,7 @@ import type { Message } from '../core/message.js';
 import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
 import { renderSkillsIndex, type SkillsIndexFormat } from '../skills/render-skills-index.js';
 import type { SkillsCatalog } from '../skills/skills-catalog.js';
+import { skillsOfBuild } from '../skills/skills-of-build.js';
 
 /** Options for {@link SkillsIndexProvider}. */
 export type SkillsIndexProviderOptions = {
@@ -30,7 +31,7 @@ export class SkillsIndexProvider implements MessageProvider {
   }
 
   getMessages(_input: unknown, context: BuildContext): readonly Message[] {
-    const skills = this.#options.catalog.list({ includeUnavailable: true });
+    const skills = skillsOfBuild(this.#options.catalog, context);
     const text = renderSkillsIndex(skills, {
       format: this.#options.format ?? 'markdown',
       paths: this.#options.paths ?? 'relative',

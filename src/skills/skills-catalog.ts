@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ContextError } from '../core/errors.js';
+import { type FileStamp, fileStamp, isUnchanged } from '../workspace/file-stamp.js';
 import { isMissingFileError } from '../workspace/fs-helpers.js';
 import { BUILTIN_SKILLS_DIR } from './builtin-skills-dir.js';
 import {
@@ -60,14 +61,14 @@ export type ListSkillsOptions = {
   readonly includeUnavailable?: boolean;
 };
 
-type CachedFile = { readonly key: string; readonly parsed: ReturnType<typeof safeParseSkillFile> };
+type CachedFile = { readonly stamp: FileStamp; readonly parsed: ReturnType<typeof safeParseSkillFile> };
 
 /**
  * Discovers skills: `{workspace}/skills/*\/SKILL.md` (source `workspace`), then each
  * extra folder (`extra`), then the built-in folder (`builtin`); a name found earlier shadows the same
  * name later. Disabled names are removed. Within a source, skills are sorted by name (a deterministic
- * order instead of nanobot's file-system order). Folders are listed on every call; SKILL.md files are
- * re-read only when their size or mtime changes. Invalid SKILL.md files are skipped and reported by
+ * order instead of nanobot's file-system order). Each call stats the folders and the SKILL.md files; a
+ * folder is listed again and a SKILL.md re-read only when its stat changed. Invalid SKILL.md files are skipped and reported by
  * {@link SkillsCatalog.problems}.
  *
  * @example
@@ -79,6 +80,8 @@ export class SkillsCatalog {
   readonly #disabled: ReadonlySet<string>;
   readonly #environment: SkillEnvironment;
   readonly #files = new Map<string, CachedFile>();
+  /** Each root's folder names as last listed, with the root's stat then. */
+  readonly #folders = new Map<string, { readonly stamp: FileStamp; readonly names: readonly string[] }>();
   #problems: readonly SkillProblem[] = [];
 
   constructor(options: SkillsCatalogOptions = {}) {
@@ -115,7 +118,7 @@ export class SkillsCatalog {
     const skills: Skill[] = [];
     const problems: SkillProblem[] = [];
     for (const root of this.#roots) {
-      for (const name of listSkillFolders(root.dir, problems)) {
+      for (const name of this.#listFolders(root.dir, problems)) {
         if (seen.has(name) || this.#disabled.has(name)) continue;
         const file = path.join(root.dir, name, 'SKILL.md');
         const parsed = this.#read(file, problems);
@@ -132,16 +135,42 @@ export class SkillsCatalog {
     return skills;
   }
 
-  /** Parses a SKILL.md (cached by size and mtime); a missing file is skipped, any other failure is a problem. */
+  /**
+   * The names of the skill folders in `dir` (sorted; hidden ones left out), listed again only when
+   * the folder's stat changed (adding, removing or renaming an entry does); `[]` when it is missing.
+   */
+  #listFolders(dir: string, problems: SkillProblem[]): readonly string[] {
+    try {
+      // A missing folder is the common case: one stat that makes no error object, then nothing to list.
+      const stats = statSync(dir, { throwIfNoEntry: false });
+      if (stats === undefined) return [];
+      const stamp = fileStamp(stats);
+      const cached = this.#folders.get(dir);
+      if (cached !== undefined && isUnchanged(cached.stamp, stamp)) return cached.names;
+      const names = readdirSync(dir, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
+        .map((entry) => entry.name)
+        .filter((name) => !name.startsWith('.'))
+        .sort();
+      this.#folders.set(dir, { stamp, names });
+      return names;
+    } catch (error) {
+      // A skills folder that does not exist is normal; one that cannot be read is reported.
+      if (!isMissingFileError(error)) problems.push({ path: dir, error: asError(error) });
+      return [];
+    }
+  }
+
+  /** Parses a SKILL.md (cached by its stat); a missing file is skipped, any other failure is a problem. */
   #read(file: string, problems: SkillProblem[]): ReturnType<typeof safeParseSkillFile> | undefined {
     try {
       const stats = statSync(file, { throwIfNoEntry: false });
       if (stats === undefined || !stats.isFile()) return undefined;
-      const key = `${stats.size}:${stats.mtimeMs}`;
+      const stamp = fileStamp(stats);
       const cached = this.#files.get(file);
-      if (cached?.key === key) return cached.parsed;
+      if (isUnchanged(cached?.stamp, stamp)) return cached?.parsed;
       const parsed = safeParseSkillFile(readFileSync(file, 'utf8'));
-      this.#files.set(file, { key, parsed });
+      this.#files.set(file, { stamp, parsed });
       return parsed;
     } catch (error) {
       if (!isMissingFileError(error)) problems.push({ path: file, error: asError(error) });
@@ -174,22 +203,6 @@ export class SkillsCatalog {
       body: found.parsed.body,
       frontmatter: found.parsed.frontmatter,
     };
-  }
-}
-
-function listSkillFolders(dir: string, problems: SkillProblem[]): readonly string[] {
-  try {
-    // A missing folder is the common case: one stat that makes no error object, then nothing to list.
-    if (statSync(dir, { throwIfNoEntry: false }) === undefined) return [];
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
-      .map((entry) => entry.name)
-      .filter((name) => !name.startsWith('.'))
-      .sort();
-  } catch (error) {
-    // A skills folder that does not exist is normal; one that cannot be read is reported.
-    if (!isMissingFileError(error)) problems.push({ path: dir, error: asError(error) });
-    return [];
   }
 }
 
