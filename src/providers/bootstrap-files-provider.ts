@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Decision } from '../core/decision.js';
 import { ContextError, throwIfAborted } from '../core/errors.js';
@@ -111,6 +112,16 @@ export class BootstrapFilesProvider implements MessageProvider {
     const truncated: string[] = [];
     const skipped: BootstrapSkip[] = [];
     throwIfAborted(context.signal);
+    // Each root's real path is looked up once per build, whatever the number of files in it.
+    const realRoots = new Map<string, string>();
+    const realRootOf = (root: string): string => {
+      let real = realRoots.get(root);
+      if (real === undefined) {
+        real = realpathSync.native(root);
+        realRoots.set(root, real);
+      }
+      return real;
+    };
     const reads = await Promise.all(
       this.files.map(async (source) => ({
         file: source.file,
@@ -118,6 +129,7 @@ export class BootstrapFilesProvider implements MessageProvider {
           workspace: source.workspace ?? workspace,
           file: source.file,
           signal: context.signal,
+          realRootOf,
         }),
       })),
     );
@@ -165,11 +177,12 @@ export class BootstrapFilesProvider implements MessageProvider {
     readonly workspace: string;
     readonly file: string;
     readonly signal: AbortSignal | undefined;
+    readonly realRootOf: (root: string) => string;
   }): Promise<string | BootstrapSkip> {
     const { workspace, file, signal } = target;
     let real: string | undefined;
     try {
-      real = realPathInside(workspace, file);
+      real = realPathInside(workspace, { path: file, realRootOf: target.realRootOf });
     } catch (error) {
       if (ContextError.isInstance(error)) return { file, reason: 'outside-workspace' };
       return { file, reason: isMissingFileError(error) ? 'missing' : 'unreadable' };

@@ -7,17 +7,27 @@ import { leavesFolder, resolveInside } from './safe-path.js';
  * The synchronous core of `resolveRealInside`, for callers that look a file up on every build: the
  * real path of `relativePath` inside `root` (links followed), or `undefined` when nothing is there
  * (checked with one `lstat` that makes no error object), so a missing bootstrap file costs one system
- * call. Three cheap system calls for a file that exists (lstat, and the real paths of the file and
- * the root); nothing is cached, so a link changed between two builds is seen by the next one.
+ * call. A file that exists costs the `lstat` and the real path of the root (`realRootOf`, which a
+ * caller looking up several files in one build may memoise), plus the real path of the file unless
+ * it sits right in the root and is not a link (then it is the real root joined with its name).
+ * Nothing is cached across calls, so a link changed between two builds is seen by the next one.
  * Throws the file system's error for anything else (a dangling link: `ENOENT`; a file on the path:
  * `ENOTDIR`). @internal
  * @throws ContextError `UNSAFE_PATH` when the path or a link target leaves the root.
  */
-export function realPathInside(root: string, relativePath: string): string | undefined {
+export function realPathInside(
+  root: string,
+  file: { readonly path: string; readonly realRootOf?: (root: string) => string },
+): string | undefined {
+  const relativePath = file.path;
   const resolved = resolveInside(root, relativePath);
-  if (lstatSync(resolved, { throwIfNoEntry: false }) === undefined) return undefined;
-  const realFile = realpathSync.native(resolved);
-  const realRoot = realpathSync.native(root);
+  const stats = lstatSync(resolved, { throwIfNoEntry: false });
+  if (stats === undefined) return undefined;
+  const realRoot = (file.realRootOf ?? realpathSync.native)(root);
+  const realFile =
+    !stats.isSymbolicLink() && path.dirname(resolved) === path.resolve(root)
+      ? path.join(realRoot, path.basename(resolved))
+      : realpathSync.native(resolved);
   const relative = path.relative(realRoot, realFile);
   if (!leavesFolder(relative)) return realFile;
   throw new ContextError({

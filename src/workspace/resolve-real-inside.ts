@@ -9,7 +9,7 @@ import { resolveInside } from './safe-path.js';
  * @throws ContextError `UNSAFE_PATH` when the path or a link target leaves the root.
  */
 export async function resolveRealInside(root: string, relativePath: string): Promise<string> {
-  const real = realPathInside(root, relativePath);
+  const real = realPathInside(root, { path: relativePath });
   // Nothing there: let the file system say so in its own words (ENOENT with the path).
   return real ?? (await realpath(resolveInside(root, relativePath)));
 }
