@@ -2,7 +2,8 @@
  * One case of the context-build benchmark, run in its own process so its first call is really cold:
  * `node --expose-gc --import tsx bench/context-build-case.ts <case> <messages>`. Prints one JSON line
  * with the figures (ms, bytes). Cases: ctxloom (forAgent), ctxloom-store (an agent turn through the
- * JSONL session store: load, replaySession, forAgent), floor, mastra, langchain-exact,
+ * JSONL session store: load, replaySession, forAgent), ctxloom-workspace (forAgent's defaults on a
+ * real workspace: files, skills, memory and Recent History), floor, mastra, langchain-exact,
  * langchain-approx, ai-sdk-prune, naive. Not a test: nothing here fails on a slow machine.
  *
  * A turn is one more message. The warm figures are a warm builder's: every case first runs
@@ -12,9 +13,10 @@
  * array it appends to. ctxloom is also timed with a new array every turn (`plusOneCopiedMs`), which
  * costs it one identity comparison per message to find what is new.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { AIMessage, type BaseMessage, trimMessages } from '@langchain/core/messages';
 import { TokenLimiterProcessor } from '@mastra/core/processors';
 import { type ModelMessage, pruneMessages } from 'ai';
@@ -28,6 +30,7 @@ import {
   type TokenCounter,
 } from '../src/index.js';
 import { replaySession } from '../src/sessions/index.js';
+import { SETTLE_MS } from '../src/workspace/file-stamp.js';
 import { CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
 import { gc, keepAlive, SampledClock, timed, WARMUP_TURNS } from './case-process.js';
 import { toLangChain } from './to-langchain.js';
@@ -164,6 +167,8 @@ function makeCase(name: string, shared: Shared): Turns {
       return ctxloomCase(shared);
     case 'ctxloom-store':
       return ctxloomStoreCase(shared);
+    case 'ctxloom-workspace':
+      return ctxloomWorkspaceCase(shared);
     case 'floor':
       return floorCase(shared);
     case 'mastra':
@@ -181,6 +186,7 @@ function makeCase(name: string, shared: Shared): Turns {
   }
 }
 
+/** forAgent on an empty workspace: no files, no skills, no Recent History (what the other libraries do). */
 function agentBuilder({ exact, workspace }: Shared): ContextBuilder {
   return ContextBuilder.forAgent({
     workspace,
@@ -196,9 +202,8 @@ function agentBuilder({ exact, workspace }: Shared): ContextBuilder {
 
 const CONTEXT_WINDOW_TOKENS = 128_000;
 
-function ctxloomCase(shared: Shared): Turns {
+function ctxloomCase(shared: Shared, builder: ContextBuilder = agentBuilder(shared)): Turns {
   const { history } = shared;
-  const builder = agentBuilder(shared);
   const buildWith = (kept: readonly Message[], list: readonly Message[]) => {
     const input = {
       history: kept,
@@ -218,6 +223,49 @@ function ctxloomCase(shared: Shared): Turns {
   };
   const prepareCopied = (list: readonly Message[]) => buildWith(list.slice(0, -1), list);
   return { cold: prepare(history), call: (list) => prepare(list)(), prepare, prepareCopied };
+}
+
+/**
+ * forAgent with its defaults on a real workspace: the bundled example's AGENTS.md, SOUL.md, USER.md,
+ * MEMORY.md and skills, the built-in skills, and a memory/history.jsonl of 1,000 entries (the memory
+ * writer's cap) for the Recent History part. Every turn looks at these files (a stat each); none is
+ * re-read, re-parsed or re-counted while unchanged. The files are written, then left to settle past
+ * the caches' 2 s window, before the cold call.
+ */
+function ctxloomWorkspaceCase(shared: Shared): Turns {
+  const workspace = path.join(shared.workspace, 'agent');
+  const builder = ContextBuilder.forAgent({
+    workspace,
+    channel: 'cli',
+    tokenCounter: shared.exact,
+    contextWindowTokens: CONTEXT_WINDOW_TOKENS,
+    governor: { blockLimit: BUDGET_TOKENS },
+    now: clock.now,
+  });
+  const ctxloom = ctxloomCase(shared, builder);
+  return {
+    ...ctxloom,
+    setup: async () => {
+      await cp(EXAMPLE_WORKSPACE, workspace, { recursive: true });
+      await writeFile(path.join(workspace, 'memory', 'history.jsonl'), historyJsonl(1_000));
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 100));
+    },
+    note: 'forAgent defaults on the example workspace: built-in skills, MEMORY.md, a 1,000-entry history.jsonl',
+  };
+}
+
+const EXAMPLE_WORKSPACE = fileURLToPath(new URL('../examples/workspace', import.meta.url));
+
+/** A history.jsonl of `count` consolidation entries, about 300 characters each (English and Chinese). */
+function historyJsonl(count: number): string {
+  const lines: string[] = [];
+  for (let cursor = 1; cursor <= count; cursor += 1) {
+    const content =
+      `- [durable] Entry ${cursor}: the build cache is keyed by content hash, 增量构建跳过未改变的页面; ` +
+      `the snapshot tests for remark ${cursor} were updated after the footnote ids changed (user-content-fnref-*).`;
+    lines.push(JSON.stringify({ cursor, timestamp: '2026-11-27 09:40', content, session_key: 'bench' }));
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /**
