@@ -102,4 +102,3 @@ describe('RecentHistoryProvider', () => {
     expect(encoded).toBeGreaterThan(counted);
   });
 });
-

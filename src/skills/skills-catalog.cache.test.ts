@@ -20,7 +20,10 @@ afterEach(() => {
 
 function writeSkill(name: string, description: string): void {
   mkdirSync(path.join(workspace, 'skills', name), { recursive: true });
-  writeFileSync(path.join(workspace, 'skills', name, 'SKILL.md'), `---\ndescription: ${description}\n---\n# ${name}\n`);
+  writeFileSync(
+    path.join(workspace, 'skills', name, 'SKILL.md'),
+    `---\ndescription: ${description}\n---\n# ${name}\n`,
+  );
 }
 
 const names = (catalog: SkillsCatalog) => catalog.list().map((skill) => `${skill.name}:${skill.description}`);

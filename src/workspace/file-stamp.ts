@@ -23,5 +23,5 @@ export function fileStamp(info: Stats, settleMs: number = SETTLE_MS): FileStamp 
 
 /** True when what was read under `known` may be reused for a thing whose stamp is now `current`. */
 export function isUnchanged(known: FileStamp | undefined, current: FileStamp): boolean {
-  return known !== undefined && known.settled && known.key === current.key;
+  return known?.settled === true && known.key === current.key;
 }
