@@ -18,6 +18,8 @@ export const NODE24_TESTS: readonly string[] = [
   // node:sqlite (the SIGKILL and two-writer store tests too).
   'src/sessions/sqlite-session-store.node-sqlite.test.ts',
   'src/sessions/store-processes.test.ts',
+  'src/sessions/sql-session-reads.prop.test.ts',
+  'src/sessions/sql-schema-migration.test.ts',
 ];
 
 export default defineConfig({

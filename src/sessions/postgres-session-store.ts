@@ -14,9 +14,9 @@ import {
   parseMessageRow,
   parseMetadataColumn,
   type SessionRow,
-  sessionRecordFromRow,
   sessionSummaryFromRow,
 } from './session-row.js';
+import { DEFAULT_CACHED_SESSION_CHARS, type MessageRow, SessionRowReads } from './session-row-reads.js';
 import type {
   MessageEventListener,
   SessionRecord,
@@ -39,6 +39,11 @@ export type PostgresSessionStoreOptions = {
   readonly maxConnections?: number;
   /** The clock for timestamps. @default the system clock */
   readonly now?: () => Date;
+  /**
+   * Characters of stored message text kept parsed from past loads, so a session loaded every turn
+   * reads only its new rows (the session loaded last is always kept; 0 turns this off). @default 64 Mi
+   */
+  readonly cachedSessionChars?: number;
 };
 
 /**
@@ -57,6 +62,7 @@ export class PostgresSessionStore implements SessionStore {
   readonly #schema: string;
   readonly #now: () => Date;
   readonly #origin = randomUUID();
+  readonly #reads: SessionRowReads;
   #pool: Promise<pg.Pool> | undefined;
   #notifier: PostgresNotifier | undefined;
 
@@ -71,6 +77,10 @@ export class PostgresSessionStore implements SessionStore {
     this.#options = options;
     this.#schema = schema;
     this.#now = options.now ?? (() => new Date());
+    this.#reads = new SessionRowReads({
+      backend: 'postgres',
+      maxChars: options.cachedSessionChars ?? DEFAULT_CACHED_SESSION_CHARS,
+    });
   }
 
   /** The NOTIFY channel this store's instances share. */
@@ -117,9 +127,17 @@ export class PostgresSessionStore implements SessionStore {
       );
       const row = found.rows[0];
       if (row === undefined) {
+        this.#reads.forget(sessionKey);
         return emptySessionRecord(sessionKey);
       }
-      return sessionRecordFromRow(row, await this.#messages(client, { key: sessionKey, from: 0 }));
+      const select = async (from: number) => ({
+        from,
+        rows: await this.#rows(client, { key: sessionKey, from }),
+      });
+      return (
+        this.#reads.record(row, await select(this.#reads.firstRow(row))) ??
+        (this.#reads.record(row, await select(0)) as SessionRecord) // from 0 always gives a record
+      );
     });
   }
 
@@ -265,12 +283,20 @@ export class PostgresSessionStore implements SessionStore {
     client: pg.PoolClient,
     range: { readonly key: string; readonly from: number; readonly to?: number },
   ): Promise<Message[]> {
-    const result = await client.query<{ data: string }>(
-      `SELECT data FROM ${this.#table('messages')} WHERE session_key = $1 AND seq >= $2 AND ($3::int IS NULL OR seq < $3)
+    const rows = await this.#rows(client, range);
+    return rows.map((row) => parseMessageRow(row.data, { backend: 'postgres', key: range.key }));
+  }
+
+  async #rows(
+    client: pg.PoolClient,
+    range: { readonly key: string; readonly from: number; readonly to?: number },
+  ): Promise<MessageRow[]> {
+    const result = await client.query<MessageRow>(
+      `SELECT seq, data FROM ${this.#table('messages')} WHERE session_key = $1 AND seq >= $2 AND ($3::int IS NULL OR seq < $3)
        ORDER BY seq`,
       [range.key, range.from, range.to ?? null],
     );
-    return result.rows.map((row) => parseMessageRow(row.data, { backend: 'postgres', key: range.key }));
+    return result.rows;
   }
 
   async #update(
@@ -298,7 +324,8 @@ export class PostgresSessionStore implements SessionStore {
   ): Promise<SessionRow> {
     const updatedAt = touching.preserve === true ? 's.updated_at' : 'EXCLUDED.updated_at';
     const result = await client.query<SessionRow>(
-      `INSERT INTO ${this.#table('sessions')} AS s (key, created_at, updated_at) VALUES ($1, $2, $2)
+      `INSERT INTO ${this.#table('sessions')} AS s (key, created_at, updated_at, generation)
+       VALUES ($1, $2, $2, floor(random() * 281474976710656)::bigint)
        ON CONFLICT (key) DO UPDATE SET updated_at = ${updatedAt} RETURNING *`,
       [touching.sessionKey, touching.time],
     );

@@ -12,6 +12,11 @@ export type SessionRow = {
   readonly metadata: string;
   readonly last_consolidated: number;
   readonly message_count: number;
+  /**
+   * Bumped by the schema's triggers whenever a message row of the session is deleted or updated, and
+   * random for a new session row (see `SessionRowReads`); PostgreSQL's BIGINT arrives as text.
+   */
+  readonly generation: number | string;
 };
 
 /** The record of a stored session from its row and its messages. */

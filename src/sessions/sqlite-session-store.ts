@@ -6,13 +6,8 @@ import { withFileLock } from './file-lock.js';
 import { ListenerSet } from './listener-set.js';
 import { mergeMetadata } from './merge-metadata.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
-import {
-  parseMessageRow,
-  parseMetadataColumn,
-  type SessionRow,
-  sessionRecordFromRow,
-  sessionSummaryFromRow,
-} from './session-row.js';
+import { parseMetadataColumn, type SessionRow, sessionSummaryFromRow } from './session-row.js';
+import { DEFAULT_CACHED_SESSION_CHARS, type MessageRow, SessionRowReads } from './session-row-reads.js';
 import type {
   MessageEventListener,
   SessionRecord,
@@ -46,6 +41,11 @@ export type SqliteSessionStoreOptions = {
    * Both read and write the same database file. @default 'auto'
    */
   readonly driver?: SqliteDriverChoice;
+  /**
+   * Characters of stored message text kept parsed from past loads, so a session loaded every turn
+   * reads only its new rows (the session loaded last is always kept; 0 turns this off). @default 64 Mi
+   */
+  readonly cachedSessionChars?: number;
 };
 
 type Open = { readonly db: SqliteDatabase; readonly driver: SqliteDriverName };
@@ -54,10 +54,21 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS ctxloom_sessions (
   key TEXT PRIMARY KEY, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
   metadata TEXT NOT NULL DEFAULT '{}', last_consolidated INTEGER NOT NULL DEFAULT 0,
-  message_count INTEGER NOT NULL DEFAULT 0);
+  message_count INTEGER NOT NULL DEFAULT 0, generation INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS ctxloom_messages (
   session_key TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL,
   PRIMARY KEY (session_key, seq)) WITHOUT ROWID;`;
+
+/** A database made before the generation column (ctxloom ≤ 0.x) gets it; see `SessionRowReads`. */
+const ADD_GENERATION = 'ALTER TABLE ctxloom_sessions ADD COLUMN generation INTEGER NOT NULL DEFAULT 0';
+
+/** Any change to a stored message row, by any writer, bumps its session's generation. */
+const TRIGGERS = `
+CREATE TRIGGER IF NOT EXISTS ctxloom_messages_deleted AFTER DELETE ON ctxloom_messages BEGIN
+  UPDATE ctxloom_sessions SET generation = generation + 1 WHERE key = old.session_key; END;
+CREATE TRIGGER IF NOT EXISTS ctxloom_messages_updated AFTER UPDATE ON ctxloom_messages BEGIN
+  UPDATE ctxloom_sessions SET generation = generation + 1 WHERE key = old.session_key;
+  UPDATE ctxloom_sessions SET generation = generation + 1 WHERE key = new.session_key; END;`;
 
 /**
  * A {@link SessionStore} in one SQLite database, on `node:sqlite` where Node has it and else on
@@ -75,6 +86,7 @@ export class SqliteSessionStore implements SessionStore {
   readonly #now: () => Date;
   readonly #busyTimeoutMs: number;
   readonly #driver: SqliteDriverChoice;
+  readonly #reads: SessionRowReads;
   #db: Promise<Open> | undefined;
 
   constructor(options: SqliteSessionStoreOptions) {
@@ -82,6 +94,10 @@ export class SqliteSessionStore implements SessionStore {
     this.#now = options.now ?? (() => new Date());
     this.#busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
     this.#driver = options.driver ?? 'auto';
+    this.#reads = new SessionRowReads({
+      backend: 'sqlite',
+      maxChars: options.cachedSessionChars ?? DEFAULT_CACHED_SESSION_CHARS,
+    });
   }
 
   /** Opens the database (if not yet open) and tells which binding serves it. */
@@ -115,6 +131,10 @@ export class SqliteSessionStore implements SessionStore {
     for (const message of stamped) this.#listeners.emit({ type: 'message-appended', sessionKey, message });
   }
 
+  /**
+   * The session; after the first load only the rows appended since are read and parsed, and old
+   * messages come back as the same objects (see `SessionRowReads`).
+   */
   async load(sessionKey: string, options: StoreCallOptions = {}): Promise<SessionRecord> {
     this.#check(sessionKey, { ...options, operation: 'load' });
     const { db } = await this.#open();
@@ -126,13 +146,21 @@ export class SqliteSessionStore implements SessionStore {
           const row = db.prepare('SELECT * FROM ctxloom_sessions WHERE key = ?').get(sessionKey) as
             | SessionRow
             | undefined;
-          if (row === undefined) return emptySessionRecord(sessionKey);
-          const rows = db
-            .prepare('SELECT data FROM ctxloom_messages WHERE session_key = ? ORDER BY seq')
-            .all(sessionKey) as { data: string }[];
-          return sessionRecordFromRow(
-            row,
-            rows.map((entry) => parseMessageRow(entry.data, { backend: 'sqlite', key: sessionKey })),
+          if (row === undefined) {
+            this.#reads.forget(sessionKey);
+            return emptySessionRecord(sessionKey);
+          }
+          const select = (from: number) => ({
+            from,
+            rows: db
+              .prepare(
+                'SELECT seq, data FROM ctxloom_messages WHERE session_key = ? AND seq >= ? ORDER BY seq',
+              )
+              .all(sessionKey, from) as MessageRow[],
+          });
+          return (
+            this.#reads.record(row, select(this.#reads.firstRow(row))) ??
+            (this.#reads.record(row, select(0)) as SessionRecord) // from 0 always gives a record
           );
         },
       }),
@@ -255,7 +283,7 @@ export class SqliteSessionStore implements SessionStore {
         db.exec('PRAGMA journal_mode = WAL');
         db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(this.#busyTimeoutMs))}`);
         db.exec('PRAGMA synchronous = NORMAL');
-        db.exec(SCHEMA);
+        inTransaction(db, { mode: 'IMMEDIATE', task: () => migrate(db) });
         return opened;
       });
     })();
@@ -283,8 +311,17 @@ export class SqliteSessionStore implements SessionStore {
   }
 }
 
+/** Creates the tables, adds the generation column to an older database, and creates the triggers. */
+function migrate(db: SqliteDatabase): void {
+  db.exec(SCHEMA);
+  const columns = db.prepare('PRAGMA table_info(ctxloom_sessions)').all() as { name: string }[];
+  if (!columns.some((column) => column.name === 'generation')) db.exec(ADD_GENERATION);
+  db.exec(TRIGGERS);
+}
+
 /**
- * Creates the session row if needed, sets `updated_at` (unless `preserve`: then only a new row gets
+ * Creates the session row if needed (with a random generation, so a session deleted and made again
+ * is never taken for the old one), sets `updated_at` (unless `preserve`: then only a new row gets
  * it), and returns the row (inside a transaction).
  */
 function touch(
@@ -295,11 +332,15 @@ function touch(
   // RETURNING * yields the sessions row just written.
   return db
     .prepare(
-      `INSERT INTO ctxloom_sessions (key, created_at, updated_at) VALUES (?, ?, ?)
+      `INSERT INTO ctxloom_sessions (key, created_at, updated_at, generation)
+       VALUES (?, ?, ?, random() & ${GENERATION_MASK})
        ON CONFLICT (key) DO UPDATE SET updated_at = ${updatedAt} RETURNING *`,
     )
     .get(touching.sessionKey, touching.time, touching.time) as SessionRow;
 }
+
+/** A new session's generation is random below 2^48: an exact JavaScript number for ever after. */
+const GENERATION_MASK = 0xff_ffff_ffff_ff;
 
 /** Rows changed by the last statement (both bindings expose SQLite's `changes()`). */
 function changes(db: SqliteDatabase): number {

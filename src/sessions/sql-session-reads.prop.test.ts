@@ -1,0 +1,222 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fc, test } from '@fast-check/vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { describeWithPostgres, PG_URL, pgClient, pgQuery } from '../../test/helpers/pg-test-server.js';
+import { assistant, user } from '../core/factories.js';
+import type { Message } from '../core/message.js';
+import { PostgresSessionStore } from './postgres-session-store.js';
+import type { SessionRecord, SessionStore } from './session-store.js';
+import { openSqliteDatabase } from './sqlite-driver.js';
+import { SqliteSessionStore } from './sqlite-session-store.js';
+
+/**
+ * The SQL stores read only the rows appended since their last load (`SessionRowReads`). Property:
+ * whatever another writer does between two loads (appends, rewrites, deletes, metadata, and changes
+ * made with plain SQL behind the stores' backs), a store that keeps its reads loads exactly what a
+ * store that reads every row loads; and what it kept comes back as the same objects.
+ */
+
+type Step =
+  | { readonly kind: 'append'; readonly count: number }
+  | { readonly kind: 'rewrite'; readonly drop: number }
+  | { readonly kind: 'recreate'; readonly count: number }
+  | { readonly kind: 'metadata' }
+  | { readonly kind: 'sql-edit'; readonly at: number }
+  | { readonly kind: 'sql-delete-last' }
+  | { readonly kind: 'sql-truncate'; readonly count: number }
+  | { readonly kind: 'none' };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({ kind: fc.constant('append' as const), count: fc.integer({ min: 1, max: 3 }) }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('rewrite' as const), drop: fc.nat({ max: 2 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('recreate' as const), count: fc.integer({ min: 0, max: 6 }) }),
+  },
+  { weight: 1, arbitrary: fc.constant({ kind: 'metadata' as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('sql-edit' as const), at: fc.nat({ max: 8 }) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'sql-delete-last' as const }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('sql-truncate' as const),
+      count: fc.integer({ min: 0, max: 6 }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.constant({ kind: 'none' as const }) },
+);
+
+type Backend = {
+  /** Opens a store on the shared database; `cached: false` reads every row on every load. */
+  readonly open: (cached: boolean) => SessionStore;
+  /** Runs plain SQL on the shared database (`?` placeholders), as another program would. */
+  readonly sql: (statement: string, values: readonly unknown[]) => Promise<void>;
+  readonly table: (name: 'sessions' | 'messages') => string;
+  /** Empties the messages table the fastest way the database has (PostgreSQL's TRUNCATE fires no row trigger). */
+  readonly truncate: string;
+};
+
+let made = 0;
+const messageOf = (n: number): Message =>
+  n % 2 === 0 ? user(`question ${n}`, { id: `m${n}` }) : assistant(`answer ${n}`, { id: `m${n}` });
+
+async function apply(writer: SessionStore, backend: Backend, change: Step): Promise<void> {
+  const key = 'chat';
+  switch (change.kind) {
+    case 'append':
+      await writer.append(
+        key,
+        Array.from({ length: change.count }, () => messageOf((made += 1))),
+      );
+      return;
+    case 'rewrite': {
+      const { messages } = await writer.load(key);
+      await writer.rewrite(key, { messages: messages.slice(change.drop) });
+      return;
+    }
+    case 'recreate': {
+      await writer.delete(key);
+      if (change.count > 0)
+        await writer.append(
+          key,
+          Array.from({ length: change.count }, (_, index) => messageOf(index)),
+        );
+      return;
+    }
+    case 'metadata':
+      await writer.setMetadata(key, { title: `t${(made += 1)}` });
+      return;
+    case 'sql-edit':
+      await backend.sql(
+        `UPDATE ${backend.table('messages')} SET data = ? WHERE session_key = ? AND seq = ?`,
+        [JSON.stringify(user(`edited ${(made += 1)}`, { id: `e${made}` })), key, change.at],
+      );
+      return;
+    case 'sql-delete-last':
+      await backend.sql(
+        `DELETE FROM ${backend.table('messages')} WHERE session_key = ? AND seq = (SELECT MAX(seq) FROM ${backend.table('messages')} WHERE session_key = ?)`,
+        [key, key],
+      );
+      await backend.sql(
+        `UPDATE ${backend.table('sessions')} SET message_count = (SELECT COUNT(*) FROM ${backend.table('messages')} WHERE session_key = ?) WHERE key = ?`,
+        [key, key],
+      );
+      return;
+    case 'sql-truncate':
+      await backend.sql(backend.truncate, []);
+      await backend.sql(`UPDATE ${backend.table('sessions')} SET message_count = 0`, []);
+      // Refilled before the next load: only the rows themselves can tell the old ones are gone.
+      if (change.count > 0)
+        await writer.append(
+          key,
+          Array.from({ length: change.count }, () => messageOf((made += 1))),
+        );
+      return;
+    case 'none':
+      return;
+    default:
+      return change satisfies never;
+  }
+}
+
+function agreesOverSteps(
+  backend: () => Promise<Backend & { readonly close: () => Promise<void> }>,
+  numRuns: number,
+) {
+  test.prop([fc.array(step, { minLength: 1, maxLength: 14 })], { numRuns })(
+    'a store that keeps its reads loads what a store reading every row loads, old messages as the same objects',
+    async (steps) => {
+      const db = await backend();
+      const writer = db.open(false);
+      const cached = db.open(true);
+      const whole = db.open(false);
+      try {
+        let last: SessionRecord | undefined;
+        for (const change of steps) {
+          await apply(writer, db, change);
+          const record = await cached.load('chat');
+          expect(record).toEqual(await whole.load('chat'));
+          if (change.kind === 'none' && last?.exists === true) expect(record).toBe(last);
+          if (change.kind === 'append' && last !== undefined && last.messages.length > 0) {
+            const kept = last.messages.length;
+            expect(
+              record.messages.slice(0, kept).every((message, index) => message === last?.messages[index]),
+            ).toBe(true);
+          }
+          last = record;
+        }
+      } finally {
+        await writer.close();
+        await cached.close();
+        await whole.close();
+        await db.close();
+      }
+    },
+  );
+}
+
+describe('SqliteSessionStore reads', () => {
+  agreesOverSteps(async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'ctxloom-sql-reads-'));
+    const file = path.join(dir, 'db.sqlite');
+    const open = (cached: boolean) =>
+      new SqliteSessionStore({ path: file, ...(cached ? {} : { cachedSessionChars: 0 }) });
+    await open(false).load('chat'); // creates the schema
+    const raw = await openSqliteDatabase({ path: file, driver: 'auto' });
+    return {
+      open,
+      table: (name) => `ctxloom_${name}`,
+      truncate: 'DELETE FROM ctxloom_messages',
+      sql: async (statement, values) => {
+        raw.db.prepare(statement).run(...(values as (string | number)[]));
+      },
+      close: async () => {
+        raw.db.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  }, 60);
+});
+
+const schemas: string[] = [];
+afterAll(async () => {
+  for (const schema of schemas) await pgQuery(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+});
+
+describeWithPostgres('PostgresSessionStore reads', () => {
+  agreesOverSteps(async () => {
+    const schema = `ctxloom_reads_${process.pid}_${schemas.length}`;
+    schemas.push(schema);
+    const open = (cached: boolean) =>
+      new PostgresSessionStore({
+        connectionString: PG_URL,
+        schema,
+        ...(cached ? {} : { cachedSessionChars: 0 }),
+      });
+    await open(false).load('chat');
+    return {
+      open,
+      table: (name) => `"${schema}"."ctxloom_${name}"`,
+      truncate: `TRUNCATE "${schema}"."ctxloom_messages"`,
+      sql: async (statement, values) => {
+        let n = 0;
+        const client = pgClient();
+        await client.connect();
+        try {
+          await client.query(
+            statement.replace(/\?/g, () => `$${(n += 1)}`),
+            [...values],
+          );
+        } finally {
+          await client.end();
+        }
+      },
+      close: async () => undefined,
+    };
+  }, 15);
+});
