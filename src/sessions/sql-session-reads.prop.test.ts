@@ -62,6 +62,11 @@ type Backend = {
 };
 
 let made = 0;
+/** A number never used before in this run (ids and texts of new messages). */
+function next(): number {
+  made += 1;
+  return made;
+}
 const messageOf = (n: number): Message =>
   n % 2 === 0 ? user(`question ${n}`, { id: `m${n}` }) : assistant(`answer ${n}`, { id: `m${n}` });
 
@@ -71,7 +76,7 @@ async function apply(writer: SessionStore, backend: Backend, change: Step): Prom
     case 'append':
       await writer.append(
         key,
-        Array.from({ length: change.count }, () => messageOf((made += 1))),
+        Array.from({ length: change.count }, () => messageOf(next())),
       );
       return;
     case 'rewrite': {
@@ -89,12 +94,12 @@ async function apply(writer: SessionStore, backend: Backend, change: Step): Prom
       return;
     }
     case 'metadata':
-      await writer.setMetadata(key, { title: `t${(made += 1)}` });
+      await writer.setMetadata(key, { title: `t${next()}` });
       return;
     case 'sql-edit':
       await backend.sql(
         `UPDATE ${backend.table('messages')} SET data = ? WHERE session_key = ? AND seq = ?`,
-        [JSON.stringify(user(`edited ${(made += 1)}`, { id: `e${made}` })), key, change.at],
+        [JSON.stringify(user('edited', { id: `e${next()}` })), key, change.at],
       );
       return;
     case 'sql-delete-last':
@@ -114,7 +119,7 @@ async function apply(writer: SessionStore, backend: Backend, change: Step): Prom
       if (change.count > 0)
         await writer.append(
           key,
-          Array.from({ length: change.count }, () => messageOf((made += 1))),
+          Array.from({ length: change.count }, () => messageOf(next())),
         );
       return;
     case 'none':
