@@ -209,14 +209,10 @@ describeWithPostgres('PostgresSessionStore reads', () => {
       table: (name) => `"${schema}"."ctxloom_${name}"`,
       truncate: `TRUNCATE "${schema}"."ctxloom_messages"`,
       sql: async (statement, values) => {
-        let n = 0;
         const client = pgClient();
         await client.connect();
         try {
-          await client.query(
-            statement.replace(/\?/g, () => `$${(n += 1)}`),
-            [...values],
-          );
+          await client.query(numberedPlaceholders(statement), [...values]);
         } finally {
           await client.end();
         }
@@ -225,3 +221,9 @@ describeWithPostgres('PostgresSessionStore reads', () => {
     };
   }, 15);
 });
+
+/** `?` placeholders as PostgreSQL's `$1`, `$2`, … */
+function numberedPlaceholders(statement: string): string {
+  const parts = statement.split('?');
+  return parts.map((part, index) => (index === 0 ? part : `$${index}${part}`)).join('');
+}
