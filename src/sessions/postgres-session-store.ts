@@ -136,7 +136,7 @@ export class PostgresSessionStore implements SessionStore {
       });
       return (
         this.#reads.record(row, await select(this.#reads.firstRow(row))) ??
-        (this.#reads.record(row, await select(0)) as SessionRecord) // from 0 always gives a record
+        this.#reads.whole(row, (await select(0)).rows)
       );
     });
   }

@@ -49,7 +49,7 @@ export class SessionRowReads {
 
   /**
    * The session's record from `rows` (selected from `firstRow(row)` on, in `seq` order), or `undefined`
-   * when they do not continue what was loaded before: select every row and call again with `from` 0.
+   * when they do not continue what was loaded before: then select every row and call `whole`.
    */
   record(
     row: SessionRow,
@@ -61,7 +61,7 @@ export class SessionRowReads {
     const complete =
       rows.length === row.message_count - from && rows.every((entry, index) => entry.seq === from + index);
     if (known === undefined || from !== Math.max(0, kept - 1) || !complete)
-      return from === 0 ? this.#whole(row, rows) : undefined;
+      return from === 0 ? this.whole(row, rows) : undefined;
     if (kept > 0 && rows[0]?.data !== known.lastData) return undefined;
     const added = kept > 0 ? rows.slice(1) : rows;
     if (added.length === 0 && sameRow(row, known.row)) {
@@ -94,7 +94,8 @@ export class SessionRowReads {
     return kept ? known : undefined;
   }
 
-  #whole(row: SessionRow, rows: readonly MessageRow[]): SessionRecord {
+  /** The session's record from all its rows, in `seq` order (what a load does when `record` declines). */
+  whole(row: SessionRow, rows: readonly MessageRow[]): SessionRecord {
     return this.#remember(row, {
       messages: rows.map((entry) => this.#parse(row, entry)),
       lastData: rows.at(-1)?.data,

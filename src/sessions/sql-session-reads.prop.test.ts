@@ -133,7 +133,12 @@ function agreesOverSteps(
   backend: () => Promise<Backend & { readonly close: () => Promise<void> }>,
   numRuns: number,
 ) {
-  test.prop([fc.array(step, { minLength: 1, maxLength: 14 })], { numRuns })(
+  // The example: the one kept row replaced behind the triggers (PostgreSQL's TRUNCATE), then refilled.
+  const kept: Step[] = [
+    { kind: 'append', count: 1 },
+    { kind: 'sql-truncate', count: 1 },
+  ];
+  test.prop([fc.array(step, { minLength: 1, maxLength: 14 })], { numRuns, examples: [[kept]] })(
     'a store that keeps its reads loads what a store reading every row loads, old messages as the same objects',
     async (steps) => {
       const db = await backend();

@@ -160,7 +160,7 @@ export class SqliteSessionStore implements SessionStore {
           });
           return (
             this.#reads.record(row, select(this.#reads.firstRow(row))) ??
-            (this.#reads.record(row, select(0)) as SessionRecord) // from 0 always gives a record
+            this.#reads.whole(row, select(0).rows)
           );
         },
       }),
