@@ -2,7 +2,8 @@
  * One case of the context-build benchmark, run in its own process so its first call is really cold:
  * `node --expose-gc --import tsx bench/context-build-case.ts <case> <messages>`. Prints one JSON line
  * with the figures (ms, bytes). Cases: ctxloom (forAgent), ctxloom-store (an agent turn through the
- * JSONL session store: load, replaySession, forAgent), ctxloom-workspace (forAgent's defaults on a
+ * JSONL session store: load, replaySession, forAgent), ctxloom-sqlite (the same through the SQLite
+ * store), ctxloom-workspace (forAgent's defaults on a
  * real workspace: files, skills, memory and Recent History), floor, mastra, langchain-exact,
  * langchain-approx, ai-sdk-prune, naive. Not a test: nothing here fails on a slow machine.
  *
@@ -26,6 +27,8 @@ import {
   ContextBuilder,
   JsonlSessionStore,
   type Message,
+  type SessionStore,
+  SqliteSessionStore,
   TiktokenTokenCounter,
   type TokenCounter,
 } from '../src/index.js';
@@ -166,7 +169,15 @@ function makeCase(name: string, shared: Shared): Turns {
     case 'ctxloom':
       return ctxloomCase(shared);
     case 'ctxloom-store':
-      return ctxloomStoreCase(shared);
+      return ctxloomStoreCase(
+        shared,
+        new JsonlSessionStore({ dir: path.join(shared.workspace, 'sessions') }),
+      );
+    case 'ctxloom-sqlite':
+      return ctxloomStoreCase(
+        shared,
+        new SqliteSessionStore({ path: path.join(shared.workspace, 'sessions.db') }),
+      );
     case 'ctxloom-workspace':
       return ctxloomWorkspaceCase(shared);
     case 'floor':
@@ -269,14 +280,13 @@ function historyJsonl(count: number): string {
 }
 
 /**
- * An agent turn as a long-lived agent on the JSONL store runs it: load the session, replay it
+ * An agent turn as a long-lived agent on a session store (JSONL or SQLite) runs it: load the session, replay it
  * (`replaySession`: nanobot's message and token caps) and build. The turn's new messages are
  * appended to the store before the clock starts (the agent saved them after the last turn).
  */
-function ctxloomStoreCase(shared: Shared): Turns {
+function ctxloomStoreCase(shared: Shared, store: SessionStore): Turns {
   const { history, exact } = shared;
   const builder = agentBuilder(shared);
-  const store = new JsonlSessionStore({ dir: path.join(shared.workspace, 'sessions') });
   const budget = { tokenCounter: exact, contextWindowTokens: CONTEXT_WINDOW_TOKENS, maxOutputTokens: 8_192 };
   let stored = 0;
   const save = async (list: readonly Message[]) => {

@@ -15,6 +15,7 @@ import type { CaseFigures } from './context-build-case.js';
 const CASES = [
   'ctxloom',
   'ctxloom-store',
+  'ctxloom-sqlite',
   'ctxloom-workspace',
   'floor',
   'mastra',
