@@ -10,24 +10,32 @@ import type { HistoryFloor } from './history-window.js';
  * Anything else may be dropped or changed (0), and so may a transaction whose run of results reaches
  * the end of the history, since a later message may still join that run.
  */
-export const chatHistoryFloor: HistoryFloor = (history, { index, counter }) => {
+export const chatHistoryFloor: HistoryFloor = (history, { index, counter }) =>
+  isSentAsItIs(history, index) ? counter.countMessage(history[index] as Message) : 0;
+
+/**
+ * The floor of a history message under a message limit (`maxMessages` without a token budget): 1 for
+ * a message the sanitizing step passes as it is (see {@link chatHistoryFloor}), else 0.
+ */
+export const chatMessageFloor: HistoryFloor = (history, { index }) => (isSentAsItIs(history, index) ? 1 : 0);
+
+/** True when the tool-call sanitizing step passes `history[index]` as it is, whatever is appended. */
+function isSentAsItIs(history: readonly Message[], index: number): boolean {
   const message = history[index] as Message; // the window stays in range
   switch (message.role) {
     case 'user':
-      return counter.countMessage(message);
+      return true;
     case 'assistant':
-      return message.toolCalls === undefined || isWholeTransaction(history, index)
-        ? counter.countMessage(message)
-        : 0;
+      return message.toolCalls === undefined || isWholeTransaction(history, index);
     case 'tool': {
       let caller = index - 1;
       while (caller >= 0 && history[caller]?.role === 'tool') caller -= 1;
-      return isWholeTransaction(history, caller) ? counter.countMessage(message) : 0;
+      return isWholeTransaction(history, caller);
     }
     default:
-      return 0;
+      return false;
   }
-};
+}
 
 /** True when `history[index]` is an assistant whose calls and the run of results after it are whole. */
 function isWholeTransaction(history: readonly Message[], index: number): boolean {

@@ -16,6 +16,9 @@ import type { ChatPresetOptions } from './for-chat.js';
 
 type Variant = {
   readonly preset: 'chat' | 'react';
+  /** Which limit the window follows: the token budget (maxMessages too, if set) or the message limit alone. */
+  readonly limit: 'tokens' | 'messages';
+  readonly sanitizeToolCalls: boolean;
   readonly maxMessages?: number;
   readonly onOverBudget: 'throw' | 'keep';
   readonly current: string | undefined;
@@ -34,11 +37,13 @@ function builder(options: ChatPresetOptions & { readonly preset: Variant['preset
 const variantArbitrary: fc.Arbitrary<Variant> = fc.record(
   {
     preset: fc.constantFrom('chat' as const, 'react' as const),
+    limit: fc.constantFrom('tokens' as const, 'messages' as const),
+    sanitizeToolCalls: fc.boolean(),
     maxMessages: fc.integer({ min: 2, max: 60 }),
     onOverBudget: fc.constantFrom('throw' as const, 'keep' as const),
     current: fc.constantFrom('next', undefined),
   },
-  { requiredKeys: ['preset', 'onOverBudget', 'current'] },
+  { requiredKeys: ['preset', 'limit', 'sanitizeToolCalls', 'onOverBudget', 'current'] },
 );
 
 /** What a build gave: its messages, or the code of the error it threw. */
@@ -79,7 +84,8 @@ function idsOf(messages: readonly Message[]): ReadonlySet<string> {
   return ids;
 }
 
-type Counts = { windowed: number };
+/** Builds that sent fewer messages than the history had; builds whose message-limit window left some out. */
+type Counts = { windowed: number; byMessages: number };
 
 async function checkSession(
   [conversation, steps, startLength, historyBudget, variant]: readonly [
@@ -91,17 +97,21 @@ async function checkSession(
   ],
   counts: Counts,
 ): Promise<void> {
+  const maxMessages =
+    variant.maxMessages ?? (variant.limit === 'messages' ? (historyBudget % 40) + 1 : undefined);
   const base = {
     preset: variant.preset,
     onOverBudget: variant.onOverBudget,
-    ...(variant.maxMessages === undefined ? {} : { maxMessages: variant.maxMessages }),
+    sanitizeToolCalls: variant.sanitizeToolCalls,
+    ...(maxMessages === undefined ? {} : { maxMessages }),
   };
   const current = variant.current === undefined ? {} : { current: variant.current };
   // The request without history, to size the budget around what the history may take.
   const fixed = await builder({ ...base, onOverBudget: 'keep' }).build(current);
-  const maxInputTokens = fixed.trace.totalTokens + historyBudget;
-  const incremental = builder({ ...base, maxInputTokens });
-  const whole = builder({ ...base, maxInputTokens, historyWindow: false });
+  const budget =
+    variant.limit === 'tokens' ? { maxInputTokens: fixed.trace.totalTokens + historyBudget } : {};
+  const incremental = builder({ ...base, ...budget });
+  const whole = builder({ ...base, ...budget, historyWindow: false });
   const master = [...conversation];
   let length = Math.min(startLength, master.length);
   for (const [turn, step] of steps.entries()) {
@@ -109,13 +119,20 @@ async function checkSession(
     const history = master.slice(0, length);
     const known = idsOf(master);
     const input = { history, ...current };
-    const fast = normalised(await outcome(incremental.build(input)), known);
+    const built = incremental.build(input);
+    const fast = normalised(await outcome(built), known);
+    const leftOut = await built.then(
+      (result) =>
+        (result.trace.stages.find((stage) => stage.id === 'history')?.messagesOut ?? 0) < history.length,
+      () => false,
+    );
     const full = normalised(await outcome(whole.build(input)), known);
     // A builder that never saw this session: what every remembered floor must agree with.
-    const fresh = normalised(await outcome(builder({ ...base, maxInputTokens }).build(input)), known);
+    const fresh = normalised(await outcome(builder({ ...base, ...budget }).build(input)), known);
     expect(fast).toEqual(full);
     expect(fast).toEqual(fresh);
     if ('messages' in fast && fast.messages.length < history.length) counts.windowed += 1;
+    if (leftOut && variant.limit === 'messages') counts.byMessages += 1;
   }
 }
 
@@ -134,17 +151,18 @@ describe('the chat and ReAct presets’ history window', () => {
   test.prop([...sessionArbitraries], { numRuns: 120 })(
     'a warm builder sends what a builder given the whole history sends, or fails the same way',
     async (...values) => {
-      await checkSession(values, { windowed: 0 });
+      await checkSession(values, { windowed: 0, byMessages: 0 });
     },
     60_000,
   );
 
   it('leaves messages out over a fixed seed, sending the same', async () => {
-    const counts: Counts = { windowed: 0 };
+    const counts: Counts = { windowed: 0, byMessages: 0 };
     await fc.assert(
       fc.asyncProperty(...sessionArbitraries, (...values) => checkSession(values, counts)),
       { numRuns: 120, seed: 20_261_202 },
     );
     expect(counts.windowed).toBeGreaterThan(20);
+    expect(counts.byMessages).toBeGreaterThan(20);
   }, 60_000);
 });

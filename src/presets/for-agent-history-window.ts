@@ -51,7 +51,7 @@ export class AgentHistoryWindow implements MessageProvider {
     });
     const { rewrittenBefore } = options;
     this.#window = new HistoryWindow({
-      budgetTokens: options.budgetTokens,
+      budget: options.budgetTokens,
       droppedBy: 'the governor would snip them',
       floor: (history, at) =>
         governed.tokens(history, {

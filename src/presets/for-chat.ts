@@ -17,7 +17,7 @@ import { StateHistoryProvider, type WorkingMemoryAdapter } from '../providers/st
 import { StaticPromptProvider } from '../providers/static-prompt-provider.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { WorkspaceFileCache } from '../workspace/file-cache.js';
-import { chatHistoryFloor } from './chat-history-floor.js';
+import { chatHistoryFloor, chatMessageFloor } from './chat-history-floor.js';
 import { HistoryWindow } from './history-window.js';
 
 /** Options for `ContextBuilder.forChat`. Skill fields are deliberately not read. */
@@ -70,12 +70,12 @@ export type ChatPresetOptions = {
    */
   readonly sanitizeToolCalls?: boolean;
   /**
-   * With `maxInputTokens` (and the oldest trimmed first, only system messages pinned, no annotation
-   * and no working memory): leave out, before any filter sees them, the oldest history messages the
-   * token budget is certain to drop, and remember across builds what was learnt about a history that
-   * only grows, so a turn costs what is new plus the kept window (see `AgentHistoryWindow` for the
-   * same in the agent preset). The messages sent are the same either way; `false` hands the filters
-   * the whole history every build.
+   * With `maxInputTokens` (and the oldest trimmed first), or else with `maxMessages`, and only system
+   * messages pinned, no annotation and no working memory: leave out, before any filter sees them, the
+   * oldest history messages the token budget (or the message limit) is certain to drop, and remember
+   * across builds what was learnt about a history that only grows, so a turn costs what is new plus
+   * the kept window (see `AgentHistoryWindow` for the same in the agent preset). The messages sent are
+   * the same either way; `false` hands the filters the whole history every build.
    * @default true
    */
   readonly historyWindow?: boolean;
@@ -128,26 +128,36 @@ export function historyProviders(options: ChatPresetOptions): readonly MessagePr
 }
 
 /**
- * The history window of a preset whose token budget trims the oldest messages, when nothing but
- * the budget decides what is dropped (see `ChatPresetOptions.historyWindow`).
+ * The history window of a preset whose token budget trims the oldest messages, or without a token
+ * budget whose message limit does, when nothing but that decides what is dropped (see
+ * `ChatPresetOptions.historyWindow`).
  */
 function historyWindow(options: ChatPresetOptions): HistoryWindow | undefined {
   const onlySystemPinned = (options.pinnedRoles ?? ['system']).every((role) => role === 'system');
   if (
     options.historyWindow === false ||
-    typeof options.maxInputTokens !== 'number' ||
-    options.trimFromStart === false ||
     !onlySystemPinned ||
     options.annotateHistory === true ||
     options.workingMemory !== undefined
   ) {
     return undefined;
   }
-  return new HistoryWindow({
-    budgetTokens: options.maxInputTokens,
-    floor: chatHistoryFloor,
-    droppedBy: 'the token budget would drop them',
-  });
+  if (typeof options.maxInputTokens === 'number')
+    return options.trimFromStart === false
+      ? undefined
+      : new HistoryWindow({
+          budget: options.maxInputTokens,
+          floor: chatHistoryFloor,
+          droppedBy: 'the token budget would drop them',
+        });
+  if (typeof options.maxMessages === 'number')
+    return new HistoryWindow({
+      budget: options.maxMessages,
+      unit: 'messages',
+      floor: chatMessageFloor,
+      droppedBy: 'the message limit would drop them',
+    });
+  return undefined;
 }
 
 /**

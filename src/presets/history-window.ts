@@ -32,8 +32,10 @@ export type HistoryFloor = (
 
 /** Options for {@link HistoryWindow}. @internal */
 export type HistoryWindowOptions = {
-  /** The budget the preset's budget step enforces, in tokens; 0 turns the window off. */
-  readonly budgetTokens: number;
+  /** The budget the preset's budget step enforces, in `unit`s; 0 turns the window off. */
+  readonly budget: number;
+  /** What the budget and the floors count: tokens (a token budget) or messages (a message limit). @default 'tokens' */
+  readonly unit?: 'tokens' | 'messages';
   readonly floor: HistoryFloor;
   /** Who would drop what is left out, for the decision, e.g. `the governor would snip them`. */
   readonly droppedBy: string;
@@ -71,6 +73,7 @@ export class HistoryWindow implements MessageProvider {
   readonly #budget: number;
   readonly #floor: HistoryFloor;
   readonly #droppedBy: string;
+  readonly #unit: 'tokens' | 'messages';
   readonly #isOff: ((input: BuildInput) => boolean) | undefined;
   /** The window is emitted tagged (section `history`), so the filters' caches see these objects. */
   readonly #tags = new SectionTags();
@@ -92,7 +95,8 @@ export class HistoryWindow implements MessageProvider {
   #last: { readonly start: number; readonly length: number; readonly out: ProviderResult } | undefined;
 
   constructor(options: HistoryWindowOptions) {
-    this.#budget = options.budgetTokens;
+    this.#budget = options.budget;
+    this.#unit = options.unit ?? 'tokens';
     this.#floor = options.floor;
     this.#droppedBy = options.droppedBy;
     this.#isOff = options.isOff;
@@ -178,10 +182,11 @@ export class HistoryWindow implements MessageProvider {
           stage: this.id,
           reason:
             `Left out the ${count} oldest history message(s): even at their smallest the newer ones exceed ` +
-            `the input budget of ${this.#budget} tokens, so ${this.#droppedBy} (not counted).`,
+            `${this.#unit === 'tokens' ? `the input budget of ${this.#budget} tokens` : `the limit of ${this.#budget} messages`}, ` +
+            `so ${this.#droppedBy} (not counted).`,
           messageIds: [],
           messageRange: { firstId: first.id, lastId: lastLeftOut.id, count },
-          details: { budgetTokens: this.#budget },
+          details: this.#unit === 'tokens' ? { budgetTokens: this.#budget } : { maxMessages: this.#budget },
         }),
       ],
     };
