@@ -78,6 +78,30 @@ describe('ContextPipeline', () => {
     expect(second.messages[2]?.metadata?.['section']).toBe('history');
   });
 
+  it('tags a block that only grew for its new messages, and a changed block anew', async () => {
+    const pipeline = new ContextPipeline({ providers: [history] });
+    const list = [user('one', { generateId }), user('two', { generateId })];
+    const first = await pipeline.build({ history: list });
+    list.push(user('three', { generateId }));
+    const grown = await pipeline.build({ history: list });
+    expect(grown.messages.slice(0, 2)).toEqual(first.messages);
+    expect(grown.messages[0]).toBe(first.messages[0]);
+    expect(grown.messages.map((message) => sectionOf(message))).toEqual(['history', 'history', 'history']);
+    // A new array with an old message replaced: the replacement is tagged, the others kept.
+    const edited = [list[0], user('TWO', { generateId }), list[2]];
+    const again = await pipeline.build({ history: edited as typeof list });
+    expect(again.messages.map((message) => [message.content, sectionOf(message)])).toEqual([
+      ['one', 'history'],
+      ['TWO', 'history'],
+      ['three', 'history'],
+    ]);
+    expect(again.messages[0]).toBe(first.messages[0]);
+    // The same array spliced (not only grown) is tagged anew too.
+    list.splice(1, 1);
+    const spliced = await pipeline.build({ history: list });
+    expect(spliced.messages.map((message) => message.content)).toEqual(['one', 'three']);
+  });
+
   it('records a failing provider in the trace and goes on', async () => {
     const broken: MessageProvider = {
       id: 'broken',

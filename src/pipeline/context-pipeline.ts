@@ -3,6 +3,7 @@ import type { Decision } from '../core/decision.js';
 import { throwIfAborted, toContextError } from '../core/errors.js';
 import { generateMessageId, type IdGenerator } from '../core/ids.js';
 import { isRecord } from '../core/is-record.js';
+import { extendsMarkedList, type ListMark, markList } from '../core/list-mark.js';
 import { type Message, sectionOf } from '../core/message.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import { withTokenCache } from '../tokens/cached-token-counter.js';
@@ -64,6 +65,11 @@ export class ContextPipeline {
   readonly #checks: readonly BuildCheck[];
   /** Tagged copies of provider messages, so the same input message gets the same object every build. */
   readonly #tags = new SectionTags();
+  /** Each provider's last block and its tagged copy: a block that only grew is tagged for its new messages. */
+  readonly #taggedBlocks: (
+    | { readonly mark: ListMark<Message>; readonly tagged: readonly Message[] }
+    | undefined
+  )[] = [];
   readonly #validator = new BuildInputValidator();
   readonly #memo: BuildMemo | undefined;
   readonly #wholeHistory: boolean;
@@ -99,12 +105,12 @@ export class ContextPipeline {
     const drafts: StageDraft[] = [];
     const blocks: (readonly Message[])[] = [];
     let messages: readonly Message[] = [];
-    for (const provider of this.providers) {
+    for (const [index, provider] of this.providers.entries()) {
       throwIfAborted(input.signal);
       const stageStart = this.#now();
       const outcome = await runProvider(provider, input, context);
       blocks.push(outcome.messages);
-      const block = outcome.messages.map((message) => this.#tags.tag(message, provider.id));
+      const block = this.#tagBlock(index, { section: provider.id, messages: outcome.messages });
       drafts.push({
         id: provider.id,
         kind: 'provider',
@@ -129,6 +135,25 @@ export class ContextPipeline {
     const result = await this.#filter(messages, { input, context, drafts, started, operation: 'build' });
     this.#memo?.remember(key, result);
     return result;
+  }
+
+  /**
+   * The block of provider `index` tagged with its section: last build's tagged copy when the provider
+   * gave the same messages again (by identity), extended with the new ones when it gave them and more.
+   */
+  #tagBlock(
+    index: number,
+    block: { readonly section: string; readonly messages: readonly Message[] },
+  ): readonly Message[] {
+    const { section, messages } = block;
+    const last = this.#taggedBlocks[index];
+    const tag = (message: Message) => this.#tags.tag(message, section);
+    let tagged: readonly Message[];
+    if (last === undefined || !extendsMarkedList(last.mark, messages)) tagged = messages.map(tag);
+    else if (messages.length === last.mark.length) tagged = last.tagged;
+    else tagged = last.tagged.concat(messages.slice(last.mark.length).map(tag));
+    this.#taggedBlocks[index] = { mark: markList(messages), tagged };
+    return tagged;
   }
 
   /**
