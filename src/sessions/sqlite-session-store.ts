@@ -59,7 +59,7 @@ CREATE TABLE IF NOT EXISTS ctxloom_messages (
   session_key TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL,
   PRIMARY KEY (session_key, seq)) WITHOUT ROWID;`;
 
-/** A database made before the generation column (ctxloom ≤ 0.x) gets it; see `SessionRowReads`. */
+/** A database made before the generation column gets it on open; see `SessionRowReads`. */
 const ADD_GENERATION = 'ALTER TABLE ctxloom_sessions ADD COLUMN generation INTEGER NOT NULL DEFAULT 0';
 
 /** Any change to a stored message row, by any writer, bumps its session's generation. */
