@@ -9,7 +9,7 @@
  * Run: `npx tsx scripts/fit-estimator.ts` (about a minute), then review and commit the coefficients.
  */
 import { writeFile } from 'node:fs/promises';
-import { O200kEncoder } from '../src/tokens/o200k-encoder.js';
+import { BpeEncoder } from '../src/tokens/bpe-encoder.js';
 import { CORPUS_CLASSES, type CorpusClass, generateCorpusDocuments } from '../src/tokens/token-corpus.js';
 import { countEstimateFeatures, ESTIMATE_FEATURES } from '../src/tokens/token-estimate-features.js';
 
@@ -21,7 +21,7 @@ const OUTPUT = new URL('../src/tokens/token-estimate-coefficients.ts', import.me
 
 type Sample = { readonly corpusClass: CorpusClass; readonly features: Float64Array; readonly tokens: number };
 
-const encoder = await O200kEncoder.load();
+const encoder = await BpeEncoder.load('o200k_base');
 const samples = (seed: number): Sample[] =>
   CORPUS_CLASSES.flatMap((corpusClass, index) =>
     generateCorpusDocuments({ corpusClass, seed: seed + index, count: DOCUMENTS_PER_CLASS }).map((text) => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { user } from '../core/factories.js';
+import { BpeEncoder } from './bpe-encoder.js';
 import { EstimatingTokenCounter } from './estimating-token-counter.js';
-import { O200kEncoder } from './o200k-encoder.js';
 import { SimpleTokenCounter } from './simple-token-counter.js';
 import { CORPUS_CLASSES, type CorpusClass, generateCorpusDocuments } from './token-corpus.js';
 import { TOKEN_ESTIMATE_COEFFICIENTS } from './token-estimate-coefficients.js';
@@ -17,9 +17,9 @@ const LIMITS: Readonly<Record<CorpusClass, number>> = {
   mixed: 10,
 };
 
-let exact: O200kEncoder;
+let exact: BpeEncoder;
 beforeAll(async () => {
-  exact = await O200kEncoder.load();
+  exact = await BpeEncoder.load('o200k_base');
 });
 
 /** Mean absolute percentage error of a counter against exact o200k counts. */

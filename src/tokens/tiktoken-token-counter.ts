@@ -1,8 +1,7 @@
 import { ContextError, throwIfAborted } from '../core/errors.js';
-import { O200kEncoder } from './o200k-encoder.js';
+import { BpeEncoder } from './bpe-encoder.js';
 import { TextTokenCounter } from './text-token-counter.js';
 import {
-  loadTiktokenEncoder,
   resolveTiktokenEncoding,
   type TiktokenEncoder,
   type TiktokenEncodingName,
@@ -36,12 +35,12 @@ const NO_SPECIAL = new Set<string>();
  * Exact token counts for OpenAI models (`o200k_base`, `cl100k_base`), identical to gpt-tokenizer's.
  * Text is encoded as plain text: `<|endoftext|>` in a message is counted as the characters it is.
  *
- * `create` loads the encoding asynchronously and only when asked. For `o200k_base` (GPT-4o, 4.1, 5,
- * o-series) it uses ctxloom's own encoder over the vocabulary file gpt-tokenizer ships: a
- * hand-written pre-tokenizer, flat rank tables and a count-only merge, several times faster to load
- * and to count than gpt-tokenizer's module, with the same counts and token ids (differential tests
- * over 10 MB of mixed text). `cl100k_base` uses gpt-tokenizer's module. The constructor takes an
- * encoder you loaded yourself, such as `await import('gpt-tokenizer/encoding/o200k_base')`.
+ * `create` loads the encoding asynchronously and only when asked, with ctxloom's own encoder over the
+ * vocabulary file gpt-tokenizer ships: flat rank tables and a count-only merge, with a hand-written
+ * pre-tokenizer for `o200k_base` (GPT-4o, 4.1, 5, o-series) and the encoding's pattern for
+ * `cl100k_base` (GPT-4, GPT-3.5). It loads several times faster than gpt-tokenizer's modules, with
+ * the same counts and token ids (differential tests over 10 MB of mixed text). The constructor takes
+ * an encoder you loaded yourself, such as `await import('gpt-tokenizer/encoding/o200k_base')`.
  * @example const counter = await TiktokenTokenCounter.create({ model: 'gpt-4o' });
  */
 export class TiktokenTokenCounter extends TextTokenCounter {
@@ -72,8 +71,7 @@ export class TiktokenTokenCounter extends TextTokenCounter {
       });
     }
     throwIfAborted(options.signal);
-    const encoder =
-      encoding === 'o200k_base' ? await O200kEncoder.load() : await loadTiktokenEncoder(encoding);
+    const encoder = await BpeEncoder.load(encoding);
     throwIfAborted(options.signal);
     const { signal: _signal, model: _model, ...cost } = options;
     return new TiktokenTokenCounter({ ...cost, encoder, encoding });

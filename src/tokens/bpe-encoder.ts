@@ -3,72 +3,108 @@ import { fileURLToPath } from 'node:url';
 import { ContextError } from '../core/errors.js';
 import { BpeRanks, NO_RANK } from './bpe-ranks.js';
 import { BytePairMerger } from './byte-pair-merge.js';
+import { cl100kPieceEnd } from './cl100k-pre-tokenizer.js';
 import { o200kPieceEnd } from './o200k-pre-tokenizer.js';
 import { PieceCountMemo } from './piece-count-memo.js';
+import type { TiktokenEncodingName } from './tiktoken-encoding.js';
 
 /** Scratch buffers grown past this many bytes for one piece are released after it. */
 const MAX_KEPT_SCRATCH = 1 << 16;
 
-/** o200k_base's special tokens, for `decode` (`encode` never produces them: all text is plain). */
-const SPECIAL_TOKENS = new Map<number, string>([
-  [199999, '<|endoftext|>'],
-  [200000, '<|fim_prefix|>'],
-  [200001, '<|fim_middle|>'],
-  [200002, '<|fim_suffix|>'],
-  [200003, '<|im_start|>'],
-  [200004, '<|im_end|>'],
-  [200005, '<|im_sep|>'],
-  [200006, '<|endofprompt|>'],
-]);
+/** What differs between the encodings: how text is split into pieces, and the special tokens. */
+type EncodingSpec = {
+  readonly pieceEnd: (text: string, start: number) => number;
+  /** Special token ids and their text, for `decode` (`encode` never produces them: all text is plain). */
+  readonly special: ReadonlyMap<number, string>;
+};
 
-/** The encoder over gpt-tokenizer's file, loaded once per process (it is immutable but for its memo). */
-let shared: Promise<O200kEncoder> | undefined;
+const ENCODINGS: Readonly<Record<TiktokenEncodingName, EncodingSpec>> = {
+  o200k_base: {
+    pieceEnd: o200kPieceEnd,
+    special: new Map([
+      [199999, '<|endoftext|>'],
+      [200000, '<|fim_prefix|>'],
+      [200001, '<|fim_middle|>'],
+      [200002, '<|fim_suffix|>'],
+      [200003, '<|im_start|>'],
+      [200004, '<|im_end|>'],
+      [200005, '<|im_sep|>'],
+      [200006, '<|endofprompt|>'],
+    ]),
+  },
+  cl100k_base: {
+    pieceEnd: cl100kPieceEnd,
+    special: new Map([
+      [100257, '<|endoftext|>'],
+      [100258, '<|fim_prefix|>'],
+      [100259, '<|fim_middle|>'],
+      [100260, '<|fim_suffix|>'],
+      [100264, '<|im_start|>'],
+      [100265, '<|im_end|>'],
+      [100266, '<|im_sep|>'],
+      [100276, '<|endofprompt|>'],
+    ]),
+  },
+};
+
+/** Each encoding's encoder, loaded once per process (it is immutable but for its memo). */
+const shared = new Map<TiktokenEncodingName, Promise<BpeEncoder>>();
 
 /**
- * o200k_base (GPT-4o, GPT-4.1, GPT-5, o-series) without a regex or a string per token: the
- * hand-written pre-tokenizer splits the text, a piece seen before is answered from a memo, and a
- * new piece is byte-pair merged over flat rank tables, counting parts without building token arrays.
- * Counts and token ids are identical to gpt-tokenizer 4.0.0's (differential tests over 10 MB of mixed
- * text); every text is plain text, so `<|endoftext|>` is counted as the characters it is.
+ * An OpenAI encoding (o200k_base: GPT-4o, GPT-4.1, GPT-5, o-series; cl100k_base: GPT-4, GPT-3.5)
+ * without a string per token: the pre-tokenizer splits the text (o200k_base's is hand-written, with
+ * no regex), a piece seen before is answered from a memo, and a new piece is byte-pair merged over
+ * flat rank tables, counting parts without building token arrays. Counts and token ids are
+ * identical to gpt-tokenizer 4.0.0's (differential tests over 10 MB of mixed text); every text is
+ * plain text, so `<|endoftext|>` is counted as the characters it is.
  *
  * The vocabulary is read from the `.tiktoken` file gpt-tokenizer ships (`gpt-tokenizer/data/…`),
  * which loads several times faster than its JavaScript module.
  * @internal
  */
-export class O200kEncoder {
+export class BpeEncoder {
+  /** The encoding's name. */
+  readonly encoding: TiktokenEncodingName;
+  readonly #spec: EncodingSpec;
   readonly #ranks: BpeRanks;
   readonly #merger: BytePairMerger;
   readonly #memo = new PieceCountMemo();
   #bytes = new Uint8Array(1024);
   #isWellFormed = true;
 
-  constructor(ranks: BpeRanks) {
+  constructor(encoding: TiktokenEncodingName, ranks: BpeRanks) {
+    this.encoding = encoding;
+    this.#spec = ENCODINGS[encoding];
     this.#ranks = ranks;
     this.#merger = new BytePairMerger(ranks);
   }
 
   /**
-   * The encoder over the vocabulary gpt-tokenizer ships (`gpt-tokenizer/data/o200k_base.tiktoken`),
+   * The encoder over the vocabulary gpt-tokenizer ships (`gpt-tokenizer/data/<encoding>.tiktoken`),
    * read on the first call and shared by every later one.
    * @throws ContextError `DEPENDENCY_MISSING` when gpt-tokenizer (or the file) is missing,
    * `TOKENIZER_UNAVAILABLE` when the file is damaged.
    */
-  static load(): Promise<O200kEncoder> {
-    shared ??= O200kEncoder.fromFile(() =>
-      fileURLToPath(import.meta.resolve('gpt-tokenizer/data/o200k_base.tiktoken')),
-    ).catch((error: unknown) => {
-      shared = undefined;
-      throw error;
-    });
-    return shared;
+  static load(encoding: TiktokenEncodingName): Promise<BpeEncoder> {
+    let loading = shared.get(encoding);
+    if (loading === undefined) {
+      loading = BpeEncoder.fromFile(encoding, () =>
+        fileURLToPath(import.meta.resolve(`gpt-tokenizer/data/${encoding}.tiktoken`)),
+      ).catch((error: unknown) => {
+        shared.delete(encoding);
+        throw error;
+      });
+      shared.set(encoding, loading);
+    }
+    return loading;
   }
 
   /**
-   * Reads the vocabulary from a `.tiktoken` file (a path, or a function that finds it).
+   * Reads the vocabulary of `encoding` from a `.tiktoken` file (a path, or a function that finds it).
    * @throws ContextError `DEPENDENCY_MISSING` when the file cannot be found or read,
    * `TOKENIZER_UNAVAILABLE` when it is damaged.
    */
-  static async fromFile(path: string | (() => string)): Promise<O200kEncoder> {
+  static async fromFile(encoding: TiktokenEncodingName, path: string | (() => string)): Promise<BpeEncoder> {
     let file: Uint8Array;
     try {
       file = await readFile(typeof path === 'string' ? path : path());
@@ -76,19 +112,19 @@ export class O200kEncoder {
       throw new ContextError({
         code: 'DEPENDENCY_MISSING',
         message:
-          `Could not read o200k_base's vocabulary (${typeof path === 'string' ? path : 'gpt-tokenizer/data/o200k_base.tiktoken'}): ` +
-          "install gpt-tokenizer (npm install gpt-tokenizer), or pass { encoder: await import('gpt-tokenizer/encoding/o200k_base') } to new TiktokenTokenCounter() where the package's files cannot be read.",
+          `Could not read ${encoding}'s vocabulary (${typeof path === 'string' ? path : `gpt-tokenizer/data/${encoding}.tiktoken`}): ` +
+          `install gpt-tokenizer (npm install gpt-tokenizer), or pass { encoder: await import('gpt-tokenizer/encoding/${encoding}') } to new TiktokenTokenCounter() where the package's files cannot be read.`,
         cause: error,
       });
     }
-    return new O200kEncoder(BpeRanks.fromTiktoken(file));
+    return new BpeEncoder(encoding, BpeRanks.fromTiktoken(file));
   }
 
   /** The number of tokens of `text`. */
   countTokens(text: string): number {
     let count = 0;
     for (let start = 0; start < text.length; ) {
-      const end = o200kPieceEnd(text, start);
+      const end = this.#spec.pieceEnd(text, start);
       if (end - start === 1 && text.charCodeAt(start) < 0x80) count += 1;
       else {
         let known = this.#memo.lookup(text, start, end);
@@ -107,7 +143,7 @@ export class O200kEncoder {
   encode(text: string): number[] {
     const tokens: number[] = [];
     for (let start = 0; start < text.length; ) {
-      const end = o200kPieceEnd(text, start);
+      const end = this.#spec.pieceEnd(text, start);
       const length = this.#toUtf8(text, start, end);
       const whole = this.#isWellFormed ? this.#ranks.exactRankOf(this.#bytes, length) : NO_RANK;
       if (whole !== NO_RANK) tokens.push(whole);
@@ -130,11 +166,11 @@ export class O200kEncoder {
     let length = 0;
     const encoder = new TextEncoder();
     for (const token of tokens) {
-      const special = SPECIAL_TOKENS.get(token);
+      const special = this.#spec.special.get(token);
       if (special === undefined && !(Number.isInteger(token) && token >= 0 && token < this.#ranks.size)) {
         throw new ContextError({
           code: 'INVALID_INPUT',
-          message: `Token id ${token} is not in o200k_base (ids 0–${this.#ranks.size - 1} and 199999–200006).`,
+          message: `Token id ${token} is not in ${this.encoding} (ids 0–${this.#ranks.size - 1} and its special tokens ${[...this.#spec.special.keys()].join(', ')}).`,
         });
       }
       const bytes = special === undefined ? this.#ranks.tokenBytes(token) : encoder.encode(special);
