@@ -283,7 +283,8 @@ export class SqliteSessionStore implements SessionStore {
         db.exec('PRAGMA journal_mode = WAL');
         db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(this.#busyTimeoutMs))}`);
         db.exec('PRAGMA synchronous = NORMAL');
-        inTransaction(db, { mode: 'IMMEDIATE', task: () => migrate(db) });
+        // Only a database that lacks something takes the write lock (many processes open one file).
+        if (!isMigrated(db)) inTransaction(db, { mode: 'IMMEDIATE', task: () => migrate(db) });
         return opened;
       });
     })();
@@ -314,9 +315,24 @@ export class SqliteSessionStore implements SessionStore {
 /** Creates the tables, adds the generation column to an older database, and creates the triggers. */
 function migrate(db: SqliteDatabase): void {
   db.exec(SCHEMA);
-  const columns = db.prepare('PRAGMA table_info(ctxloom_sessions)').all() as { name: string }[];
-  if (!columns.some((column) => column.name === 'generation')) db.exec(ADD_GENERATION);
+  if (!hasGenerationColumn(db)) db.exec(ADD_GENERATION);
   db.exec(TRIGGERS);
+}
+
+/** True when the tables, the generation column and both triggers are there (read without a write lock). */
+function isMigrated(db: SqliteDatabase): boolean {
+  const found = db
+    .prepare(
+      `SELECT count(*) AS n FROM sqlite_master WHERE name IN
+       ('ctxloom_sessions', 'ctxloom_messages', 'ctxloom_messages_deleted', 'ctxloom_messages_updated')`,
+    )
+    .get() as { n: number } | undefined;
+  return found?.n === 4 && hasGenerationColumn(db);
+}
+
+function hasGenerationColumn(db: SqliteDatabase): boolean {
+  const columns = db.prepare('PRAGMA table_info(ctxloom_sessions)').all() as { name: string }[];
+  return columns.some((column) => column.name === 'generation');
 }
 
 /**
