@@ -83,8 +83,8 @@ export class HistoryLog {
   readonly #lockPath: string;
   readonly #now: () => Date;
   readonly #lockTimeoutMs: number;
-  /** history.jsonl and the Dream cursor as last read: a build re-reads them only when they changed. */
-  readonly #files = new WorkspaceFileCache({ maxEntries: 2 });
+  /** history.jsonl and the two cursor files as last read: each is re-read only when it changed. */
+  readonly #files = new WorkspaceFileCache({ maxEntries: 3 });
   /** The entries parsed from the last text read (`undefined` file: the log was missing). */
   #parsed: { readonly file: CachedTextFile | undefined; readonly read: HistoryRead } | undefined;
   /** The last `readRecent` answer and what it was asked. */
@@ -237,7 +237,7 @@ export class HistoryLog {
 
   /** The Dream cursor: the last history cursor the memory writer processed (0 when unset or invalid). */
   async readDreamCursor(): Promise<number> {
-    return parseCounter((await this.#files.readIfExists(this.dreamCursorPath))?.text ?? '') ?? 0;
+    return (await this.#readCounter(this.dreamCursorPath)) ?? 0;
   }
 
   /** Sets the Dream cursor (atomic write). */
@@ -252,12 +252,17 @@ export class HistoryLog {
     await atomicWriteFile(this.dreamCursorPath, `${cursor}\n`);
   }
 
+  /** The value of a cursor file (`undefined` when missing or not a valid cursor). */
+  async #readCounter(file: string): Promise<number | undefined> {
+    return parseCounter((await this.#files.readIfExists(file))?.text ?? '');
+  }
+
   /**
    * `max(counter file, last valid cursor in the file)`: the tail (last 64 KiB) is read first; only
    * when its last line is not a valid entry is the whole file scanned for the largest valid cursor.
    */
   async #lastCursor(): Promise<number> {
-    const counter = (await readCounter(this.cursorPath)) ?? 0;
+    const counter = (await this.#readCounter(this.cursorPath)) ?? 0;
     const tail = await tailCursor(this.path);
     if (tail !== undefined) return Math.max(counter, tail);
     const entries = await this.read();
@@ -265,10 +270,7 @@ export class HistoryLog {
   }
 }
 
-async function readCounter(file: string): Promise<number | undefined> {
-  return parseCounter(await readTextOrEmpty(file));
-}
-
+/** A cursor file's value: a whole number ≥ 0 on its own, else `undefined`. */
 function parseCounter(raw: string): number | undefined {
   const text = raw.trim();
   if (!/^\d+$/.test(text)) return undefined;
