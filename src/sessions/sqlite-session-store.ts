@@ -67,8 +67,8 @@ const TRIGGERS = `
 CREATE TRIGGER IF NOT EXISTS ctxloom_messages_deleted AFTER DELETE ON ctxloom_messages BEGIN
   UPDATE ctxloom_sessions SET generation = generation + 1 WHERE key = old.session_key; END;
 CREATE TRIGGER IF NOT EXISTS ctxloom_messages_updated AFTER UPDATE ON ctxloom_messages BEGIN
-  UPDATE ctxloom_sessions SET generation = generation + 1 WHERE key = old.session_key;
-  UPDATE ctxloom_sessions SET generation = generation + 1 WHERE key = new.session_key; END;`;
+  UPDATE ctxloom_sessions SET generation = generation + 1
+  WHERE key IN (old.session_key, new.session_key); END;`;
 
 /**
  * A {@link SessionStore} in one SQLite database, on `node:sqlite` where Node has it and else on
