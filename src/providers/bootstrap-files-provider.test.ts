@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { settle } from '../../test/helpers/settle.js';
 import { ContextError } from '../core/errors.js';
 import { WorkspaceFileCache } from '../workspace/file-cache.js';
 import { BootstrapFilesProvider } from './bootstrap-files-provider.js';
@@ -178,8 +179,3 @@ describe('BootstrapFilesProvider', () => {
     ).rejects.toMatchObject({ code: 'ABORTED' });
   });
 });
-
-/** Lets a file written just now age past a cache's `settleMs: 0` (its change time is in the past). */
-function settle(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 5));
-}

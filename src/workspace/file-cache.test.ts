@@ -2,6 +2,7 @@ import { mkdtemp, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { settle } from '../../test/helpers/settle.js';
 import { WorkspaceFileCache } from './file-cache.js';
 
 let dir: string;
@@ -107,8 +108,3 @@ describe('WorkspaceFileCache', () => {
     });
   });
 });
-
-/** Lets a file written just now age past a cache's `settleMs: 0` (its change time is in the past). */
-function settle(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 5));
-}
