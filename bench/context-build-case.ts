@@ -3,9 +3,8 @@
  * `node --expose-gc --import tsx bench/context-build-case.ts <case> <messages>`. Prints one JSON line
  * with the figures (ms, bytes). Cases: ctxloom (forAgent), ctxloom-store (an agent turn through the
  * JSONL session store: load, replaySession, forAgent), ctxloom-sqlite (the same through the SQLite
- * store), ctxloom-workspace (forAgent's defaults on a
- * real workspace: files, skills, memory and Recent History), floor, mastra, langchain-exact,
- * langchain-approx, ai-sdk-prune, naive. Not a test: nothing here fails on a slow machine.
+ * store), ctxloom-workspace (forAgent's defaults on a real workspace: files, skills, memory and
+ * Recent History), floor, mastra, langchain-exact, langchain-approx, ai-sdk-prune, naive. Not a test: nothing here fails on a slow machine.
  *
  * A turn is one more message. The warm figures are a warm builder's: every case first runs
  * `WARMUP_TURNS` turns (so the figure is not the JIT's first compilations or the cold call's garbage),
@@ -17,7 +16,6 @@
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AIMessage, type BaseMessage, trimMessages } from '@langchain/core/messages';
 import { TokenLimiterProcessor } from '@mastra/core/processors';
 import { type ModelMessage, pruneMessages } from 'ai';
@@ -34,6 +32,7 @@ import {
 } from '../src/index.js';
 import { replaySession } from '../src/sessions/index.js';
 import { SETTLE_MS } from '../src/workspace/file-stamp.js';
+import { EXAMPLE_WORKSPACE } from '../test/helpers/example-workspace.js';
 import { CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
 import { gc, keepAlive, SampledClock, timed, WARMUP_TURNS } from './case-process.js';
 import { toLangChain } from './to-langchain.js';
@@ -197,16 +196,18 @@ function makeCase(name: string, shared: Shared): Turns {
   }
 }
 
-/** forAgent on an empty workspace: no files, no skills, no Recent History (what the other libraries do). */
-function agentBuilder({ exact, workspace }: Shared): ContextBuilder {
+/**
+ * forAgent on the case's empty workspace: no files, no skills, no Recent History (what the other
+ * libraries do); or, with `defaultsIn`, forAgent's own defaults on that workspace.
+ */
+function agentBuilder({ exact, workspace }: Shared, defaultsIn?: string): ContextBuilder {
   return ContextBuilder.forAgent({
-    workspace,
+    workspace: defaultsIn ?? workspace,
     channel: 'cli',
     tokenCounter: exact,
     contextWindowTokens: CONTEXT_WINDOW_TOKENS,
     governor: { blockLimit: BUDGET_TOKENS },
-    skills: { builtinDir: null },
-    recentHistory: false,
+    ...(defaultsIn === undefined ? { skills: { builtinDir: null }, recentHistory: false } : {}),
     now: clock.now,
   });
 }
@@ -245,14 +246,7 @@ function ctxloomCase(shared: Shared, builder: ContextBuilder = agentBuilder(shar
  */
 function ctxloomWorkspaceCase(shared: Shared): Turns {
   const workspace = path.join(shared.workspace, 'agent');
-  const builder = ContextBuilder.forAgent({
-    workspace,
-    channel: 'cli',
-    tokenCounter: shared.exact,
-    contextWindowTokens: CONTEXT_WINDOW_TOKENS,
-    governor: { blockLimit: BUDGET_TOKENS },
-    now: clock.now,
-  });
+  const builder = agentBuilder(shared, workspace);
   const ctxloom = ctxloomCase(shared, builder);
   return {
     ...ctxloom,
@@ -264,8 +258,6 @@ function ctxloomWorkspaceCase(shared: Shared): Turns {
     note: 'forAgent defaults on the example workspace: built-in skills, MEMORY.md, a 1,000-entry history.jsonl',
   };
 }
-
-const EXAMPLE_WORKSPACE = fileURLToPath(new URL('../examples/workspace', import.meta.url));
 
 /** A history.jsonl of `count` consolidation entries, about 300 characters each (English and Chinese). */
 function historyJsonl(count: number): string {
@@ -280,8 +272,8 @@ function historyJsonl(count: number): string {
 }
 
 /**
- * An agent turn as a long-lived agent on a session store (JSONL or SQLite) runs it: load the session, replay it
- * (`replaySession`: nanobot's message and token caps) and build. The turn's new messages are
+ * An agent turn as a long-lived agent on a session store (JSONL or SQLite) runs it: load the
+ * session, replay it (`replaySession`: nanobot's message and token caps) and build. The turn's new messages are
  * appended to the store before the clock starts (the agent saved them after the last turn).
  */
 function ctxloomStoreCase(shared: Shared, store: SessionStore): Turns {

@@ -67,9 +67,9 @@ type CachedFile = { readonly stamp: FileStamp; readonly parsed: ReturnType<typeo
  * Discovers skills: `{workspace}/skills/*\/SKILL.md` (source `workspace`), then each
  * extra folder (`extra`), then the built-in folder (`builtin`); a name found earlier shadows the same
  * name later. Disabled names are removed. Within a source, skills are sorted by name (a deterministic
- * order instead of nanobot's file-system order). Each call stats the folders and the SKILL.md files; a
- * folder is listed again and a SKILL.md re-read only when its stat changed. Invalid SKILL.md files are skipped and reported by
- * {@link SkillsCatalog.problems}.
+ * order instead of nanobot's file-system order). Each call stats the folders and the SKILL.md files;
+ * a folder is listed again and a SKILL.md re-read only when its stat changed. Invalid SKILL.md files
+ * are skipped and reported by {@link SkillsCatalog.problems}.
  *
  * @example
  * const catalog = new SkillsCatalog({ workspace: './my-agent', disabled: ['weather'] });

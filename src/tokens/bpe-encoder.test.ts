@@ -125,7 +125,7 @@ describe.each(ENCODINGS)('BpeEncoder $name', ({ name, reference, outside }) => {
   });
 
   it('fails with DEPENDENCY_MISSING for a missing file and TOKENIZER_UNAVAILABLE for a damaged one', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'ctxloom-o200k-'));
+    const folder = await mkdtemp(join(tmpdir(), `ctxloom-${name}-`));
     try {
       const missing = await BpeEncoder.fromFile(name, join(folder, 'none.tiktoken')).catch(
         (error: unknown) => error,
