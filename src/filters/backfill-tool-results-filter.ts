@@ -2,6 +2,7 @@ import { type Decision, decision } from '../core/decision.js';
 import { type Message, SECTION_KEY, sectionOf } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
 import { DEFAULT_BACKFILL_TEXT } from './governor-constants.js';
+import { runsAround, UnchangedListMemo } from './unchanged-list-memo.js';
 
 /** Options for {@link BackfillToolResultsFilter}. */
 export type BackfillToolResultsFilterOptions = {
@@ -15,12 +16,15 @@ export type BackfillToolResultsFilterOptions = {
  * Governor steps 4 and 9: for every declared tool call without a result, inserts a tool message
  * (`toolCallId`, the call's name, the backfill text) after the assistant and the tool messages that
  * directly follow it (in the assistant's section). Backfilled ids are `<assistant id>:backfill:<call id>` (deterministic, so a
- * rebuilt context is byte-identical). Returns the same list when nothing is missing.
+ * rebuilt context is byte-identical). Returns the same list when nothing is missing. Each run (an
+ * assistant and the results right after it) is filled on its own, so a list derived from the last
+ * one it returned unchanged is checked only in the runs that changed.
  */
 export class BackfillToolResultsFilter implements ContextFilter {
   readonly specificationVersion = 'v1' as const;
   readonly id: string;
   readonly #text: string;
+  readonly #memo = new UnchangedListMemo();
 
   constructor(options: BackfillToolResultsFilterOptions = {}) {
     this.id = options.id ?? 'backfill-tool-results';
@@ -28,6 +32,19 @@ export class BackfillToolResultsFilter implements ContextFilter {
   }
 
   apply(messages: readonly Message[]): FilterResult {
+    const changes = this.#memo.changesSince(messages);
+    const unchanged =
+      changes !== undefined &&
+      runsAround(messages, changes.touched).every((run) => this.#fill(run) === undefined);
+    const result = unchanged
+      ? { messages, decisions: [] }
+      : (this.#fill(messages) ?? { messages, decisions: [] });
+    this.#memo.remember(messages, result.messages === messages);
+    return result;
+  }
+
+  /** The list with every missing result filled in and the decisions, or `undefined` when none is missing. */
+  #fill(messages: readonly Message[]): FilterResult | undefined {
     let out: Message[] | undefined;
     const decisions: Decision[] = [];
     let index = 0;
@@ -70,6 +87,6 @@ export class BackfillToolResultsFilter implements ContextFilter {
       }
       out?.push(...run);
     }
-    return out === undefined ? { messages, decisions: [] } : { messages: out, decisions };
+    return out === undefined ? undefined : { messages: out, decisions };
   }
 }

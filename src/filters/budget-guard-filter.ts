@@ -1,7 +1,9 @@
 import { BudgetUnsatisfiableError, ContextError } from '../core/errors.js';
+import { visitListDelta } from '../core/list-delta.js';
 import type { Message } from '../core/message.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
 import { formatCount } from './pinned-prefix.js';
 
 /** Options for {@link BudgetGuardFilter}. */
@@ -21,7 +23,8 @@ export type BudgetGuardFilterOptions = {
  * with the builder's counter) fits `budgetTokens`, and otherwise throws a `BudgetUnsatisfiableError`
  * naming the total, the budget and the tokens that are never cut (system messages, tool schemas and
  * the last user message). With `onOverBudget: 'keep'` the request passes unchanged. Changes nothing
- * (the same array comes back) when it fits.
+ * (the same array comes back) when it fits. The messages' tokens of a list derived from the last one
+ * are that list's total plus what was added, minus what was removed (counts are per message).
  * @throws ContextError `INVALID_OPTIONS` when `budgetTokens` is not a finite number ≥ 0.
  */
 export class BudgetGuardFilter implements ContextFilter {
@@ -30,6 +33,10 @@ export class BudgetGuardFilter implements ContextFilter {
   readonly budgetTokens: number;
   readonly #onOverBudget: 'throw' | 'keep';
   readonly #hint: string;
+  /** The last list counted (a copy), its messages' tokens and the counter that counted them. */
+  #last:
+    | { readonly messages: readonly Message[]; readonly tokens: number; readonly counter: TokenCounter }
+    | undefined;
 
   constructor(options: BudgetGuardFilterOptions) {
     if (!(Number.isFinite(options.budgetTokens) && options.budgetTokens >= 0)) {
@@ -47,12 +54,31 @@ export class BudgetGuardFilter implements ContextFilter {
       "raise the budget, shorten the system prompt or the current message, send fewer tools, or pass onOverBudget: 'keep' to send it anyway";
   }
 
+  #messageTokens(messages: readonly Message[], counter: TokenCounter): number {
+    const last = this.#last;
+    let tokens = 0;
+    if (last === undefined || last.counter !== counter) tokens = counter.countMessages(messages);
+    else {
+      tokens = last.tokens;
+      visitListDelta(last.messages, messages, {
+        removed: (message) => {
+          tokens -= counter.countMessage(message);
+        },
+        added: (message) => {
+          tokens += counter.countMessage(message);
+        },
+      });
+    }
+    this.#last = { messages: [...messages], tokens, counter };
+    return tokens;
+  }
+
   // biome-ignore lint/complexity/useMaxParams: the ContextFilter contract fixes this signature
   apply(messages: readonly Message[], input: BuildInput, context: BuildContext): FilterResult {
     if (this.#onOverBudget === 'keep') return { messages, decisions: [] };
     const counter = context.tokenCounter;
     const toolTokens = counter.countTools(input.tools ?? []);
-    const total = counter.countMessages(messages) + toolTokens;
+    const total = this.#messageTokens(messages, counter) + toolTokens;
     if (total <= this.budgetTokens) return { messages, decisions: [] };
     const lastUser = messages.findLast((message) => message.role === 'user');
     const pinnedTokens =

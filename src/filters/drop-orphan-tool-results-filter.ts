@@ -1,6 +1,7 @@
 import { decision } from '../core/decision.js';
 import type { Message, ToolCall } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
+import { runsAround, UnchangedListMemo } from './unchanged-list-memo.js';
 
 /** Options for {@link DropOrphanToolResultsFilter}. */
 export type DropOrphanToolResultsFilterOptions = {
@@ -16,17 +17,29 @@ export type DropOrphanToolResultsFilterOptions = {
  * Stricter than nanobot (which accepts a result anywhere after its call): a result must sit in the
  * run of tool messages directly after the assistant that declared it, since OpenAI and Anthropic
  * reject anything else. A result separated from its call is dropped; step 4 backfills the call.
+ * Whether a result is an orphan depends on its run (the message before it and the results between),
+ * so a list derived from the last one it left unchanged is checked only in the runs that changed.
  */
 export class DropOrphanToolResultsFilter implements ContextFilter {
   readonly specificationVersion = 'v1' as const;
   readonly id: string;
+  readonly #memo = new UnchangedListMemo();
 
   constructor(options: DropOrphanToolResultsFilterOptions = {}) {
     this.id = options.id ?? 'drop-orphan-tool-results';
   }
 
   apply(messages: readonly Message[]): FilterResult {
+    const changes = this.#memo.changesSince(messages);
+    if (
+      changes !== undefined &&
+      runsAround(messages, changes.touched).every((run) => findOrphanResults(run).size === 0)
+    ) {
+      this.#memo.remember(messages, true);
+      return { messages, decisions: [] };
+    }
     const orphans = findOrphanResults(messages);
+    this.#memo.remember(messages, orphans.size === 0);
     if (orphans.size === 0) return { messages, decisions: [] };
     const dropped = messages.filter((message) => orphans.has(message));
     return {

@@ -1,6 +1,7 @@
 import { type Decision, decision } from '../core/decision.js';
 import type { Message, ToolCall } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
+import { UnchangedListMemo } from './unchanged-list-memo.js';
 
 /** Options for {@link StripMalformedToolCallsFilter}. */
 export type StripMalformedToolCallsFilterOptions = {
@@ -23,17 +24,45 @@ export function isValidToolCallName(call: ToolCall): boolean {
  * Beyond nanobot: a call whose id was already declared by an earlier call is renamed
  * (`<id>~2`, `<id>~3`, …) together with the matching result (in order) in its own run of tool messages, because
  * strict providers reject duplicate ids and dropping it would lose a real result.
+ *
+ * A list derived from the last one it returned unchanged is checked only in the messages that
+ * changed: their calls, and their ids against the ids the list declares (kept up to date).
  */
 export class StripMalformedToolCallsFilter implements ContextFilter {
   readonly specificationVersion = 'v1' as const;
   readonly id: string;
+  readonly #memo = new UnchangedListMemo();
+  /** The call ids declared in the last list returned unchanged (each once: none needed a rename). */
+  #declared = new Set<string>();
 
   constructor(options: StripMalformedToolCallsFilterOptions = {}) {
     this.id = options.id ?? 'strip-malformed-tool-calls';
   }
 
   apply(messages: readonly Message[]): FilterResult {
-    if (!messages.some(needsRepair(new Set()))) return { messages, decisions: [] };
+    const unchanged = this.#stillUnchanged(messages) || this.#isUnchanged(messages);
+    this.#memo.remember(messages, unchanged);
+    if (unchanged) return { messages, decisions: [] };
+    return this.#repair(messages);
+  }
+
+  /** Whether `messages`, derived from the last list returned unchanged, needs no repair either. */
+  #stillUnchanged(messages: readonly Message[]): boolean {
+    const changes = this.#memo.changesSince(messages);
+    if (changes === undefined) return false;
+    const declared = this.#declared;
+    for (const message of changes.removed)
+      for (const call of message.toolCalls ?? []) declared.delete(call.id);
+    return !changes.added.some(needsRepair(declared));
+  }
+
+  /** Whether `messages` needs no repair, checked in full (and the ids it declares, kept). */
+  #isUnchanged(messages: readonly Message[]): boolean {
+    this.#declared = new Set();
+    return !messages.some(needsRepair(this.#declared));
+  }
+
+  #repair(messages: readonly Message[]): FilterResult {
     const decisions: Decision[] = [];
     const declared = new Set<string>();
     const allIds = new Set(messages.flatMap((message) => (message.toolCalls ?? []).map((call) => call.id)));

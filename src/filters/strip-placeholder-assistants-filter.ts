@@ -3,6 +3,7 @@ import type { Message } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
 import { DEFAULT_PLACEHOLDER_TEXTS } from './governor-constants.js';
 import { PlaceholderTexts } from './placeholder-texts.js';
+import { UnchangedListMemo } from './unchanged-list-memo.js';
 
 /** Options for {@link StripPlaceholderAssistantsFilter}. */
 export type StripPlaceholderAssistantsFilterOptions = {
@@ -15,12 +16,14 @@ export type StripPlaceholderAssistantsFilterOptions = {
 /**
  * Governor step 1: removes assistant messages whose string content is a placeholder (such as
  * `[Previous assistant message omitted.]`) unless they carry tool calls. List content never matches.
- * Consecutive same-role messages this leaves are for the role-alternation pass.
+ * Consecutive same-role messages this leaves are for the role-alternation pass. A list derived from
+ * the last one it left unchanged is checked only where it changed (`UnchangedListMemo`).
  */
 export class StripPlaceholderAssistantsFilter implements ContextFilter {
   readonly specificationVersion = 'v1' as const;
   readonly id: string;
   readonly #placeholders: PlaceholderTexts;
+  readonly #memo = new UnchangedListMemo();
 
   constructor(options: StripPlaceholderAssistantsFilterOptions = {}) {
     this.id = options.id ?? 'strip-placeholder-assistants';
@@ -33,7 +36,10 @@ export class StripPlaceholderAssistantsFilter implements ContextFilter {
       typeof message.content === 'string' &&
       (message.toolCalls?.length ?? 0) === 0 &&
       this.#placeholders.has(message.content);
-    if (!messages.some(isPlaceholder)) return { messages, decisions: [] };
+    const changes = this.#memo.changesSince(messages);
+    const unchanged = !(changes?.added ?? messages).some(isPlaceholder);
+    this.#memo.remember(messages, unchanged);
+    if (unchanged) return { messages, decisions: [] };
     const dropped = messages.filter(isPlaceholder);
     return {
       messages: messages.filter((message) => !isPlaceholder(message)),

@@ -1,6 +1,7 @@
 import { codePointLength } from '../core/code-points.js';
 import { type Decision, decision } from '../core/decision.js';
 import { throwIfAborted } from '../core/errors.js';
+import { visitListDelta } from '../core/list-delta.js';
 import type { Message } from '../core/message.js';
 import { truncateText } from '../core/truncate-text.js';
 import type { BuildInput } from '../pipeline/build-input.js';
@@ -23,6 +24,16 @@ import {
 
 /** A tool message as this filter returned it, and the decision that goes with it. */
 type Rewritten = { readonly next: Message; readonly decision?: Decision };
+
+/**
+ * The last list this filter was given in a session (a copy) and, for each of its messages, what it
+ * returned when that is settled (`null`: the message as it is), else `undefined` (decided again).
+ */
+type LastCall = {
+  readonly sessionKey: string;
+  readonly messages: readonly Message[];
+  readonly settled: readonly (Rewritten | null | undefined)[];
+};
 
 /** A tool message waiting for its offload file; `fallback` is used when the write fails. */
 type PendingOffload = {
@@ -59,7 +70,9 @@ export type ToolResultBudgetFilterOptions = {
  * Offloads of one build are written as one batch (see `ToolResultOffloadWriter`): a reference is
  * sent only once its file is complete on disk. The filter remembers, per session, the message it
  * returned for each tool message it rewrote, so a later build of the same history returns the same
- * objects and touches no file.
+ * objects and touches no file; and the last list it was given, so a list derived from that one (the
+ * history window moved) is decided only where it changed: a kept message whose outcome is settled
+ * (left as it is, or rewritten for good) gets it again without being looked at.
  */
 export class ToolResultBudgetFilter implements ContextFilter {
   readonly specificationVersion = 'v1' as const;
@@ -67,6 +80,8 @@ export class ToolResultBudgetFilter implements ContextFilter {
   readonly #options: ToolResultBudgetFilterOptions;
   readonly #writer = new ToolResultOffloadWriter();
   readonly #rewritten = new Map<string, WeakMap<Message, Rewritten>>();
+  /** The last call only (of whichever session), so the filter holds one list, not one per session. */
+  #lastCall: LastCall | undefined;
 
   constructor(options: ToolResultBudgetFilterOptions = {}) {
     this.id = options.id ?? 'tool-result-budget';
@@ -76,24 +91,40 @@ export class ToolResultBudgetFilter implements ContextFilter {
   async apply(messages: readonly Message[], input: BuildInput, context: BuildContext): Promise<FilterResult> {
     const sessionKey = this.#options.sessionKey ?? input.sessionKey;
     const cache = this.#cacheFor(sessionKey ?? 'default');
+    const last = this.#lastCall;
+    const known = this.#settledFrom(
+      last?.sessionKey === (sessionKey ?? 'default') ? last : undefined,
+      messages,
+    );
     const slots: (Rewritten | PendingOffload | undefined)[] = [];
+    const settled: (Rewritten | null | undefined)[] = [];
     const plans: PlannedToolResultOffload[] = [];
     for (const [index, message] of messages.entries()) {
+      const outcome = known[index];
+      if (outcome !== undefined) {
+        slots.push(outcome ?? undefined);
+        settled.push(outcome);
+        continue;
+      }
       if (message.role !== 'tool') {
         slots.push(undefined);
+        settled.push(null);
         continue;
       }
       // A result rewritten before is found by identity first: no scan of its (large) text.
-      const known = cache.get(message);
-      if (known !== undefined) {
-        slots.push(known);
+      const rewritten = cache.get(message);
+      if (rewritten !== undefined) {
+        slots.push(rewritten);
+        settled.push(rewritten);
         continue;
       }
       const toolName = message.name !== undefined && message.name !== '' ? message.name : 'tool';
       if (this.#isUnchanged(message, toolName)) {
         slots.push(undefined);
+        settled.push(null);
         continue;
       }
+      settled.push(undefined);
       throwIfAborted(context.signal);
       const planned = this.#plan(message, { index, toolName, sessionKey });
       if ('plan' in planned) {
@@ -128,8 +159,14 @@ export class ToolResultBudgetFilter implements ContextFilter {
             : { ...slot.fallback, offloadError: outcome.error },
           context,
         );
-        if (outcome.ok && !dryRun) cache.set(message, rewritten);
-      } else if (rewritten !== undefined) cache.set(message, rewritten);
+        if (outcome.ok && !dryRun) {
+          cache.set(message, rewritten);
+          settled[index] = rewritten;
+        }
+      } else if (rewritten !== undefined && settled[index] === undefined) {
+        cache.set(message, rewritten);
+        settled[index] = rewritten;
+      }
       if (rewritten === undefined || rewritten.next === message) {
         out?.push(message);
         continue;
@@ -138,8 +175,26 @@ export class ToolResultBudgetFilter implements ContextFilter {
       out.push(rewritten.next);
       if (rewritten.decision !== undefined) decisions.push(rewritten.decision);
     }
+    this.#lastCall = { sessionKey: sessionKey ?? 'default', messages: [...messages], settled };
     if (created) await this.#retention(plans[0] as PlannedToolResultOffload, decisions);
     return out === undefined ? { messages, decisions: [] } : { messages: out, decisions };
+  }
+
+  /** For each message of `messages`, its settled outcome in the last call when it was kept from it. */
+  #settledFrom(
+    last: LastCall | undefined,
+    messages: readonly Message[],
+  ): readonly (Rewritten | null | undefined)[] {
+    const known = new Array<Rewritten | null | undefined>(messages.length);
+    if (last === undefined) return known;
+    visitListDelta(last.messages, messages, {
+      removed: () => undefined,
+      added: () => undefined,
+      kept: (from, to) => {
+        known[to] = last.settled[from];
+      },
+    });
+    return known;
   }
 
   /**

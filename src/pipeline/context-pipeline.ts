@@ -331,26 +331,27 @@ function stageTraces(
   shared: { readonly figures: StageTokenFigures; readonly initial: readonly Message[] },
 ): readonly StageTrace[] {
   let running = 0;
-  let runningEstimate = false;
+  let runningEstimated = 0;
   return drafts.map(({ listIn, listOut, ...stage }) => {
     if (stage.kind === 'provider') {
       const block = shared.figures.of(listOut);
       const tokensIn = running;
       running += block.tokens;
-      runningEstimate ||= block.isEstimate;
+      runningEstimated += block.estimated;
       return {
         ...stage,
         tokensIn,
         tokensOut: running,
-        ...(runningEstimate ? { tokensEstimated: true } : {}),
+        ...(runningEstimated > 0 ? { tokensEstimated: true } : {}),
       };
     }
-    const before =
-      listIn === shared.initial && running > 0
-        ? { tokens: running, isEstimate: runningEstimate }
-        : shared.figures.of(listIn);
-    const after = listOut === listIn ? before : shared.figures.of(listOut);
-    const estimated = before.isEstimate || after.isEstimate;
+    // The filters' first list is the providers' blocks joined: its figure is their sum.
+    if (listIn === shared.initial && running > 0)
+      shared.figures.remember(listIn, { tokens: running, estimated: runningEstimated });
+    const before = shared.figures.of(listIn);
+    // A filter's output is derived from its input: only what it changed is looked at.
+    const after = listOut === listIn ? before : shared.figures.of(listOut, listIn);
+    const estimated = before.estimated > 0 || after.estimated > 0;
     return {
       ...stage,
       tokensIn: before.tokens,

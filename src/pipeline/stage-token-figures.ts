@@ -1,8 +1,9 @@
+import { visitListDelta } from '../core/list-delta.js';
 import type { Message } from '../core/message.js';
 import { DEFAULT_MESSAGE_COST, type TokenCounter } from '../tokens/token-counter.js';
 
-/** The tokens of one list of messages, and whether any of them is a rough estimate. */
-export type TokenFigure = { readonly tokens: number; readonly isEstimate: boolean };
+/** The tokens of one list of messages, and how many of its messages were roughly estimated. */
+export type TokenFigure = { readonly tokens: number; readonly estimated: number };
 
 /** A counter that can say what it already knows about a message without counting it. */
 type KnowingCounter = TokenCounter & { knownMessageCount(message: Message): number | undefined };
@@ -12,7 +13,8 @@ type KnowingCounter = TokenCounter & { knownMessageCount(message: Message): numb
  * exact counts of the messages that are sent (`sent`), the counts the stages made (the counter's
  * cache), and for the rest a rough estimate (characters / 4 plus the per-message overhead, O(1) per
  * message: it reads lengths, never the text), so no message a filter dropped is counted exactly just
- * for the trace. Lists are memoised by identity: a stage that changed nothing costs nothing.
+ * for the trace. Lists are memoised by identity: a stage that changed nothing costs nothing, and a
+ * list derived from one already figured (a stage's output from its input) costs what changed.
  */
 export class StageTokenFigures {
   readonly #sent: ReadonlyMap<Message, number>;
@@ -27,27 +29,43 @@ export class StageTokenFigures {
   }) {
     this.#sent = options.sent;
     if (options.final !== undefined)
-      this.#lists.set(options.final.messages, { tokens: options.final.tokens, isEstimate: false });
+      this.#lists.set(options.final.messages, { tokens: options.final.tokens, estimated: 0 });
     const counter = options.counter;
     this.#known = isKnowing(counter) ? (message) => counter.knownMessageCount(message) : undefined;
   }
 
-  /** The figure of a list of messages. */
-  of(messages: readonly Message[]): TokenFigure {
+  /**
+   * The figure of a list of messages; given `base`, a list already figured that `messages` was derived
+   * from, only the messages that differ are looked at (the result is the same).
+   */
+  of(messages: readonly Message[], base?: readonly Message[]): TokenFigure {
     const memo = this.#lists.get(messages);
     if (memo !== undefined) return memo;
-    let tokens = 0;
-    let isEstimate = false;
-    for (const message of messages) {
+    const from = base === undefined ? undefined : this.#lists.get(base);
+    let tokens = from?.tokens ?? 0;
+    let estimated = from?.estimated ?? 0;
+    const add = (message: Message, sign: number): void => {
       const known = this.#sent.get(message) ?? this.#known?.(message);
-      if (known === undefined) {
-        tokens += roughMessageTokens(message);
-        isEstimate = true;
-      } else tokens += known;
-    }
-    const figure = { tokens, isEstimate };
+      if (known !== undefined) tokens += sign * known;
+      else {
+        tokens += sign * roughMessageTokens(message);
+        estimated += sign;
+      }
+    };
+    if (from === undefined || base === undefined) for (const message of messages) add(message, 1);
+    else
+      visitListDelta(base, messages, {
+        removed: (message) => add(message, -1),
+        added: (message) => add(message, 1),
+      });
+    const figure = { tokens, estimated };
     this.#lists.set(messages, figure);
     return figure;
+  }
+
+  /** Records the figure of a list known otherwise (e.g. the sum of the blocks it joins). */
+  remember(messages: readonly Message[], figure: TokenFigure): void {
+    this.#lists.set(messages, figure);
   }
 }
 

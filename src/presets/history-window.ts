@@ -166,10 +166,13 @@ export class HistoryWindow implements MessageProvider {
     const tag = this.#tag;
     if (start <= lead) return { messages: history.map(tag), decisions: [] };
     const last = this.#emitted;
-    // The same window start as last turn: last turn's messages, then the new ones (tagged once).
+    // A window that starts where last turn's did or later: last turn's tagged messages from that start
+    // on, then the new ones (tagged once); no message is looked up again.
     const messages =
-      last !== undefined && last.lead === lead && last.start === start
-        ? last.messages.concat(history.slice(last.length).map(tag))
+      last !== undefined && last.lead === lead && last.start <= start && start <= last.length
+        ? last.messages
+            .slice(0, lead)
+            .concat(last.messages.slice(lead + start - last.start), history.slice(last.length).map(tag))
         : [...history.slice(0, lead), ...history.slice(start)].map(tag);
     this.#emitted = { lead, start, length: history.length, messages };
     const first = history[lead] as Message; // lead < start ≤ length

@@ -1,0 +1,65 @@
+/** What {@link visitListDelta} reports. */
+export type ListDeltaVisitor<TItem> = {
+  /** An item of `before` that `after` does not keep; `at` is where it was, as a position in `after`. */
+  readonly removed: (item: TItem, at: number) => void;
+  /** An item of `after` (at position `at`) not kept from `before`. */
+  readonly added: (item: TItem, at: number) => void;
+  /** An item kept: `before[from]` is `after[to]`. @default not told */
+  readonly kept?: (from: number, to: number) => void;
+};
+
+/**
+ * Visits what changed from `before` to `after`, items compared by identity: each item of `before`
+ * that `after` does not keep is `removed`, each item of `after` not kept from `before` is `added`,
+ * and the kept ones (the same objects, in the same order) are only told to `kept`, when given, by
+ * position. Made for a list derived
+ * from another (a few items dropped, replaced or inserted, a block cut from the front), so a sum over
+ * `after` is the sum over `before` minus the removed plus the added, without visiting what was kept.
+ *
+ * Every pair it keeps is one object, so that sum is exact whatever the two lists are; an unrelated
+ * list only costs more (each item of both visited). A dropped block is found by looking ahead in
+ * `before`, within O(before + after) compares in all, so the walk is linear. @internal
+ */
+export function visitListDelta<TItem>(
+  before: readonly TItem[],
+  after: readonly TItem[],
+  visit: ListDeltaVisitor<TItem>,
+): void {
+  let lookAhead = 2 * (before.length + after.length);
+  let from = 0;
+  let to = 0;
+  const kept = visit.kept;
+  while (from < before.length && to < after.length) {
+    const item = after[to] as TItem; // to < after.length
+    if (before[from] === item) {
+      kept?.(from, to);
+      from += 1;
+      to += 1;
+      continue;
+    }
+    if (from + 1 < before.length && to + 1 < after.length && before[from + 1] === after[to + 1]) {
+      // One item replaced.
+      visit.removed(before[from] as TItem, to);
+      visit.added(item, to);
+      from += 1;
+      to += 1;
+      continue;
+    }
+    let found = -1;
+    for (let ahead = from + 1; ahead < before.length && lookAhead > 0; ahead += 1, lookAhead -= 1) {
+      if (before[ahead] === item) {
+        found = ahead;
+        break;
+      }
+    }
+    if (found === -1) {
+      visit.added(item, to);
+      to += 1;
+      continue;
+    }
+    // A block of `before` dropped; `item` is kept.
+    for (; from < found; from += 1) visit.removed(before[from] as TItem, to);
+  }
+  for (; from < before.length; from += 1) visit.removed(before[from] as TItem, to);
+  for (; to < after.length; to += 1) visit.added(after[to] as TItem, to);
+}
