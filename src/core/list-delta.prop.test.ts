@@ -10,22 +10,25 @@ function delta(before: readonly Item[], after: readonly Item[]) {
   const added: Item[] = [];
   const told = new Array<number>(after.length).fill(0);
   let keptCount = 0;
-  visitListDelta(before, after, {
-    removed: (item, at) => {
-      removed.push(item);
-      expect(at >= 0 && at <= after.length).toBe(true);
+  visitListDelta(
+    { before: before, after: after },
+    {
+      removed: (item, at) => {
+        removed.push(item);
+        expect(at >= 0 && at <= after.length).toBe(true);
+      },
+      added: (item, at) => {
+        added.push(item);
+        expect(after[at]).toBe(item);
+        told[at] = (told[at] ?? 0) + 1;
+      },
+      kept: (from, to) => {
+        expect(after[to]).toBe(before[from]);
+        told[to] = (told[to] ?? 0) + 1;
+        keptCount += 1;
+      },
     },
-    added: (item, at) => {
-      added.push(item);
-      expect(after[at]).toBe(item);
-      told[at] = (told[at] ?? 0) + 1;
-    },
-    kept: (from, to) => {
-      expect(after[to]).toBe(before[from]);
-      told[to] = (told[to] ?? 0) + 1;
-      keptCount += 1;
-    },
-  });
+  );
   // Every item of `after` is either added or kept, once; every item of `before` removed or kept, once.
   expect(told.every((count) => count === 1)).toBe(true);
   expect(keptCount + removed.length).toBe(before.length);
@@ -40,8 +43,13 @@ function counts(items: readonly Item[]): Map<Item, number> {
   return out;
 }
 
+type Edit =
+  | { readonly kind: 'drop'; readonly at: number; readonly length: number }
+  | { readonly kind: 'replace' | 'insert'; readonly at: number; readonly value: number }
+  | { readonly kind: 'move'; readonly from: number; readonly to: number };
+
 /** A pool of objects, a list drawn from it (repeats allowed) and edits that derive a second list. */
-const edits = fc.array(
+const edits = fc.array<Edit>(
   fc.oneof(
     fc.record({ kind: fc.constant('drop' as const), at: fc.nat(), length: fc.nat(8) }),
     fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), value: fc.nat(50) }),
@@ -57,18 +65,19 @@ const lists = fc
     const pool = values.map((value) => ({ value }));
     const before = picks.map((pick) => pool[pick % pool.length] as Item);
     const after = [...before];
-    for (const change of changes) {
-      const at = after.length === 0 ? 0 : ('at' in change ? change.at : change.from) % (after.length + 1);
-      if (change.kind === 'drop') after.splice(at, change.length);
-      else if (change.kind === 'replace' && at < after.length) after[at] = { value: change.value };
-      else if (change.kind === 'insert') after.splice(at, 0, { value: change.value });
-      else if (change.kind === 'move' && at < after.length) {
-        const [moved] = after.splice(at, 1);
-        after.splice(change.to % (after.length + 1), 0, moved as Item);
-      }
-    }
+    for (const change of changes) edit(after, change);
     return { before, after };
   });
+
+/** Applies one edit to `list` in place. */
+function edit(list: Item[], change: Edit): void {
+  const at = list.length === 0 ? 0 : ('at' in change ? change.at : change.from) % (list.length + 1);
+  const inRange = at < list.length;
+  if (change.kind === 'drop') list.splice(at, change.length);
+  else if (change.kind === 'insert') list.splice(at, 0, { value: change.value });
+  else if (change.kind === 'replace' && inRange) list[at] = { value: change.value };
+  else if (change.kind === 'move' && inRange) list.splice(change.to % list.length, 0, ...list.splice(at, 1));
+}
 
 describe('visitListDelta', () => {
   test.prop([lists])(

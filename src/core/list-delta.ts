@@ -21,45 +21,47 @@ export type ListDeltaVisitor<TItem> = {
  * `before`, within O(before + after) compares in all, so the walk is linear. @internal
  */
 export function visitListDelta<TItem>(
-  before: readonly TItem[],
-  after: readonly TItem[],
+  lists: { readonly before: readonly TItem[]; readonly after: readonly TItem[] },
   visit: ListDeltaVisitor<TItem>,
 ): void {
-  let lookAhead = 2 * (before.length + after.length);
+  const { before, after } = lists;
+  const ahead = { budget: 2 * (before.length + after.length) };
   let from = 0;
   let to = 0;
-  const kept = visit.kept;
   while (from < before.length && to < after.length) {
     const item = after[to] as TItem; // to < after.length
     if (before[from] === item) {
-      kept?.(from, to);
+      visit.kept?.(from, to);
       from += 1;
       to += 1;
-      continue;
-    }
-    if (from + 1 < before.length && to + 1 < after.length && before[from + 1] === after[to + 1]) {
-      // One item replaced.
+    } else if (before[from + 1] === after[to + 1]) {
+      // One item replaced (or the last of both: each is reported either way).
       visit.removed(before[from] as TItem, to);
       visit.added(item, to);
       from += 1;
       to += 1;
-      continue;
-    }
-    let found = -1;
-    for (let ahead = from + 1; ahead < before.length && lookAhead > 0; ahead += 1, lookAhead -= 1) {
-      if (before[ahead] === item) {
-        found = ahead;
-        break;
+    } else {
+      const found = findAhead(before, { item, from: from + 1, ahead });
+      if (found === -1) {
+        visit.added(item, to);
+        to += 1;
       }
+      // A block of `before` dropped; `item` is kept (the next round pairs it).
+      for (; from < found; from += 1) visit.removed(before[from] as TItem, to);
     }
-    if (found === -1) {
-      visit.added(item, to);
-      to += 1;
-      continue;
-    }
-    // A block of `before` dropped; `item` is kept.
-    for (; from < found; from += 1) visit.removed(before[from] as TItem, to);
   }
   for (; from < before.length; from += 1) visit.removed(before[from] as TItem, to);
   for (; to < after.length; to += 1) visit.added(after[to] as TItem, to);
+}
+
+/** The index of `item` in `before` from `from` on, or -1; looks at most `ahead.budget` items (and spends them). */
+function findAhead<TItem>(
+  before: readonly TItem[],
+  at: { readonly item: TItem; readonly from: number; readonly ahead: { budget: number } },
+): number {
+  const { item, ahead } = at;
+  for (let index = at.from; index < before.length && ahead.budget > 0; index += 1, ahead.budget -= 1) {
+    if (before[index] === item) return index;
+  }
+  return -1;
 }

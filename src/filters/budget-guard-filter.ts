@@ -60,14 +60,17 @@ export class BudgetGuardFilter implements ContextFilter {
     if (last === undefined || last.counter !== counter) tokens = counter.countMessages(messages);
     else {
       tokens = last.tokens;
-      visitListDelta(last.messages, messages, {
-        removed: (message) => {
-          tokens -= counter.countMessage(message);
+      visitListDelta(
+        { before: last.messages, after: messages },
+        {
+          removed: (message) => {
+            tokens -= counter.countMessage(message);
+          },
+          added: (message) => {
+            tokens += counter.countMessage(message);
+          },
         },
-        added: (message) => {
-          tokens += counter.countMessage(message);
-        },
-      });
+      );
     }
     this.#last = { messages: [...messages], tokens, counter };
     return tokens;

@@ -91,42 +91,21 @@ export class ToolResultBudgetFilter implements ContextFilter {
   async apply(messages: readonly Message[], input: BuildInput, context: BuildContext): Promise<FilterResult> {
     const sessionKey = this.#options.sessionKey ?? input.sessionKey;
     const cache = this.#cacheFor(sessionKey ?? 'default');
-    const last = this.#lastCall;
-    const known = this.#settledFrom(
-      last?.sessionKey === (sessionKey ?? 'default') ? last : undefined,
-      messages,
-    );
+    const known = this.#settledFrom(sessionKey ?? 'default', messages);
     const slots: (Rewritten | PendingOffload | undefined)[] = [];
     const settled: (Rewritten | null | undefined)[] = [];
     const plans: PlannedToolResultOffload[] = [];
     for (const [index, message] of messages.entries()) {
-      const outcome = known[index];
+      const kept = known[index];
+      // `null` is an outcome (the message as it is); only `undefined` is decided here.
+      const outcome = kept === undefined ? this.#settledOutcome(message, cache) : kept;
+      settled.push(outcome);
       if (outcome !== undefined) {
         slots.push(outcome ?? undefined);
-        settled.push(outcome);
         continue;
       }
-      if (message.role !== 'tool') {
-        slots.push(undefined);
-        settled.push(null);
-        continue;
-      }
-      // A result rewritten before is found by identity first: no scan of its (large) text.
-      const rewritten = cache.get(message);
-      if (rewritten !== undefined) {
-        slots.push(rewritten);
-        settled.push(rewritten);
-        continue;
-      }
-      const toolName = message.name !== undefined && message.name !== '' ? message.name : 'tool';
-      if (this.#isUnchanged(message, toolName)) {
-        slots.push(undefined);
-        settled.push(null);
-        continue;
-      }
-      settled.push(undefined);
       throwIfAborted(context.signal);
-      const planned = this.#plan(message, { index, toolName, sessionKey });
+      const planned = this.#plan(message, { index, sessionKey });
       if ('plan' in planned) {
         slots.push({ pending: plans.length, message, fallback: planned.fallback });
         plans.push(planned.plan);
@@ -143,20 +122,10 @@ export class ToolResultBudgetFilter implements ContextFilter {
       if (slot !== undefined && 'pending' in slot) {
         const outcome = written[slot.pending] as OffloadWriteOutcome; // one outcome per plan
         created ||= outcome.ok && outcome.created;
+        const plan = plans[slot.pending] as PlannedToolResultOffload;
         rewritten = this.#rewrite(
           message,
-          outcome.ok
-            ? {
-                // nanobot's last step applies to the reference too: a cap smaller than it cuts it.
-                content: truncateText(
-                  outcome.reference,
-                  this.#options.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
-                ),
-                action: 'offloaded',
-                path: outcome.path,
-                originalChars: (plans[slot.pending] as PlannedToolResultOffload).originalChars,
-              }
-            : { ...slot.fallback, offloadError: outcome.error },
+          this.#written(outcome, { plan, fallback: slot.fallback }),
           context,
         );
         if (outcome.ok && !dryRun) {
@@ -180,20 +149,54 @@ export class ToolResultBudgetFilter implements ContextFilter {
     return out === undefined ? { messages, decisions: [] } : { messages: out, decisions };
   }
 
-  /** For each message of `messages`, its settled outcome in the last call when it was kept from it. */
-  #settledFrom(
-    last: LastCall | undefined,
-    messages: readonly Message[],
-  ): readonly (Rewritten | null | undefined)[] {
+  /**
+   * What this filter returns for `message` for good (`null`: the message as it is; a rewrite it made
+   * before), or `undefined` when it must be decided (a result over the limit or empty).
+   */
+  #settledOutcome(message: Message, cache: WeakMap<Message, Rewritten>): Rewritten | null | undefined {
+    if (message.role !== 'tool') return null;
+    // A result rewritten before is found by identity first: no scan of its (large) text.
+    const rewritten = cache.get(message);
+    if (rewritten !== undefined) return rewritten;
+    return this.#isUnchanged(message, toolNameOf(message)) ? null : undefined;
+  }
+
+  /** What a result's offload gave: its reference (cut to the limit), or the fallback when it failed. */
+  #written(
+    outcome: OffloadWriteOutcome,
+    offload: { readonly plan: PlannedToolResultOffload; readonly fallback: NormalizedToolResult },
+  ): NormalizedToolResult {
+    if (!outcome.ok) return { ...offload.fallback, offloadError: outcome.error };
+    return {
+      // nanobot's last step applies to the reference too: a cap smaller than it cuts it.
+      content: truncateText(
+        outcome.reference,
+        this.#options.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
+      ),
+      action: 'offloaded',
+      path: outcome.path,
+      originalChars: offload.plan.originalChars,
+    };
+  }
+
+  /**
+   * For each message of `messages`, its settled outcome in the session's last call (the filter keeps
+   * the last call only) when it was kept from it.
+   */
+  #settledFrom(sessionKey: string, messages: readonly Message[]): readonly (Rewritten | null | undefined)[] {
     const known = new Array<Rewritten | null | undefined>(messages.length);
-    if (last === undefined) return known;
-    visitListDelta(last.messages, messages, {
-      removed: () => undefined,
-      added: () => undefined,
-      kept: (from, to) => {
-        known[to] = last.settled[from];
+    const last = this.#lastCall;
+    if (last?.sessionKey !== sessionKey) return known;
+    visitListDelta(
+      { before: last.messages, after: messages },
+      {
+        removed: () => undefined,
+        added: () => undefined,
+        kept: (from, to) => {
+          known[to] = last.settled[from];
+        },
       },
-    });
+    );
     return known;
   }
 
@@ -220,7 +223,7 @@ export class ToolResultBudgetFilter implements ContextFilter {
   /** Decides one result synchronously: an offload to write, or the final normalisation. */
   #plan(
     message: Message,
-    where: { readonly index: number; readonly toolName: string; readonly sessionKey: string | undefined },
+    where: { readonly index: number; readonly sessionKey: string | undefined },
   ):
     | { readonly plan: PlannedToolResultOffload; readonly fallback: NormalizedToolResult }
     | { readonly result: NormalizedToolResult } {
@@ -229,7 +232,11 @@ export class ToolResultBudgetFilter implements ContextFilter {
       message.toolCallId !== undefined && message.toolCallId !== ''
         ? message.toolCallId
         : `tool_${where.index}`;
-    const result = normalizeToolResultSync({ content: message.content, toolName: where.toolName, maxChars });
+    const result = normalizeToolResultSync({
+      content: message.content,
+      toolName: toolNameOf(message),
+      maxChars,
+    });
     if (result.action !== 'offload-candidate') return { result };
     if (this.#options.workspace !== undefined) {
       const plan = planToolResultOffload({
@@ -326,4 +333,9 @@ export class ToolResultBudgetFilter implements ContextFilter {
       },
     });
   }
+}
+
+/** The tool a result is from, as nanobot names it (`tool` when the message has no name). */
+function toolNameOf(message: Message): string {
+  return message.name !== undefined && message.name !== '' ? message.name : 'tool';
 }

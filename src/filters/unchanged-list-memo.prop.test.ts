@@ -101,18 +101,26 @@ const turns = fc
     for (const step of steps) {
       list = [...list.slice(step.cut), ...pool.slice(cursor, cursor + step.take)];
       cursor += step.take;
-      const at = list.length === 0 ? 0 : step.at % list.length;
-      const target = list[at];
-      if (step.edit === 'copy' && target !== undefined) list[at] = { ...target };
-      else if (step.edit === 'swap' && pool.length > 0) list[at] = pool[step.at % pool.length] as Message;
-      else if (step.edit === 'insert' && pool.length > 0)
-        list.splice(at, 0, pool[step.at % pool.length] as Message);
-      else if (step.edit === 'remove') list.splice(at, 1);
-      else if (step.edit === 'placeholder') list.splice(at, 0, assistant(PLACEHOLDER_ASSISTANT_TEXT));
+      edit(list, { ...step, pool });
       lists.push(list);
     }
     return { lists, budget };
   });
+
+/** Applies one step's edit to `list` in place (a pool message picked by `at`). */
+function edit(
+  list: Message[],
+  step: { readonly edit: string; readonly at: number; readonly pool: readonly Message[] },
+): void {
+  const at = list.length === 0 ? 0 : step.at % list.length;
+  const target = list[at];
+  const picked = step.pool[step.at % step.pool.length];
+  if (step.edit === 'copy' && target !== undefined) list[at] = { ...target };
+  else if (step.edit === 'swap' && picked !== undefined) list[at] = picked;
+  else if (step.edit === 'insert' && picked !== undefined) list.splice(at, 0, picked);
+  else if (step.edit === 'remove') list.splice(at, 1);
+  else if (step.edit === 'placeholder') list.splice(at, 0, assistant(PLACEHOLDER_ASSISTANT_TEXT));
+}
 
 describe('filters that look only at what changed', () => {
   test.prop([turns], { numRuns: 300 })(

@@ -56,7 +56,11 @@ function session(turns: number): readonly Message[] {
     out.push(
       user(`question ${turn}`, { generateId }),
       assistant('', { generateId, toolCalls: [{ id: callId, name: 'exec', arguments: '{}' }] }),
-      tool(turn % 4 === 0 ? 'x'.repeat(500) : `result ${turn}`, { generateId, toolCallId: callId, name: 'exec' }),
+      tool(turn % 4 === 0 ? 'x'.repeat(500) : `result ${turn}`, {
+        generateId,
+        toolCallId: callId,
+        name: 'exec',
+      }),
       assistant(`answer ${turn}`, { generateId }),
     );
   }
@@ -93,13 +97,14 @@ describe('filters on a list derived from their last one', () => {
     // What a fresh chain gives, and the offloaded results are the same objects as last turn.
     expect(second).toEqual(await applyAll(filters.map(fresh), next));
     expect(second.slice(0, -4)).toEqual(first.slice(4));
-    second.slice(0, -4).forEach((message, index) => expect(message).toBe(first[index + 4]));
+    for (const [index, message] of second.slice(0, -4).entries()) expect(message).toBe(first[index + 4]);
   });
 });
 
 function fresh(filter: ContextFilter): ContextFilter {
   if (filter instanceof ToolResultBudgetFilter)
     return new ToolResultBudgetFilter({ workspace, maxToolResultChars: 200, sessionKey: 'reads' });
-  if (filter instanceof BudgetGuardFilter) return new BudgetGuardFilter({ budgetTokens: filter.budgetTokens });
+  if (filter instanceof BudgetGuardFilter)
+    return new BudgetGuardFilter({ budgetTokens: filter.budgetTokens });
   return new (filter.constructor as new () => ContextFilter)();
 }

@@ -39,19 +39,22 @@ export class UnchangedListMemo {
     const touch = (at: number): void => {
       if (at >= 0 && at < messages.length && at > (touched.at(-1) ?? -1)) touched.push(at);
     };
-    visitListDelta(last, messages, {
-      removed: (message, at) => {
-        removed.push(message);
-        touch(at - 1);
-        touch(at);
+    visitListDelta(
+      { before: last, after: messages },
+      {
+        removed: (message, at) => {
+          removed.push(message);
+          touch(at - 1);
+          touch(at);
+        },
+        added: (message, at) => {
+          added.push(message);
+          // A message added after a run ends it early (or, a tool result, extends it): that run changed too.
+          touch(at - 1);
+          touch(at);
+        },
       },
-      added: (message, at) => {
-        added.push(message);
-        // A message added after a run ends it early (or, a tool result, extends it): that run changed too.
-        touch(at - 1);
-        touch(at);
-      },
-    });
+    );
     return { added, removed, touched };
   }
 

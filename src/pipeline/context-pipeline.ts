@@ -1,10 +1,8 @@
-import { apportionTokens } from '../core/apportion-tokens.js';
 import type { Decision } from '../core/decision.js';
 import { throwIfAborted, toContextError } from '../core/errors.js';
 import { generateMessageId, type IdGenerator } from '../core/ids.js';
-import { isRecord } from '../core/is-record.js';
 import { extendsMarkedList, type ListMark, markList } from '../core/list-mark.js';
-import { type Message, sectionOf } from '../core/message.js';
+import type { Message } from '../core/message.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import { withTokenCache } from '../tokens/cached-token-counter.js';
 import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
@@ -13,10 +11,11 @@ import type { BuildCheck, BuildCheckRequest } from './build-check.js';
 import type { BuildInput } from './build-input.js';
 import { BuildInputValidator } from './build-input-validator.js';
 import { BuildMemo } from './build-memo.js';
-import type { BuildResult, BuildTrace, SectionTokens, StageTrace, TraceWarning } from './build-trace.js';
+import type { BuildResult, BuildTrace, StageTrace, TraceWarning } from './build-trace.js';
 import type { BuildContext, ContextFilter, MessageProvider, ProviderResult } from './contracts.js';
 import type { RequestObserver } from './request-observer.js';
 import { SectionTags } from './section-tags.js';
+import { SentLedger } from './sent-ledger.js';
 import { StageTokenFigures } from './stage-token-figures.js';
 
 /** Options for {@link ContextPipeline} (and `ContextBuilder`). */
@@ -71,6 +70,8 @@ export class ContextPipeline {
     | undefined
   )[] = [];
   readonly #validator = new BuildInputValidator();
+  /** The exact tokens of the list sent, per message and section, kept up to date across builds. */
+  readonly #sent: SentLedger;
   readonly #memo: BuildMemo | undefined;
   readonly #wholeHistory: boolean;
 
@@ -78,6 +79,7 @@ export class ContextPipeline {
     this.providers = options.providers ?? [];
     this.filters = options.filters ?? [];
     this.tokenCounter = withTokenCache(options.tokenCounter ?? new EstimatingTokenCounter());
+    this.#sent = new SentLedger(this.tokenCounter);
     this.#now = options.now ?? (() => performance.now());
     this.#generateId = options.generateId ?? generateMessageId;
     this.#debug = options.debug ?? false;
@@ -239,26 +241,21 @@ export class ContextPipeline {
       });
       messages = outcome.messages;
     }
-    // Exact counts of what is sent: the only exact counting the trace itself asks for.
-    const sent = new Map<Message, number>();
-    let messageTokens = 0;
-    for (const message of messages) {
-      const tokens = this.tokenCounter.countMessage(message);
-      sent.set(message, tokens);
-      messageTokens += tokens;
-    }
+    // Exact counts of what is sent: the only exact counting the trace itself asks for (kept up to
+    // date from the last build: only what changed is counted).
+    const sent = this.#sent.update(messages);
     const figures = new StageTokenFigures({
       counter: this.tokenCounter,
-      sent,
-      final: { messages, tokens: messageTokens },
+      sent: sent.tokensOf,
+      final: { messages, tokens: sent.tokens, tokensAt: sent.tokensAt },
     });
     const toolTokens = this.tokenCounter.countTools(run.input.tools ?? []);
     const warnings = this.#warnings(messages, run.input);
     const trace: BuildTrace = {
       stages: stageTraces(run.drafts, { figures, initial }),
-      sections: sectionTokens(messages, sent),
+      sections: sent.sections,
       toolTokens,
-      totalTokens: messageTokens + toolTokens,
+      totalTokens: sent.tokens + toolTokens,
       tokenCounter: this.tokenCounter.id,
       tokenCounterKind: this.tokenCounter.kind ?? 'estimate',
       durationMs: this.#now() - run.started,
@@ -408,57 +405,4 @@ function checkRequest(messages: readonly Message[], input: BuildInput): BuildChe
 
 function isMessageList(value: readonly Message[] | ProviderResult): value is readonly Message[] {
   return Array.isArray(value);
-}
-
-function sectionTokens(
-  messages: readonly Message[],
-  sent: ReadonlyMap<Message, number>,
-): readonly SectionTokens[] {
-  const totals = new Map<string, { messages: number; tokens: number; partOf?: string }>();
-  const add = (section: string, tokens: number, row: { messages: number; partOf?: string }): void => {
-    const entry = totals.get(section);
-    if (entry === undefined) {
-      totals.set(section, {
-        messages: row.messages,
-        tokens,
-        ...(row.partOf === undefined ? {} : { partOf: row.partOf }),
-      });
-      return;
-    }
-    entry.messages += row.messages;
-    entry.tokens += tokens;
-  };
-  const single = { messages: 1 };
-  for (const message of messages) {
-    const tokens = sent.get(message) ?? 0;
-    const parts = joinedParts(message);
-    if (parts === undefined) {
-      add(sectionOf(message) ?? 'unknown', tokens, single);
-      continue;
-    }
-    const shares = apportionTokens(
-      tokens,
-      parts.map((part) => part.chars),
-    );
-    const partOf = sectionOf(message) ?? 'unknown';
-    parts.forEach((part, index) => {
-      add(part.section, shares[index] ?? 0, { messages: index === 0 ? 1 : 0, partOf });
-    });
-  }
-  return [...totals].map(([section, entry]) => ({ section, ...entry }));
-}
-
-/**
- * The parts of a message joined from several sections (`metadata.parts: [{ section, chars }]`, as the
- * system-message join filter records them), so the trace can show each part's tokens.
- */
-function joinedParts(message: Message): readonly { section: string; chars: number }[] | undefined {
-  const parts = message.metadata?.['parts'];
-  if (!Array.isArray(parts) || parts.length < 2) return undefined;
-  const valid = parts.flatMap((part: unknown) => {
-    if (!isRecord(part)) return [];
-    const { section, chars } = part;
-    return typeof section === 'string' && typeof chars === 'number' ? [{ section, chars }] : [];
-  });
-  return valid.length === parts.length ? valid : undefined;
 }

@@ -5,6 +5,19 @@ import { DEFAULT_MESSAGE_COST, type TokenCounter } from '../tokens/token-counter
 /** The tokens of one list of messages, and how many of its messages were roughly estimated. */
 export type TokenFigure = { readonly tokens: number; readonly estimated: number };
 
+/** The list sent: its messages, their exact tokens, and each one's by position. */
+type SentList = {
+  readonly messages: readonly Message[];
+  readonly tokens: number;
+  readonly tokensAt: (index: number) => number;
+};
+
+/**
+ * A list at least 1/ALIGN_RATIO as long as the list sent is compared with it by identity (its shared
+ * messages' tokens read by position) rather than looked up message by message.
+ */
+const ALIGN_RATIO = 8;
+
 /** A counter that can say what it already knows about a message without counting it. */
 type KnowingCounter = TokenCounter & { knownMessageCount(message: Message): number | undefined };
 
@@ -17,17 +30,20 @@ type KnowingCounter = TokenCounter & { knownMessageCount(message: Message): numb
  * list derived from one already figured (a stage's output from its input) costs what changed.
  */
 export class StageTokenFigures {
-  readonly #sent: ReadonlyMap<Message, number>;
+  readonly #sent: (message: Message) => number | undefined;
   readonly #known: ((message: Message) => number | undefined) | undefined;
   readonly #lists = new Map<readonly Message[], TokenFigure>();
+  readonly #final: SentList | undefined;
 
   constructor(options: {
     readonly counter: TokenCounter;
-    readonly sent: ReadonlyMap<Message, number>;
-    /** The list sent and its exact tokens (the last filters' lists are often this one). */
-    readonly final?: { readonly messages: readonly Message[]; readonly tokens: number };
+    /** The exact tokens of a message sent (`undefined` for one not sent). */
+    readonly sent: (message: Message) => number | undefined;
+    /** The list sent, its exact tokens and each of its messages' (the last filters' lists are often this one). */
+    readonly final?: SentList;
   }) {
     this.#sent = options.sent;
+    this.#final = options.final;
     if (options.final !== undefined)
       this.#lists.set(options.final.messages, { tokens: options.final.tokens, estimated: 0 });
     const counter = options.counter;
@@ -45,19 +61,35 @@ export class StageTokenFigures {
     let tokens = from?.tokens ?? 0;
     let estimated = from?.estimated ?? 0;
     const add = (message: Message, sign: number): void => {
-      const known = this.#sent.get(message) ?? this.#known?.(message);
+      const known = this.#sent(message) ?? this.#known?.(message);
       if (known !== undefined) tokens += sign * known;
       else {
         tokens += sign * roughMessageTokens(message);
         estimated += sign;
       }
     };
-    if (from === undefined || base === undefined) for (const message of messages) add(message, 1);
+    const final = this.#final;
+    if (from === undefined && final !== undefined && messages.length * ALIGN_RATIO >= final.messages.length)
+      // Mostly the list sent (a provider's history block): its messages' tokens by position.
+      visitListDelta(
+        { before: final.messages, after: messages },
+        {
+          removed: () => undefined,
+          added: (message) => add(message, 1),
+          kept: (at) => {
+            tokens += final.tokensAt(at);
+          },
+        },
+      );
+    else if (from === undefined || base === undefined) for (const message of messages) add(message, 1);
     else
-      visitListDelta(base, messages, {
-        removed: (message) => add(message, -1),
-        added: (message) => add(message, 1),
-      });
+      visitListDelta(
+        { before: base, after: messages },
+        {
+          removed: (message) => add(message, -1),
+          added: (message) => add(message, 1),
+        },
+      );
     const figure = { tokens, estimated };
     this.#lists.set(messages, figure);
     return figure;
