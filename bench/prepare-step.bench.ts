@@ -24,7 +24,7 @@ export async function run(): Promise<void> {
   process.stdout.write(
     `createPrepareStep (governor, block limit 100,000 tokens, estimating counter, offload to a temp workspace) ` +
       `vs AI SDK pruneMessages, one process per case, node ${process.version}; cold is step 1, +1 and same are ` +
-      'medians of up to 5 steps; memory is heap over the raw history. The machine may be shared: read the ratios.\n',
+      'medians of up to 5 steps after 10 warm-up steps; memory is heap over the raw history. The machine may be shared: read the ratios.\n',
   );
   const results: Result[] = [];
   for (const size of sizes) {
