@@ -1,4 +1,4 @@
-import { decision } from '../core/decision.js';
+import { type Decision, decision } from '../core/decision.js';
 import { type Message, SECTION_KEY, sectionOf } from '../core/message.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
 
@@ -32,6 +32,14 @@ export class JoinSystemMessagesFilter implements ContextFilter {
   readonly onError = 'skip';
   readonly separator: string;
   readonly section: string;
+  /** The last leading system messages joined, and what they were joined into (given again for the same ones). */
+  #last:
+    | {
+        readonly joined: readonly Message[];
+        readonly lead: readonly Message[];
+        readonly decisions: readonly Decision[];
+      }
+    | undefined;
 
   constructor(options: JoinSystemMessagesFilterOptions = {}) {
     this.id = options.id ?? 'join-system-messages';
@@ -44,12 +52,31 @@ export class JoinSystemMessagesFilter implements ContextFilter {
     while (count < messages.length && isJoinable(messages[count])) count += 1;
     const first = messages[0];
     if (first === undefined || count === 0) return { messages, decisions: [] };
-    if (count === 1) {
-      if (first.metadata?.[SYSTEM_PROMPT_PARTS_KEY] !== undefined) return { messages, decisions: [] };
-      const parts = [{ section: sectionOf(first) ?? this.section, chars: textLength(first) }];
-      return { messages: [withParts(first, parts), ...messages.slice(1)], decisions: [] };
-    }
+    if (count === 1 && first.metadata?.[SYSTEM_PROMPT_PARTS_KEY] !== undefined)
+      return { messages, decisions: [] };
     const joined = messages.slice(0, count);
+    const last = this.#last;
+    // The same system messages as last build (by identity): the same joined message, id and decision.
+    const known =
+      last !== undefined &&
+      last.joined.length === count &&
+      joined.every((message, index) => message === last.joined[index])
+        ? last
+        : { joined, ...this.#join(joined, context) };
+    this.#last = known;
+    return { messages: [...known.lead, ...messages.slice(count)], decisions: known.decisions };
+  }
+
+  /** The leading system messages as one (a lone one only gains `parts`), and the decision. */
+  #join(
+    joined: readonly Message[],
+    context: BuildContext,
+  ): { readonly lead: readonly Message[]; readonly decisions: readonly Decision[] } {
+    const first = joined[0] as Message; // joined is not empty
+    if (joined.length === 1) {
+      const parts = [{ section: sectionOf(first) ?? this.section, chars: textLength(first) }];
+      return { lead: [withParts(first, parts)], decisions: [] };
+    }
     const texts = joined.map((message) => (typeof message.content === 'string' ? message.content : ''));
     const parts = joined.map((message, index) => ({
       section: sectionOf(message) ?? 'unknown',
@@ -61,9 +88,9 @@ export class JoinSystemMessagesFilter implements ContextFilter {
       content: texts.join(this.separator),
       metadata: { [SECTION_KEY]: this.section, [SYSTEM_PROMPT_PARTS_KEY]: parts },
     };
-    const reason = `Joined ${count} system parts (${parts.map((part) => part.section).join(', ')}) into one system message.`;
+    const reason = `Joined ${joined.length} system parts (${parts.map((part) => part.section).join(', ')}) into one system message.`;
     return {
-      messages: [merged, ...messages.slice(count)],
+      lead: [merged],
       decisions: [
         decision('message-merge', {
           stage: this.id,

@@ -3,6 +3,7 @@ import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
 import { renderSkillBlocks } from '../skills/render-skill-blocks.js';
 import type { SkillsCatalog } from '../skills/skills-catalog.js';
 import { skillsOfBuild } from '../skills/skills-of-build.js';
+import { SystemMessageMemo } from './system-message-memo.js';
 
 /** Options for {@link AlwaysOnSkillsProvider}. */
 export type AlwaysOnSkillsProviderOptions = {
@@ -20,6 +21,8 @@ export class AlwaysOnSkillsProvider implements MessageProvider {
   readonly specificationVersion = 'v1';
   readonly id: string;
   readonly #catalog: Pick<SkillsCatalog, 'list'>;
+  /** The last message, given again while it says the same. */
+  readonly #said = new SystemMessageMemo();
 
   constructor(options: AlwaysOnSkillsProviderOptions) {
     this.id = options.id ?? 'always-on-skills';
@@ -29,13 +32,8 @@ export class AlwaysOnSkillsProvider implements MessageProvider {
   getMessages(_input: unknown, context: BuildContext): readonly Message[] {
     const always = skillsOfBuild(this.#catalog, context).filter((skill) => skill.available && skill.always);
     if (always.length === 0) return [];
-    return [
-      {
-        id: context.generateId(),
-        role: 'system',
-        content: `# Active Skills\n\n${renderSkillBlocks(always)}`,
-        metadata: { skills: always.map((skill) => skill.name) },
-      },
-    ];
+    const content = `# Active Skills\n\n${renderSkillBlocks(always)}`;
+    const metadata = { skills: always.map((skill) => skill.name) };
+    return [this.#said.message({ content, metadata }, context.generateId)];
   }
 }

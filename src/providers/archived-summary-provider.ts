@@ -1,6 +1,7 @@
 import type { Message } from '../core/message.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
+import { SystemMessageMemo } from './system-message-memo.js';
 
 /** Options for {@link ArchivedSummaryProvider}. */
 export type ArchivedSummaryProviderOptions = {
@@ -17,6 +18,8 @@ export type ArchivedSummaryProviderOptions = {
 export class ArchivedSummaryProvider implements MessageProvider {
   readonly specificationVersion = 'v1';
   readonly id: string;
+  /** The last message, given again while it says the same. */
+  readonly #said = new SystemMessageMemo();
 
   constructor(options: ArchivedSummaryProviderOptions = {}) {
     this.id = options.id ?? 'archived-summary';
@@ -25,12 +28,7 @@ export class ArchivedSummaryProvider implements MessageProvider {
   getMessages(input: BuildInput, context: BuildContext): readonly Message[] {
     const summary = input.summary;
     if (summary === undefined || summary.text.trim() === '') return [];
-    return [
-      {
-        id: context.generateId(),
-        role: 'system',
-        content: `[Archived Context Summary]\n\nPrevious conversation summary (last active ${summary.lastActive}):\n${summary.text}`,
-      },
-    ];
+    const content = `[Archived Context Summary]\n\nPrevious conversation summary (last active ${summary.lastActive}):\n${summary.text}`;
+    return [this.#said.message({ content }, context.generateId)];
   }
 }

@@ -11,6 +11,7 @@ import { WorkspaceFileCache } from '../workspace/file-cache.js';
 import { isMissingFileError } from '../workspace/fs-helpers.js';
 import { realPathInside } from '../workspace/real-path-inside.js';
 import { leavesFolder } from '../workspace/safe-path.js';
+import { SystemMessageMemo } from './system-message-memo.js';
 
 /** Options for {@link BootstrapFilesProvider}. */
 export type BootstrapFilesProviderOptions = {
@@ -81,6 +82,8 @@ export class BootstrapFilesProvider implements MessageProvider {
   readonly #cache: WorkspaceFileCache;
   readonly #isTemplate: (file: string, content: string) => boolean;
   readonly #rewrite: (file: string, content: string) => string;
+  /** The last message, given again while it says the same. */
+  readonly #said = new SystemMessageMemo();
 
   constructor(options: BootstrapFilesProviderOptions = {}) {
     const maxFileChars = options.maxFileChars ?? DEFAULT_BOOTSTRAP_FILES_PROVIDER.maxFileChars;
@@ -146,12 +149,8 @@ export class BootstrapFilesProvider implements MessageProvider {
     }
     const decisions = this.#explain(truncated, skipped);
     if (blocks.length === 0) return { messages: [], decisions };
-    const message: Message = {
-      id: context.generateId(),
-      role: 'system',
-      content: blocks.join('\n\n'),
-      metadata: { files: embedded, truncated, skipped },
-    };
+    const metadata = { files: embedded, truncated, skipped };
+    const message = this.#said.message({ content: blocks.join('\n\n'), metadata }, context.generateId);
     return { messages: [message], decisions };
   }
 

@@ -3,6 +3,7 @@ import type { Message } from '../core/message.js';
 import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
 import { resolveAgentWorkspace } from '../workspace/agent-workspace.js';
 import { currentPlatform, describePlatform, type RuntimePlatform } from './runtime-platform.js';
+import { SystemMessageMemo } from './system-message-memo.js';
 
 /** Options for {@link IdentityProvider}. */
 export type IdentityProviderOptions = {
@@ -64,6 +65,8 @@ export class IdentityProvider implements MessageProvider {
   readonly specificationVersion = 'v1';
   readonly id: string;
   readonly #text: string;
+  /** The last message, given again while it says the same. */
+  readonly #said = new SystemMessageMemo();
 
   constructor(options: IdentityProviderOptions) {
     this.id = options.id ?? 'identity';
@@ -71,7 +74,7 @@ export class IdentityProvider implements MessageProvider {
   }
 
   getMessages(_input: unknown, context: BuildContext): readonly Message[] {
-    return [{ id: context.generateId(), role: 'system', content: this.#text }];
+    return [this.#said.message({ content: this.#text }, context.generateId)];
   }
 }
 

@@ -3,6 +3,7 @@ import { toUniversalNewlines } from '../core/universal-newlines.js';
 import { MemoryFile } from '../memory/memory-file.js';
 import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
 import { matchesWorkspaceTemplate } from '../workspace/workspace-templates.js';
+import { SystemMessageMemo } from './system-message-memo.js';
 
 /** Reads the long-term memory text; `MemoryFile` implements it. */
 export type MemoryReader = { read(): Promise<string> };
@@ -31,6 +32,8 @@ export class MemoryProvider implements MessageProvider {
   readonly id: string;
   readonly #reader: MemoryReader;
   readonly #extraTemplates: readonly string[];
+  /** The last message, given again while it says the same. */
+  readonly #said = new SystemMessageMemo();
 
   constructor(options: MemoryProviderOptions) {
     this.id = options.id ?? 'memory';
@@ -50,7 +53,7 @@ export class MemoryProvider implements MessageProvider {
     )
       return [];
     return [
-      { id: context.generateId(), role: 'system', content: `# Memory\n\n## Long-term Memory\n${memory}` },
+      this.#said.message({ content: `# Memory\n\n## Long-term Memory\n${memory}` }, context.generateId),
     ];
   }
 }

@@ -5,6 +5,7 @@ import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
 import { TiktokenTokenCounter } from '../tokens/tiktoken-token-counter.js';
 import { type TruncateTextToTokensOptions, truncateTextToTokens } from '../tokens/truncate-text-to-tokens.js';
+import { SystemMessageMemo } from './system-message-memo.js';
 
 /** Encodes and decodes text for the token cap (a `TiktokenTokenCounter` or `HFTokenCounter` is one). */
 export type RecentHistoryTokenizer = NonNullable<TruncateTextToTokensOptions['tokenizer']>;
@@ -47,6 +48,8 @@ export class RecentHistoryProvider implements MessageProvider {
   readonly id: string;
   readonly #source: RecentHistorySource;
   readonly #options: RecentHistoryProviderOptions;
+  /** The last message, given again while it says the same. */
+  readonly #said = new SystemMessageMemo();
   #tokenizer: Promise<RecentHistoryTokenizer> | undefined;
   /** The last part rendered and what it was rendered from. */
   #rendered:
@@ -73,7 +76,7 @@ export class RecentHistoryProvider implements MessageProvider {
     });
     const part = await this.#part(entries, { summary: input.summary?.text, sessionKey: input.sessionKey });
     if (part === undefined) return [];
-    return [{ id: context.generateId(), role: 'system', content: part.content, metadata: part.metadata }];
+    return [this.#said.message({ content: part.content, metadata: part.metadata }, context.generateId)];
   }
 
   /**

@@ -6,6 +6,7 @@ import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
 import { renderSkillBlocks } from '../skills/render-skill-blocks.js';
 import { renderSkillsIndex, type SkillsIndexFormat } from '../skills/render-skills-index.js';
 import type { Skill } from '../skills/skills-catalog.js';
+import { SystemMessageMemo } from './system-message-memo.js';
 
 /**
  * How {@link SkillSetPromptProvider} renders the skill set:
@@ -55,6 +56,8 @@ export class SkillSetPromptProvider implements MessageProvider {
   readonly mode: SkillSetMode;
   readonly #options: SkillSetPromptProviderOptions;
   readonly #prompts: PromptDefaults;
+  /** The last message, given again while it says the same. */
+  readonly #said = new SystemMessageMemo();
 
   constructor(options: SkillSetPromptProviderOptions) {
     this.id = options.id ?? 'skills';
@@ -68,7 +71,7 @@ export class SkillSetPromptProvider implements MessageProvider {
       typeof this.#options.skills === 'function' ? this.#options.skills(input) : this.#options.skills;
     const text = this.render(skills, input);
     if (text === '') return [];
-    return [{ id: context.generateId(), role: 'system', content: text, metadata: { mode: this.mode } }];
+    return [this.#said.message({ content: text, metadata: { mode: this.mode } }, context.generateId)];
   }
 
   /** The block for `skills` given the build input (its `tools` pick the summary policy). */

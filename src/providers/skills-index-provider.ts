@@ -3,6 +3,7 @@ import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
 import { renderSkillsIndex, type SkillsIndexFormat } from '../skills/render-skills-index.js';
 import type { SkillsCatalog } from '../skills/skills-catalog.js';
 import { skillsOfBuild } from '../skills/skills-of-build.js';
+import { SystemMessageMemo } from './system-message-memo.js';
 
 /** Options for {@link SkillsIndexProvider}. */
 export type SkillsIndexProviderOptions = {
@@ -24,6 +25,8 @@ export class SkillsIndexProvider implements MessageProvider {
   readonly specificationVersion = 'v1';
   readonly id: string;
   readonly #options: SkillsIndexProviderOptions;
+  /** The last message, given again while it says the same. */
+  readonly #said = new SystemMessageMemo();
 
   constructor(options: SkillsIndexProviderOptions) {
     this.id = options.id ?? 'skills-index';
@@ -37,6 +40,6 @@ export class SkillsIndexProvider implements MessageProvider {
       paths: this.#options.paths ?? 'relative',
     });
     if (text === '') return [];
-    return [{ id: context.generateId(), role: 'system', content: text }];
+    return [this.#said.message({ content: text }, context.generateId)];
   }
 }

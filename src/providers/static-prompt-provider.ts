@@ -2,6 +2,7 @@ import { ContextError } from '../core/errors.js';
 import type { Message } from '../core/message.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, MessageProvider, StageErrorPolicy } from '../pipeline/contracts.js';
+import { SystemMessageMemo } from './system-message-memo.js';
 
 /** Options for {@link StaticPromptProvider}. */
 export type StaticPromptProviderOptions = {
@@ -28,6 +29,8 @@ export class StaticPromptProvider implements MessageProvider {
   readonly id: string;
   readonly onError: StageErrorPolicy;
   readonly text: string;
+  /** The last message, given again while it says the same. */
+  readonly #said = new SystemMessageMemo();
 
   constructor(options: StaticPromptProviderOptions) {
     if (typeof options.text !== 'string') {
@@ -43,6 +46,6 @@ export class StaticPromptProvider implements MessageProvider {
 
   getMessages(_input: BuildInput, context: BuildContext): readonly Message[] {
     if (this.text.trim() === '') return [];
-    return [{ id: context.generateId(), role: 'system', content: this.text }];
+    return [this.#said.message({ content: this.text }, context.generateId)];
   }
 }

@@ -3,6 +3,7 @@ import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, MessageProvider } from '../pipeline/contracts.js';
+import { SystemMessageMemo } from './system-message-memo.js';
 
 /** The placeholder the tools template must contain. */
 export const TOOLS_DESC_PLACEHOLDER = '{tools_desc}';
@@ -33,6 +34,8 @@ export class ToolsDescProvider implements MessageProvider {
   readonly id: string;
   readonly template: string;
   readonly #toolsDescription: string | undefined;
+  /** The last message, given again while it says the same. */
+  readonly #said = new SystemMessageMemo();
 
   constructor(options: ToolsDescProviderOptions = {}) {
     const template = options.template ?? DEFAULT_TOOLS_DESC_PROVIDER.template;
@@ -51,7 +54,7 @@ export class ToolsDescProvider implements MessageProvider {
     const description = input.toolsDescription ?? this.#toolsDescription ?? renderToolList(input.tools ?? []);
     if (description.trim() === '') return [];
     const content = this.template.replaceAll(TOOLS_DESC_PLACEHOLDER, () => description);
-    return [{ id: context.generateId(), role: 'system', content }];
+    return [this.#said.message({ content }, context.generateId)];
   }
 }
 
