@@ -2,7 +2,6 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Decision } from '../core/decision.js';
 import { ContextError, throwIfAborted } from '../core/errors.js';
-import type { Message } from '../core/message.js';
 import { pythonStrip } from '../core/python-strip.js';
 import { toUniversalNewlines } from '../core/universal-newlines.js';
 import type { BuildInput } from '../pipeline/build-input.js';
