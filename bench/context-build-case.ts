@@ -21,7 +21,6 @@ import { TokenLimiterProcessor } from '@mastra/core/processors';
 import { type ModelMessage, pruneMessages } from 'ai';
 import { assistant, textOf, user } from '../src/core/index.js';
 import {
-  CachedTokenCounter,
   ContextBuilder,
   JsonlSessionStore,
   type Message,
@@ -35,6 +34,7 @@ import { SETTLE_MS } from '../src/workspace/file-stamp.js';
 import { EXAMPLE_WORKSPACE } from '../test/helpers/example-workspace.js';
 import { CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
 import { gc, keepAlive, SampledClock, timed, WARMUP_TURNS } from './case-process.js';
+import { newestFirstFloor } from './newest-first-floor.js';
 import { toLangChain } from './to-langchain.js';
 
 /** The token budget of every case: the whole request (messages + tool schemas) must fit in it. */
@@ -314,17 +314,8 @@ function ctxloomStoreCase(shared: Shared, store: SessionStore): Turns {
 
 /** The floor: newest-first walk with exact counting (cached) and an early exit at the budget. */
 function floorCase({ history, exact }: Shared): Turns {
-  const counter = new CachedTokenCounter({ counter: exact });
-  const walk = async (list: readonly Message[]) => {
-    let used = counter.countTools(CORPUS_TOOLS) + counter.countMessage(list[0] as Message);
-    let index = list.length - 1;
-    for (; index > 0; index -= 1) {
-      used += counter.countMessage(list[index] as Message);
-      if (used > BUDGET_TOKENS) break;
-    }
-    return list.length - index;
-  };
-  return { cold: () => walk(history), call: walk };
+  const walk = newestFirstFloor(exact, BUDGET_TOKENS);
+  return { cold: async () => walk(history), call: async (list) => walk(list) };
 }
 
 /** Mastra's TokenLimiterProcessor at the LLM-request stage (its own heuristic estimator, tokenx). */
