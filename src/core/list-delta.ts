@@ -1,9 +1,9 @@
 /** What {@link visitListDelta} reports. */
 export type ListDeltaVisitor<TItem> = {
   /** An item of `before` that `after` does not keep; `at` is where it was, as a position in `after`. */
-  readonly removed: (item: TItem, at: number) => void;
+  readonly removed?: (item: TItem, at: number) => void;
   /** An item of `after` (at position `at`) not kept from `before`. */
-  readonly added: (item: TItem, at: number) => void;
+  readonly added?: (item: TItem, at: number) => void;
   /** An item kept: `before[from]` is `after[to]`. @default not told */
   readonly kept?: (from: number, to: number) => void;
 };
@@ -36,22 +36,22 @@ export function visitListDelta<TItem>(
       to += 1;
     } else if (before[from + 1] === after[to + 1]) {
       // One item replaced (or the last of both: each is reported either way).
-      visit.removed(before[from] as TItem, to);
-      visit.added(item, to);
+      visit.removed?.(before[from] as TItem, to);
+      visit.added?.(item, to);
       from += 1;
       to += 1;
     } else {
       const found = findAhead(before, { item, from: from + 1, ahead });
       if (found === -1) {
-        visit.added(item, to);
+        visit.added?.(item, to);
         to += 1;
       }
       // A block of `before` dropped; `item` is kept (the next round pairs it).
-      for (; from < found; from += 1) visit.removed(before[from] as TItem, to);
+      for (; from < found; from += 1) visit.removed?.(before[from] as TItem, to);
     }
   }
-  for (; from < before.length; from += 1) visit.removed(before[from] as TItem, to);
-  for (; to < after.length; to += 1) visit.added(after[to] as TItem, to);
+  for (; from < before.length; from += 1) visit.removed?.(before[from] as TItem, to);
+  for (; to < after.length; to += 1) visit.added?.(after[to] as TItem, to);
 }
 
 /** The index of `item` in `before` from `from` on, or -1; looks at most `ahead.budget` items (and spends them). */

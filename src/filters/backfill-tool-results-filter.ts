@@ -2,7 +2,7 @@ import { type Decision, decision } from '../core/decision.js';
 import { type Message, SECTION_KEY, sectionOf } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
 import { DEFAULT_BACKFILL_TEXT } from './governor-constants.js';
-import { runsAround, UnchangedListMemo } from './unchanged-list-memo.js';
+import { UnchangedListMemo } from './unchanged-list-memo.js';
 
 /** Options for {@link BackfillToolResultsFilter}. */
 export type BackfillToolResultsFilterOptions = {
@@ -32,10 +32,7 @@ export class BackfillToolResultsFilter implements ContextFilter {
   }
 
   apply(messages: readonly Message[]): FilterResult {
-    const changes = this.#memo.changesSince(messages);
-    const unchanged =
-      changes !== undefined &&
-      runsAround(messages, changes.touched).every((run) => this.#fill(run) === undefined);
+    const unchanged = this.#memo.runsStillPass(messages, (run) => this.#fill(run) === undefined);
     const result = unchanged
       ? { messages, decisions: [] }
       : (this.#fill(messages) ?? { messages, decisions: [] });

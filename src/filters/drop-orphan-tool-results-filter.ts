@@ -1,7 +1,7 @@
 import { decision } from '../core/decision.js';
 import type { Message, ToolCall } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
-import { runsAround, UnchangedListMemo } from './unchanged-list-memo.js';
+import { UnchangedListMemo } from './unchanged-list-memo.js';
 
 /** Options for {@link DropOrphanToolResultsFilter}. */
 export type DropOrphanToolResultsFilterOptions = {
@@ -30,11 +30,7 @@ export class DropOrphanToolResultsFilter implements ContextFilter {
   }
 
   apply(messages: readonly Message[]): FilterResult {
-    const changes = this.#memo.changesSince(messages);
-    if (
-      changes !== undefined &&
-      runsAround(messages, changes.touched).every((run) => findOrphanResults(run).size === 0)
-    ) {
+    if (this.#memo.runsStillPass(messages, (run) => findOrphanResults(run).size === 0)) {
       this.#memo.remember(messages, true);
       return { messages, decisions: [] };
     }

@@ -190,8 +190,6 @@ export class ToolResultBudgetFilter implements ContextFilter {
     visitListDelta(
       { before: last.messages, after: messages },
       {
-        removed: () => undefined,
-        added: () => undefined,
         kept: (from, to) => {
           known[to] = last.settled[from];
         },

@@ -58,6 +58,16 @@ export class UnchangedListMemo {
     return { added, removed, touched };
   }
 
+  /**
+   * Whether `messages`, derived from the last list returned unchanged, is unchanged too for a filter
+   * that decides each run on its own: every run around a change passes `passes`. False when there is
+   * no last list to compare with.
+   */
+  runsStillPass(messages: readonly Message[], passes: (run: readonly Message[]) => boolean): boolean {
+    const changes = this.changesSince(messages);
+    return changes !== undefined && runsAround(messages, changes.touched).every(passes);
+  }
+
   /** Records the outcome of a call on `messages`: returned unchanged, or not (then nothing is kept). */
   remember(messages: readonly Message[], unchanged: boolean): void {
     this.#last = unchanged ? [...messages] : undefined;
@@ -67,9 +77,9 @@ export class UnchangedListMemo {
 /**
  * The runs of `messages` that hold one of `positions` (ascending): a run is a message that is not a
  * tool result with the tool results right after it, or the tool results a list starts with. Filters
- * that pair results with the assistant before them decide each run on its own. @internal
+ * that pair results with the assistant before them decide each run on its own.
  */
-export function runsAround(
+function runsAround(
   messages: readonly Message[],
   positions: readonly number[],
 ): readonly (readonly Message[])[] {

@@ -74,7 +74,6 @@ export class StageTokenFigures {
       visitListDelta(
         { before: final.messages, after: messages },
         {
-          removed: () => undefined,
           added: (message) => add(message, 1),
           kept: (at) => {
             tokens += final.tokensAt(at);
