@@ -21,6 +21,9 @@ const CHINESE =
   '上下文 模型 会话 工具 结果 预算 消息 配置 文件 错误 我们 需要 检查 这个 函数 返回 的 了 是 在 和 有 不 用户 问题 回答'.split(
     ' ',
   );
+/** The token budget of the benchmarks on this corpus: the whole request (messages + tool schemas) must fit in it. */
+export const BUDGET_TOKENS = 100_000;
+
 const TOOL_NAMES = ['read_file', 'exec', 'web_search', 'write_file', 'list_dir'] as const;
 
 function words(random: () => number, count: number, chinese: boolean): string {

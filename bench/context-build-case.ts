@@ -4,7 +4,8 @@
  * with the figures (ms, bytes). Cases: ctxloom (forAgent), ctxloom-store (an agent turn through the
  * JSONL session store: load, replaySession, forAgent), ctxloom-sqlite (the same through the SQLite
  * store), ctxloom-workspace (forAgent's defaults on a real workspace: files, skills, memory and
- * Recent History), floor, mastra, langchain-exact, langchain-approx, ai-sdk-prune, naive. Not a test: nothing here fails on a slow machine.
+ * Recent History), floor, mastra, langchain-exact, langchain-approx, ai-sdk-prune, naive. Not a
+ * test: nothing here fails on a slow machine.
  *
  * A turn is one more message. The warm figures are a warm builder's: every case first runs
  * `WARMUP_TURNS` turns (so the figure is not the JIT's first compilations or the cold call's garbage),
@@ -32,13 +33,11 @@ import {
 import { replaySession } from '../src/sessions/index.js';
 import { SETTLE_MS } from '../src/workspace/file-stamp.js';
 import { EXAMPLE_WORKSPACE } from '../test/helpers/example-workspace.js';
-import { CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
+import { BUDGET_TOKENS, CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
 import { gc, keepAlive, SampledClock, timed, WARMUP_TURNS } from './case-process.js';
 import { newestFirstFloor } from './newest-first-floor.js';
 import { toLangChain } from './to-langchain.js';
 
-/** The token budget of every case: the whole request (messages + tool schemas) must fit in it. */
-export const BUDGET_TOKENS = 100_000;
 /**
  * Warm calls per figure (median): enough that the figure is a warm turn's, not the first calls' JIT
  * tier-up and the collection of the cold call's garbage (bounded by WARM_TIME_LIMIT_MS).
@@ -273,8 +272,9 @@ function historyJsonl(count: number): string {
 
 /**
  * An agent turn as a long-lived agent on a session store (JSONL or SQLite) runs it: load the
- * session, replay it (`replaySession`: nanobot's message and token caps) and build. The turn's new messages are
- * appended to the store before the clock starts (the agent saved them after the last turn).
+ * session, replay it (`replaySession`: nanobot's message and token caps) and build. The turn's new
+ * messages are appended to the store before the clock starts (the agent saved them after the last
+ * turn).
  */
 function ctxloomStoreCase(shared: Shared, store: SessionStore): Turns {
   const { history, exact } = shared;

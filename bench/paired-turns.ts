@@ -19,12 +19,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { assistant, textOf, user } from '../src/core/index.js';
 import { type Message, TiktokenTokenCounter } from '../src/index.js';
-import { CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
+import { BUDGET_TOKENS, CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
 import { gc } from './case-process.js';
 import { newestFirstFloor } from './newest-first-floor.js';
 
-/** The block limit, as in the context-build benchmark (its case file runs a case when imported). */
-const BUDGET_TOKENS = 100_000;
 /** Turns left out of the figures (the first warm turns). */
 const SKIPPED_TURNS = 20;
 

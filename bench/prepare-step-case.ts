@@ -18,11 +18,9 @@ import { jsonSchema, type ModelMessage, pruneMessages } from 'ai';
 import { createPrepareStep, toAiSdkMessages } from '../src/ai-sdk/index.js';
 import { textOf } from '../src/core/index.js';
 import { ContextGovernor, type Message } from '../src/index.js';
-import { CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
+import { BUDGET_TOKENS, CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
 import { gc, keepAlive, SampledClock, timed } from './case-process.js';
 
-/** The governor's block limit: the whole request (messages + tool schemas) must fit in it. */
-export const BUDGET_TOKENS = 100_000;
 const WARM_RUNS = 5;
 /**
  * Steps run before the warm figures are taken (each appends a tool call and its result), so they are
