@@ -1,6 +1,6 @@
 import { ContextError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
-import { extendsMarkedList, type ListMark, markList } from '../core/list-mark.js';
+import { keepsMarkedItems, type ListMark, markList } from '../core/list-mark.js';
 import type { Message } from '../core/message.js';
 import {
   checkContentShape,
@@ -9,19 +9,26 @@ import {
   type ShapeIssue,
 } from '../core/message-schema-check.js';
 
+/** Sessions whose last checked list a validator keeps (the least recently checked is forgotten). */
+const KEPT_LISTS = 8;
+
 /**
  * Checks what `build`, `transform` and `prepareForModel` are given before any stage sees it, and
- * names the path of the first bad field and what was received. Each message object is checked once
- * (messages are immutable; the validator remembers the ones it has seen in a `WeakSet`), so a history
- * replayed every turn is checked on its first build only.
+ * names the path of the first bad field and what was received. Messages are immutable, so a message
+ * checked once needs no second look: for each session (`sessionKey`; the last {@link KEPT_LISTS}) the
+ * validator keeps the last list it checked, and of a new list it checks only what follows the part
+ * it shares with that one by identity: a list that only grew (the same array pushed to, or a copy), or
+ * one cut at the front and grown (a replayed session's tail). Finding that part compares pointers,
+ * never reads a message, so a history replayed every turn is checked in full on its first build only.
  */
 export class BuildInputValidator {
-  readonly #seen = new WeakSet<object>();
   /**
-   * The last list checked in full, as it was then: a list that only grew from it needs its new
-   * messages checked. A mark, not the bare array: a caller may push to the same array and pass it
-   * again (the messages past its length are new), or splice it (then it is checked in full).
+   * The last list checked per session, as it was then. A mark, not the bare array: a caller may push
+   * to the same array and pass it again (the messages past its length are new), or splice it (then
+   * it is checked in full).
    */
+  readonly #lists = new Map<string, ListMark<Message>>();
+  /** The last list checked, whatever its session (what `growthOf` relates a list to). */
   #last: ListMark<Message> = markList([]);
   /** How the last list checked relates to the one before it. */
   #growth:
@@ -46,7 +53,8 @@ export class BuildInputValidator {
     if (input === undefined) return;
     if (!isRecord(input))
       fail(operation, { path: 'input', expected: 'an object', received: describeValue(input) });
-    const found = inputIssue(input, (messages) => this.#messagesIssue(messages, 'history'));
+    const session = typeof input['sessionKey'] === 'string' ? input['sessionKey'] : '';
+    const found = inputIssue(input, (messages) => this.#messagesIssue(messages, { path: 'history', session }));
     if (found !== undefined) fail(operation, found);
   }
 
@@ -55,31 +63,71 @@ export class BuildInputValidator {
    * @throws ContextError `INVALID_INPUT` naming the path (`messages[3].content`) and what was received.
    */
   checkMessages(messages: unknown, operation: string): void {
-    const found = this.#messagesIssue(messages, 'messages');
+    const found = this.#messagesIssue(messages, { path: 'messages', session: '' });
     if (found !== undefined) fail(operation, found);
   }
 
-  #messagesIssue(messages: unknown, path: string): ShapeIssue | undefined {
+  #messagesIssue(
+    messages: unknown,
+    { path, session }: { readonly path: string; readonly session: string },
+  ): ShapeIssue | undefined {
     if (!Array.isArray(messages))
       return { path, expected: 'an array of messages', received: describeValue(messages) };
-    const seen = this.#seen;
     const last = this.#last;
-    // The messages of the last list checked (as it was then) need no second look.
-    const from = extendsMarkedList(last, messages) ? last.length : 0;
-    for (let index = from; index < messages.length; index += 1) {
-      const message: unknown = messages[index];
-      if (typeof message === 'object' && message !== null && seen.has(message)) continue;
-      // The path is written only for a problem: no string per message on the way.
-      const found = checkMessageShape(message, '');
-      if (found !== undefined) return { ...found, path: `${path}[${index}]${found.path}` };
-      seen.add(message as object); // it passed the shape check: an object
-    }
-    // Every item passed the shape check, here or when first seen: the list is a message list.
+    const known = this.#lists.get(session) ?? last;
+    const shared = sharedRun(known, messages);
+    const found =
+      shapeIssueIn(messages, { from: 0, to: shared.start, path }) ??
+      shapeIssueIn(messages, { from: shared.end, to: messages.length, path });
+    if (found !== undefined) return found;
+    // Every item passed the shape check, here or in an earlier list: the list is a message list.
     const checked = messages as readonly Message[];
     this.#last = markList(checked);
-    this.#growth = { list: checked, previous: last.list, shared: from };
+    this.#lists.delete(session);
+    this.#lists.set(session, this.#last);
+    if (this.#lists.size > KEPT_LISTS) this.#lists.delete(this.#lists.keys().next().value as string);
+    const grown = known === last && shared.start === 0 && shared.markStart === 0;
+    this.#growth = { list: checked, previous: last.list, shared: grown ? shared.end : 0 };
     return undefined;
   }
+}
+
+/** The first shape problem of `messages[from, to)`; the path is only written for a problem. */
+function shapeIssueIn(
+  messages: readonly unknown[],
+  { from, to, path }: { readonly from: number; readonly to: number; readonly path: string },
+): ShapeIssue | undefined {
+  for (let index = from; index < to; index += 1) {
+    const found = checkMessageShape(messages[index], '');
+    if (found !== undefined) return { ...found, path: `${path}[${index}]${found.path}` };
+  }
+  return undefined;
+}
+
+/**
+ * Where `next` holds the marked items by identity: the longest run of its items that ends with the
+ * marked list's last item and matches the marked items before it, one for one. That is the whole
+ * mark when `next` only grew from it, its tail when `next` was cut at the front, and the mark after a
+ * new first message (a system prompt made again). Only pointers are compared, from the end, so a
+ * list grown by a few messages costs a few comparisons plus the run. A marked array changed since
+ * (see `keepsMarkedItems`) shares nothing.
+ */
+function sharedRun<TItem>(
+  mark: ListMark<TItem>,
+  next: readonly TItem[],
+): { readonly start: number; readonly end: number; readonly markStart: number } {
+  const none = { start: 0, end: 0, markStart: 0 };
+  if (mark.length === 0 || !keepsMarkedItems(mark)) return none;
+  if (next === mark.list) return { start: 0, end: mark.length, markStart: 0 };
+  const end = next.lastIndexOf(mark.last as TItem) + 1;
+  if (end === 0) return none;
+  let start = end - 1;
+  let markStart = mark.length - 1;
+  while (start > 0 && markStart > 0 && next[start - 1] === mark.list[markStart - 1]) {
+    start -= 1;
+    markStart -= 1;
+  }
+  return { start, end, markStart };
 }
 
 const standalone = new BuildInputValidator();
