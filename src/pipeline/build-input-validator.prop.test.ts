@@ -51,7 +51,12 @@ describe('BuildInputValidator across builds', () => {
           kept[step.replacedAt % kept.length] = step.replacement;
         const items = [...step.prepended, ...kept, ...step.appended];
         let next: unknown[] = items;
-        if (step.sameArray && step.cut === 0 && step.prepended.length === 0 && step.replacedAt === undefined) {
+        if (
+          step.sameArray &&
+          step.cut === 0 &&
+          step.prepended.length === 0 &&
+          step.replacedAt === undefined
+        ) {
           // The caller pushes to the array it passed last time.
           before.push(...step.appended);
           next = before;
@@ -79,7 +84,10 @@ describe('BuildInputValidator across builds', () => {
     expect(reads.size).toBe(50);
     reads.clear();
     const system = watched(100);
-    validator.checkInput({ history: [system, ...history.slice(10), watched(50), watched(51)], sessionKey: 's' }, 'build');
+    validator.checkInput(
+      { history: [system, ...history.slice(10), watched(50), watched(51)], sessionKey: 's' },
+      'build',
+    );
     expect([...reads].sort((left, right) => left - right)).toEqual([50, 51, 100]);
   });
 

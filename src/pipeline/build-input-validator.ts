@@ -54,7 +54,9 @@ export class BuildInputValidator {
     if (!isRecord(input))
       fail(operation, { path: 'input', expected: 'an object', received: describeValue(input) });
     const session = typeof input['sessionKey'] === 'string' ? input['sessionKey'] : '';
-    const found = inputIssue(input, (messages) => this.#messagesIssue(messages, { path: 'history', session }));
+    const found = inputIssue(input, (messages) =>
+      this.#messagesIssue(messages, { path: 'history', session }),
+    );
     if (found !== undefined) fail(operation, found);
   }
 
