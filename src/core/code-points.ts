@@ -12,15 +12,19 @@ function isLow(unit: number): boolean {
   return unit >= 0xdc00 && unit <= 0xdfff;
 }
 
+/**
+ * A high surrogate followed by a low one: a pair, one code point. The regular expression engine scans
+ * a long text several times faster than a loop of `charCodeAt`, and most texts have no pair at all.
+ */
+const SURROGATE_PAIR = /[\uD800-\uDBFF](?=[\uDC00-\uDFFF])/g;
+/** Any surrogate, paired or not. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /** The number of code points in `text` (Python's `len(text)`). */
 export function codePointLength(text: string): number {
   let length = text.length;
-  for (let index = 0; index < text.length - 1; index += 1) {
-    if (isHigh(text.charCodeAt(index)) && isLow(text.charCodeAt(index + 1))) {
-      length -= 1;
-      index += 1;
-    }
-  }
+  SURROGATE_PAIR.lastIndex = 0;
+  while (SURROGATE_PAIR.test(text)) length -= 1;
   return length;
 }
 
@@ -28,6 +32,9 @@ export function codePointLength(text: string): number {
 export function sliceCodePoints(text: string, count: number): string {
   if (count <= 0) return '';
   if (text.length <= count) return text;
+  // Without a surrogate among the first `count` code units, they are the first `count` code points.
+  const head = text.slice(0, count);
+  if (!SURROGATE.test(head)) return head;
   let units = 0;
   for (let points = 0; points < count && units < text.length; points += 1) {
     const pair =
