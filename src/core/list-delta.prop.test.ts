@@ -22,10 +22,13 @@ function delta(before: readonly Item[], after: readonly Item[]) {
         expect(after[at]).toBe(item);
         told[at] = (told[at] ?? 0) + 1;
       },
-      kept: (from, to) => {
-        expect(after[to]).toBe(before[from]);
-        told[to] = (told[to] ?? 0) + 1;
-        keptCount += 1;
+      kept: (from, to, length) => {
+        expect(length).toBeGreaterThan(0);
+        for (let offset = 0; offset < length; offset += 1) {
+          expect(after[to + offset]).toBe(before[from + offset]);
+          told[to + offset] = (told[to + offset] ?? 0) + 1;
+        }
+        keptCount += length;
       },
     },
   );

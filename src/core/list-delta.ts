@@ -4,15 +4,18 @@ export type ListDeltaVisitor<TItem> = {
   readonly removed?: (item: TItem, at: number) => void;
   /** An item of `after` (at position `at`) not kept from `before`. */
   readonly added?: (item: TItem, at: number) => void;
-  /** An item kept: `before[from]` is `after[to]`. @default not told */
-  readonly kept?: (from: number, to: number) => void;
+  /**
+   * A run of items kept: `before[from + i]` is `after[to + i]` for each `i` below `length`. Told once
+   * per run, so a caller copies what it knows about a run in one loop. @default not told
+   */
+  readonly kept?: (from: number, to: number, length: number) => void;
 };
 
 /**
  * Visits what changed from `before` to `after`, items compared by identity: each item of `before`
  * that `after` does not keep is `removed`, each item of `after` not kept from `before` is `added`,
  * and the kept ones (the same objects, in the same order) are only told to `kept`, when given, by
- * position. Made for a list derived
+ * position, one run at a time. Made for a list derived
  * from another (a few items dropped, replaced or inserted, a block cut from the front), so a sum over
  * `after` is the sum over `before` minus the removed plus the added, without visiting what was kept.
  *
@@ -31,9 +34,12 @@ export function visitListDelta<TItem>(
   while (from < before.length && to < after.length) {
     const item = after[to] as TItem; // to < after.length
     if (before[from] === item) {
-      visit.kept?.(from, to);
-      from += 1;
-      to += 1;
+      const most = Math.min(before.length - from, after.length - to);
+      let length = 1;
+      while (length < most && before[from + length] === after[to + length]) length += 1;
+      visit.kept?.(from, to, length);
+      from += length;
+      to += length;
     } else if (before[from + 1] === after[to + 1]) {
       // One item replaced (or the last of both: each is reported either way).
       visit.removed?.(before[from] as TItem, to);

@@ -1,5 +1,6 @@
 import { decision } from '../core/decision.js';
 import { findLegalMessageStart } from '../core/find-legal-message-start.js';
+import { visitListDelta } from '../core/list-delta.js';
 import type { Message } from '../core/message.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
@@ -23,11 +24,18 @@ export type SnipHistoryFilterOptions = {
  * dropped (`findLegalMessageStart`). Steps 8 and 9 repair pairs the cut broke.
  *
  * Unlike nanobot, system messages keep their positions (nanobot moves them all to the front).
+ *
+ * The filter keeps the tokens of the non-system messages of its last call by position, so a list
+ * derived from that one (the history window moved) reads a kept message's tokens from an array
+ * instead of looking it up in the counter's cache; a message the walk reaches for the first time is
+ * counted then.
  */
 export class SnipHistoryFilter implements ContextFilter {
   readonly specificationVersion = 'v1' as const;
   readonly id: string;
   readonly #budget: number;
+  /** The last call's non-system messages, the tokens of each (`NaN`: not counted) and the counter. */
+  #last: NonSystemTokens | undefined;
 
   constructor(options: SnipHistoryFilterOptions) {
     this.id = options.id ?? 'snip-history';
@@ -44,7 +52,8 @@ export class SnipHistoryFilter implements ContextFilter {
     for (const message of messages) (message.role === 'system' ? systemMessages : nonSystem).push(message);
     const fixed = estimatePromptTokens(counter, { messages: systemMessages, tools });
     // Newest first, stopping at the first message that does not fit: what is left out is never counted.
-    const walk = keptStart(nonSystem, { counter, remaining: Math.max(0, budget - fixed) });
+    const known = this.#known(nonSystem, counter);
+    const walk = keptStart(known, Math.max(0, budget - fixed));
     if (walk.start === 0 && fixed + walk.used <= budget) return { messages, decisions: [] };
     if (nonSystem.length === 0) return { messages, decisions: [] };
     // The kept non-system messages are a tail of `nonSystem`: those from `from` on.
@@ -68,22 +77,52 @@ export class SnipHistoryFilter implements ContextFilter {
       ],
     };
   }
+
+  /** `nonSystem` with the tokens known from the last call for the messages it kept from it. */
+  #known(nonSystem: readonly Message[], counter: TokenCounter): NonSystemTokens {
+    const tokens = new Float64Array(nonSystem.length).fill(Number.NaN);
+    const last = this.#last;
+    if (last !== undefined && last.counter === counter)
+      visitListDelta(
+        { before: last.messages, after: nonSystem },
+        {
+          kept: (from, to, length) => {
+            tokens.set(last.tokens.subarray(from, from + length), to);
+          },
+        },
+      );
+    const known = { messages: nonSystem, tokens, counter };
+    this.#last = known;
+    return known;
+  }
 }
 
+/** Non-system messages and, by position, the tokens of each one counted so far (`NaN`: not yet). */
+type NonSystemTokens = {
+  readonly messages: readonly Message[];
+  readonly tokens: Float64Array;
+  readonly counter: TokenCounter;
+};
+
 /**
- * Walks `nonSystem` from the newest message and stops at the first one that does not fit in
+ * Walks the non-system messages of `known` from the newest and stops at the first one that does not fit in
  * `remaining` (the newest is always kept): the first kept index, the tokens kept, and the cost of the
  * message the walk stopped at (0 when it kept everything).
  */
 function keptStart(
-  nonSystem: readonly Message[],
-  options: { readonly counter: TokenCounter; readonly remaining: number },
+  known: NonSystemTokens,
+  remaining: number,
 ): { readonly start: number; readonly used: number; readonly next: number } {
+  const { messages: nonSystem, tokens, counter } = known;
   let used = 0;
   let start = nonSystem.length;
   for (let index = nonSystem.length - 1; index >= 0; index -= 1) {
-    const cost = options.counter.countMessage(nonSystem[index] as Message); // index is in range
-    if (start < nonSystem.length && used + cost > options.remaining) return { start, used, next: cost };
+    let cost = tokens[index] as number; // index is in range
+    if (Number.isNaN(cost)) {
+      cost = counter.countMessage(nonSystem[index] as Message);
+      tokens[index] = cost;
+    }
+    if (start < nonSystem.length && used + cost > remaining) return { start, used, next: cost };
     used += cost;
     start = index;
   }

@@ -16,6 +16,7 @@ import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import { BackfillToolResultsFilter } from './backfill-tool-results-filter.js';
 import { BudgetGuardFilter } from './budget-guard-filter.js';
 import { DropOrphanToolResultsFilter } from './drop-orphan-tool-results-filter.js';
+import { SnipHistoryFilter } from './snip-history-filter.js';
 import { StripMalformedToolCallsFilter } from './strip-malformed-tool-calls-filter.js';
 import { StripPlaceholderAssistantsFilter } from './strip-placeholder-assistants-filter.js';
 import { ToolResultBudgetFilter } from './tool-result-budget-filter.js';
@@ -38,8 +39,9 @@ const context = {
 };
 
 /**
- * The filters that look only at what changed since their last list, in governor order (results over
- * 20 characters are offloaded to a workspace both chains share, empty ones get a notice).
+ * The filters that look only at what changed since their last list (or, for the snip, reuse what
+ * they counted in it), in governor order (results over 20 characters are offloaded to a workspace
+ * both chains share, empty ones get a notice).
  */
 function chain(budgetTokens: number): readonly ContextFilter[] {
   return [
@@ -48,6 +50,7 @@ function chain(budgetTokens: number): readonly ContextFilter[] {
     new DropOrphanToolResultsFilter(),
     new BackfillToolResultsFilter(),
     new ToolResultBudgetFilter({ workspace, maxToolResultChars: 20, sessionKey: 'prop' }),
+    new SnipHistoryFilter({ budgetTokens }),
     new BudgetGuardFilter({ budgetTokens }),
   ];
 }

@@ -75,8 +75,8 @@ export class StageTokenFigures {
         { before: final.messages, after: messages },
         {
           added: (message) => add(message, 1),
-          kept: (at) => {
-            tokens += final.tokensAt(at);
+          kept: (from, _to, length) => {
+            for (let at = from; at < from + length; at += 1) tokens += final.tokensAt(at);
           },
         },
       );
