@@ -92,32 +92,35 @@ export class ToolResultBudgetFilter implements ContextFilter {
     const sessionKey = this.#options.sessionKey ?? input.sessionKey;
     const cache = this.#cacheFor(sessionKey ?? 'default');
     const known = this.#settledFrom(sessionKey ?? 'default', messages);
-    const slots: (Rewritten | PendingOffload | undefined)[] = [];
-    const settled: (Rewritten | null | undefined)[] = [];
+    const slots = new Array<Rewritten | PendingOffload | undefined>(messages.length);
+    // Starts as the outcomes kept from the last call (`null`, the message as it is, is one); each
+    // `undefined` is decided here.
+    const settled = known;
     const plans: PlannedToolResultOffload[] = [];
-    for (const [index, message] of messages.entries()) {
-      const kept = known[index];
-      // `null` is an outcome (the message as it is); only `undefined` is decided here.
+    for (let index = 0; index < messages.length; index += 1) {
+      const message = messages[index] as Message; // index is in range
+      const kept = settled[index];
       const outcome = kept === undefined ? this.#settledOutcome(message, cache) : kept;
-      settled.push(outcome);
+      settled[index] = outcome;
       if (outcome !== undefined) {
-        slots.push(outcome ?? undefined);
+        slots[index] = outcome ?? undefined;
         continue;
       }
       throwIfAborted(context.signal);
       const planned = this.#plan(message, { index, sessionKey });
       if ('plan' in planned) {
-        slots.push({ pending: plans.length, message, fallback: planned.fallback });
+        slots[index] = { pending: plans.length, message, fallback: planned.fallback };
         plans.push(planned.plan);
-      } else slots.push(this.#rewrite(message, planned.result, context));
+      } else slots[index] = this.#rewrite(message, planned.result, context);
     }
     const dryRun = this.#options.offload?.dryRun === true;
     const written = plans.length === 0 ? [] : await this.#writer.write(plans, { dryRun });
     let out: Message[] | undefined;
     const decisions: Decision[] = [];
     let created = false;
-    for (const [index, slot] of slots.entries()) {
-      const message = messages[index] as Message; // slots has one entry per message
+    for (let index = 0; index < messages.length; index += 1) {
+      const slot = slots[index];
+      const message = messages[index] as Message; // index is in range
       let rewritten = slot === undefined || 'next' in slot ? slot : undefined;
       if (slot !== undefined && 'pending' in slot) {
         const outcome = written[slot.pending] as OffloadWriteOutcome; // one outcome per plan
@@ -183,7 +186,7 @@ export class ToolResultBudgetFilter implements ContextFilter {
    * For each message of `messages`, its settled outcome in the session's last call (the filter keeps
    * the last call only) when it was kept from it.
    */
-  #settledFrom(sessionKey: string, messages: readonly Message[]): readonly (Rewritten | null | undefined)[] {
+  #settledFrom(sessionKey: string, messages: readonly Message[]): (Rewritten | null | undefined)[] {
     const known = new Array<Rewritten | null | undefined>(messages.length);
     const last = this.#lastCall;
     if (last?.sessionKey !== sessionKey) return known;
