@@ -1,4 +1,5 @@
 import { visitListDelta } from '../core/list-delta.js';
+import { keepsMarkedItems, type ListMark, markList } from '../core/list-mark.js';
 import type { Message } from '../core/message.js';
 
 /** What changed in a list since the one a filter last returned unchanged (see {@link UnchangedListMemo}). */
@@ -23,6 +24,10 @@ export type ListChanges = {
  * anything is decided message by message (or run by run: a message and the tool results that
  * follow it) from the messages alone, so a list whose changed parts all pass is unchanged too.
  * It is a hint: any list gives a correct answer (an unrelated one costs a look at every message).
+ *
+ * Filters next to each other in a chain are often given the same list (the one before left it
+ * unchanged): their memos share one copy of it, and the changes from that copy to the next list are
+ * found once for all of them.
  * @internal
  */
 export class UnchangedListMemo {
@@ -33,29 +38,11 @@ export class UnchangedListMemo {
   changesSince(messages: readonly Message[]): ListChanges | undefined {
     const last = this.#last;
     if (last === undefined) return undefined;
-    const added: Message[] = [];
-    const removed: Message[] = [];
-    const touched: number[] = [];
-    const touch = (at: number): void => {
-      if (at >= 0 && at < messages.length && at > (touched.at(-1) ?? -1)) touched.push(at);
-    };
-    visitListDelta(
-      { before: last, after: messages },
-      {
-        removed: (message, at) => {
-          removed.push(message);
-          touch(at - 1);
-          touch(at);
-        },
-        added: (message, at) => {
-          added.push(message);
-          // A message added after a run ends it early (or, a tool result, extends it): that run changed too.
-          touch(at - 1);
-          touch(at);
-        },
-      },
-    );
-    return { added, removed, touched };
+    const known = foundChanges.get(last);
+    if (known !== undefined && isAsMarked(known.list, messages)) return known.changes;
+    const changes = changesBetween(last, messages);
+    foundChanges.set(last, { list: markList(messages), changes });
+    return changes;
   }
 
   /**
@@ -70,8 +57,63 @@ export class UnchangedListMemo {
 
   /** Records the outcome of a call on `messages`: returned unchanged, or not (then nothing is kept). */
   remember(messages: readonly Message[], unchanged: boolean): void {
-    this.#last = unchanged ? [...messages] : undefined;
+    this.#last = unchanged ? copyOf(messages) : undefined;
   }
+}
+
+/** Copies of lists memos remembered, by list, with the list as it was copied. */
+const copies = new WeakMap<
+  readonly Message[],
+  { readonly list: ListMark<Message>; readonly copy: readonly Message[] }
+>();
+/** For a memo's copy, the changes last found from it, with the list they lead to as it was then. */
+const foundChanges = new WeakMap<
+  readonly Message[],
+  { readonly list: ListMark<Message>; readonly changes: ListChanges }
+>();
+
+/** A copy of `messages`, shared with the memos that remembered the same list as it is now. */
+function copyOf(messages: readonly Message[]): readonly Message[] {
+  const known = copies.get(messages);
+  if (known !== undefined && isAsMarked(known.list, messages)) return known.copy;
+  const copy = [...messages];
+  copies.set(messages, { list: markList(messages), copy });
+  return copy;
+}
+
+/**
+ * True when `mark` marks `messages` as it still is, as far as a list handed to ctxloom tells it (only
+ * appended to; see `keepsMarkedItems`): the same array, as long, with the same ends.
+ */
+function isAsMarked(mark: ListMark<Message>, messages: readonly Message[]): boolean {
+  return mark.list === messages && mark.length === messages.length && keepsMarkedItems(mark);
+}
+
+/** What changed from `last` (a memo's copy) to `messages`. */
+function changesBetween(last: readonly Message[], messages: readonly Message[]): ListChanges {
+  const added: Message[] = [];
+  const removed: Message[] = [];
+  const touched: number[] = [];
+  const touch = (at: number): void => {
+    if (at >= 0 && at < messages.length && at > (touched.at(-1) ?? -1)) touched.push(at);
+  };
+  visitListDelta(
+    { before: last, after: messages },
+    {
+      removed: (message, at) => {
+        removed.push(message);
+        touch(at - 1);
+        touch(at);
+      },
+      added: (message, at) => {
+        added.push(message);
+        // A message added after a run ends it early (or, a tool result, extends it): that run changed too.
+        touch(at - 1);
+        touch(at);
+      },
+    },
+  );
+  return { added, removed, touched };
 }
 
 /**
