@@ -17,6 +17,30 @@ describe('resolveInside', () => {
       expect(() => resolveInside(root, hostile)).toThrow(expect.objectContaining({ code: 'UNSAFE_PATH' }));
     }
   });
+
+  it('answers again from its cache as it answered first, and never keeps a refusal', () => {
+    // A root with a NUL and a path after it would share a key with a shorter root and a path with a
+    // NUL: the path is refused before the cache is asked.
+    expect(resolveInside(`${root}\0x`, 'y')).toBe(path.join(`${root}\0x`, 'y'));
+    expect(() => resolveInside(root, 'x\0y')).toThrow(expect.objectContaining({ code: 'UNSAFE_PATH' }));
+    for (let round = 0; round < 2; round += 1) {
+      expect(resolveInside(root, 'memory/MEMORY.md')).toBe(path.join(root, 'memory/MEMORY.md'));
+      expect(() => resolveInside(root, '../x')).toThrow(expect.objectContaining({ code: 'UNSAFE_PATH' }));
+    }
+  });
+
+  it('resolves a relative root against the working directory of the call', () => {
+    const start = process.cwd();
+    try {
+      process.chdir(path.parse(start).root);
+      const first = resolveInside('ws', 'AGENTS.md');
+      process.chdir(start);
+      expect(resolveInside('ws', 'AGENTS.md')).toBe(path.resolve('ws', 'AGENTS.md'));
+      expect(resolveInside('ws', 'AGENTS.md')).not.toBe(first);
+    } finally {
+      process.chdir(start);
+    }
+  });
 });
 
 describe('leavesFolder', () => {

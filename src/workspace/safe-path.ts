@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { ContextError } from '../core/errors.js';
+import { LruCache } from '../core/lru-cache.js';
+
+/**
+ * Paths resolved inside an absolute root, by root and path: providers resolve the same few files
+ * (AGENTS.md, memory/MEMORY.md, …) at every build, and `path.resolve` and `path.relative` cost
+ * microseconds each. Refusals are not kept.
+ */
+const resolvedInside = new LruCache<string, string>(512);
 
 /**
  * Resolves `relativePath` inside `root` and refuses anything that would leave it (`..`, an absolute
@@ -14,6 +22,26 @@ export function resolveInside(root: string, relativePath: string): string {
       message: `Path ${JSON.stringify(relativePath)} contains a NUL byte.`,
     });
   }
+  // The path has no NUL, so the key names one root and one path.
+  const key = dependsOnWorkingDirectory(root) ? undefined : `${root}\0${relativePath}`;
+  const known = key === undefined ? undefined : resolvedInside.get(key);
+  if (known !== undefined) return known;
+  const resolved = resolveChecked(root, relativePath);
+  if (key !== undefined) resolvedInside.set(key, resolved);
+  return resolved;
+}
+
+/**
+ * True for a root that resolves against the working directory, which may change between calls: a
+ * relative one, and on Windows one without a drive or server (`\\tmp` is on the current drive).
+ */
+function dependsOnWorkingDirectory(root: string): boolean {
+  if (!path.isAbsolute(root)) return true;
+  return process.platform === 'win32' && !/^([a-zA-Z]:[\\/]|[\\/]{2})/.test(root);
+}
+
+/** `resolveInside` without the cache, for a path with no NUL. */
+function resolveChecked(root: string, relativePath: string): string {
   const base = path.resolve(root);
   const resolved = path.resolve(base, relativePath);
   const relative = path.relative(base, resolved);
