@@ -8,8 +8,8 @@
  * test: nothing here fails on a slow machine.
  *
  * A turn is one more message. The warm figures are a warm builder's: every case first runs
- * `WARMUP_TURNS` turns (so the figure is not the JIT's first compilations or the cold call's garbage),
- * then the median of `WARM_RUNS` turns; only the cold call samples the heap (`SampledClock`; the
+ * `WARMUP_TURNS` turns (so the figure is not the JIT's first compilations) and a full GC (so it is not
+ * the collection of the cold call's garbage), then the median of `WARM_RUNS` turns; only the cold call samples the heap (`SampledClock`; the
  * shared helpers are in `case-process.ts`). Each case is given the history as an agent holds it: one
  * array it appends to. ctxloom is also timed with a new array every turn (`plusOneCopiedMs`), which
  * costs it one identity comparison per message to find what is new.
@@ -121,6 +121,9 @@ async function main(): Promise<void> {
     };
     const appended = plusOneWith((list) => prepared(turns, list));
     if (!slow) await timed(WARMUP_TURNS, appended);
+    // The warm-up turns leave the cold call's garbage to collect; a full collection now, for every
+    // case, keeps that collection out of the warm figures.
+    gc();
     const plusOne = await timed(runs, appended);
     const copied = turns.prepareCopied;
     const plusOneCopied = copied === undefined ? undefined : await timed(runs, plusOneWith(copied));

@@ -24,7 +24,8 @@ import { gc, keepAlive, SampledClock, timed } from './case-process.js';
 const WARM_RUNS = 5;
 /**
  * Steps run before the warm figures are taken (each appends a tool call and its result), so they are
- * a warm run's steps, not the JIT's first compilations or the cold call's garbage.
+ * a warm run's steps, not the JIT's first compilations; a full GC follows them, so the figures do not
+ * pay for the cold call's garbage either.
  */
 const WARMUP_STEPS = 10;
 
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
       return performance.now() - start;
     };
     await timed(WARMUP_STEPS, plusOne);
+    gc();
     const plusOneMs = await timed(WARM_RUNS, plusOne);
     const sameMs = await timed(WARM_RUNS, async () => {
       const messages = [...initial, ...responses];
