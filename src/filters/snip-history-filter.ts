@@ -105,9 +105,9 @@ type NonSystemTokens = {
 };
 
 /**
- * Walks the non-system messages of `known` from the newest and stops at the first one that does not fit in
- * `remaining` (the newest is always kept): the first kept index, the tokens kept, and the cost of the
- * message the walk stopped at (0 when it kept everything).
+ * Walks the non-system messages of `known` from the newest and stops at the first one that does not
+ * fit in `remaining` (the newest is always kept): the first kept index, the tokens kept, and the cost
+ * of the message the walk stopped at (0 when it kept everything).
  */
 function keptStart(
   known: NonSystemTokens,

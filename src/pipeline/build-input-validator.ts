@@ -16,10 +16,11 @@ const KEPT_LISTS = 8;
  * Checks what `build`, `transform` and `prepareForModel` are given before any stage sees it, and
  * names the path of the first bad field and what was received. Messages are immutable, so a message
  * checked once needs no second look: for each session (`sessionKey`; the last {@link KEPT_LISTS}) the
- * validator keeps the last list it checked, and of a new list it checks only what follows the part
- * it shares with that one by identity: a list that only grew (the same array pushed to, or a copy), or
- * one cut at the front and grown (a replayed session's tail). Finding that part compares pointers,
- * never reads a message, so a history replayed every turn is checked in full on its first build only.
+ * validator keeps the last list it checked, and of a new list it checks only what is outside the
+ * part it shares with that one by identity (`sharedRun`): a list that only grew (the same array
+ * pushed to, or a copy), one cut at the front and grown (a replayed session's tail), or one with a new
+ * first message. Finding that part compares pointers and reads no message, so a history replayed
+ * every turn is checked in full on its first build only.
  */
 export class BuildInputValidator {
   /**
