@@ -1,6 +1,7 @@
 import { BudgetUnsatisfiableError, ContextError } from '../core/errors.js';
 import { visitListDelta } from '../core/list-delta.js';
 import type { Message } from '../core/message.js';
+import { sharedCopy } from '../core/shared-copy.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -72,7 +73,7 @@ export class BudgetGuardFilter implements ContextFilter {
         },
       );
     }
-    this.#last = { messages: [...messages], tokens, counter };
+    this.#last = { messages: sharedCopy(messages), tokens, counter };
     return tokens;
   }
 

@@ -64,7 +64,11 @@ export class JoinSystemMessagesFilter implements ContextFilter {
         ? last
         : { joined, ...this.#join(joined, context) };
     this.#last = known;
-    return { messages: [...known.lead, ...messages.slice(count)], decisions: known.decisions };
+    // One copy: the list from where the joined lead goes, with the lead written over its start.
+    const lead = known.lead;
+    const out = messages.slice(count - lead.length);
+    for (let index = 0; index < lead.length; index += 1) out[index] = lead[index] as Message;
+    return { messages: out, decisions: known.decisions };
   }
 
   /** The leading system messages as one (a lone one only gains `parts`), and the decision. */

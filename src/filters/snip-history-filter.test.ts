@@ -48,6 +48,13 @@ describe('SnipHistoryFilter', () => {
     ).toEqual(['s', 'b']);
   });
 
+  it('keeps a system message after the first non-system one where it is', () => {
+    const late = [...history.slice(0, 3), system(text(10), { id: 's2' }), ...history.slice(3)];
+    const budget = counter.countMessages(late) - 50;
+    const { messages } = new SnipHistoryFilter({ budgetTokens: budget }).apply(late, {}, context);
+    expect(messages.map((message) => message.id)).toEqual(['s', 's2', 'u2', 'a2', 't', 'a3']);
+  });
+
   it('is off without a budget and returns the same array when the prompt fits', () => {
     expect(new SnipHistoryFilter({ budgetTokens: 0 }).apply(history, {}, context).messages).toBe(history);
     expect(new SnipHistoryFilter({ budgetTokens: 100_000 }).apply(history, {}, context).messages).toBe(

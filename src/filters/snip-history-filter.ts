@@ -47,9 +47,7 @@ export class SnipHistoryFilter implements ContextFilter {
     const counter = context.tokenCounter;
     const tools = input.tools ?? [];
     if (messages.length === 0 || !(budget > 0)) return { messages, decisions: [] };
-    const nonSystem: Message[] = [];
-    const systemMessages: Message[] = [];
-    for (const message of messages) (message.role === 'system' ? systemMessages : nonSystem).push(message);
+    const { systemMessages, nonSystem, leadOnly } = splitSystem(messages);
     const fixed = estimatePromptTokens(counter, { messages: systemMessages, tools });
     // Newest first, stopping at the first message that does not fit: what is left out is never counted.
     const known = this.#known(nonSystem, counter);
@@ -60,8 +58,9 @@ export class SnipHistoryFilter implements ContextFilter {
     const from = legalTailStart(nonSystem, walk.start);
     if (from === 0) return { messages, decisions: [] };
     const dropped = nonSystem.slice(0, from);
-    let seen = 0;
-    const result = messages.filter((message) => message.role === 'system' || seen++ >= from);
+    const result = leadOnly
+      ? withoutDropped(messages, { lead: systemMessages.length, from })
+      : keepSystemAnd(messages, from);
     const over = fixed + walk.used + walk.next;
     return {
       messages: result,
@@ -95,6 +94,43 @@ export class SnipHistoryFilter implements ContextFilter {
     this.#last = known;
     return known;
   }
+}
+
+/**
+ * The system and the non-system messages of `messages`, in order, and whether every system message
+ * comes first (`leadOnly`, as in most lists: then both are slices, one copy each).
+ */
+function splitSystem(messages: readonly Message[]): {
+  readonly systemMessages: readonly Message[];
+  readonly nonSystem: readonly Message[];
+  readonly leadOnly: boolean;
+} {
+  let lead = 0;
+  while (lead < messages.length && messages[lead]?.role === 'system') lead += 1;
+  let later = lead;
+  while (later < messages.length && messages[later]?.role !== 'system') later += 1;
+  if (later === messages.length)
+    return { systemMessages: messages.slice(0, lead), nonSystem: messages.slice(lead), leadOnly: true };
+  const systemMessages: Message[] = [];
+  const nonSystem: Message[] = [];
+  for (const message of messages) (message.role === 'system' ? systemMessages : nonSystem).push(message);
+  return { systemMessages, nonSystem, leadOnly: false };
+}
+
+/** `messages` (its `lead` system messages, then only non-system ones) without non-system `[0, from)`. */
+function withoutDropped(
+  messages: readonly Message[],
+  { lead, from }: { readonly lead: number; readonly from: number },
+): readonly Message[] {
+  const out = messages.slice(from);
+  for (let index = 0; index < lead; index += 1) out[index] = messages[index] as Message;
+  return out;
+}
+
+/** `messages` with every system message and the non-system ones from the `from`-th on. */
+function keepSystemAnd(messages: readonly Message[], from: number): readonly Message[] {
+  let seen = 0;
+  return messages.filter((message) => message.role === 'system' || seen++ >= from);
 }
 
 /** Non-system messages and, by position, the tokens of each one counted so far (`NaN`: not yet). */

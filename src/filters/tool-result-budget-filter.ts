@@ -3,6 +3,7 @@ import { type Decision, decision } from '../core/decision.js';
 import { throwIfAborted } from '../core/errors.js';
 import { visitListDelta } from '../core/list-delta.js';
 import type { Message } from '../core/message.js';
+import { sharedCopy } from '../core/shared-copy.js';
 import { truncateText } from '../core/truncate-text.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
@@ -139,15 +140,13 @@ export class ToolResultBudgetFilter implements ContextFilter {
         cache.set(message, rewritten);
         settled[index] = rewritten;
       }
-      if (rewritten === undefined || rewritten.next === message) {
-        out?.push(message);
-        continue;
-      }
-      out ??= messages.slice(0, index);
-      out.push(rewritten.next);
+      if (rewritten === undefined || rewritten.next === message) continue;
+      // A rewrite replaces its message in place: one copy of the list, written over where it changed.
+      out ??= messages.slice();
+      out[index] = rewritten.next;
       if (rewritten.decision !== undefined) decisions.push(rewritten.decision);
     }
-    this.#lastCall = { sessionKey: sessionKey ?? 'default', messages: [...messages], settled };
+    this.#lastCall = { sessionKey: sessionKey ?? 'default', messages: sharedCopy(messages), settled };
     if (created) await this.#retention(plans[0] as PlannedToolResultOffload, decisions);
     return out === undefined ? { messages, decisions: [] } : { messages: out, decisions };
   }

@@ -1,6 +1,7 @@
 import { visitListDelta } from '../core/list-delta.js';
 import { keepsMarkedItems, type ListMark, markList } from '../core/list-mark.js';
 import type { Message } from '../core/message.js';
+import { sharedCopy } from '../core/shared-copy.js';
 
 /** What changed in a list since the one a filter last returned unchanged (see {@link UnchangedListMemo}). */
 export type ListChanges = {
@@ -39,7 +40,7 @@ export class UnchangedListMemo {
     const last = this.#last;
     if (last === undefined) return undefined;
     const known = foundChanges.get(last);
-    if (known !== undefined && isAsMarked(known.list, messages)) return known.changes;
+    if (known !== undefined && stillMarks(known.list, messages)) return known.changes;
     const changes = changesBetween(last, messages);
     foundChanges.set(last, { list: markList(messages), changes });
     return changes;
@@ -57,35 +58,24 @@ export class UnchangedListMemo {
 
   /** Records the outcome of a call on `messages`: returned unchanged, or not (then nothing is kept). */
   remember(messages: readonly Message[], unchanged: boolean): void {
-    this.#last = unchanged ? copyOf(messages) : undefined;
+    this.#last = unchanged ? sharedCopy(messages) : undefined;
   }
 }
 
-/** Copies of lists memos remembered, by list, with the list as it was copied. */
-const copies = new WeakMap<
-  readonly Message[],
-  { readonly list: ListMark<Message>; readonly copy: readonly Message[] }
->();
-/** For a memo's copy, the changes last found from it, with the list they lead to as it was then. */
+/**
+ * For a memo's copy, the changes last found from it, with the list they lead to as it was then: the
+ * memos of one chain ask for the same changes one after another, while that list holds what it held.
+ */
 const foundChanges = new WeakMap<
   readonly Message[],
   { readonly list: ListMark<Message>; readonly changes: ListChanges }
 >();
 
-/** A copy of `messages`, shared with the memos that remembered the same list as it is now. */
-function copyOf(messages: readonly Message[]): readonly Message[] {
-  const known = copies.get(messages);
-  if (known !== undefined && isAsMarked(known.list, messages)) return known.copy;
-  const copy = [...messages];
-  copies.set(messages, { list: markList(messages), copy });
-  return copy;
-}
-
 /**
  * True when `mark` marks `messages` as it still is, as far as a list handed to ctxloom tells it (only
  * appended to; see `keepsMarkedItems`): the same array, as long, with the same ends.
  */
-function isAsMarked(mark: ListMark<Message>, messages: readonly Message[]): boolean {
+function stillMarks(mark: ListMark<Message>, messages: readonly Message[]): boolean {
   return mark.list === messages && mark.length === messages.length && keepsMarkedItems(mark);
 }
 

@@ -106,7 +106,8 @@ export class ContextPipeline {
     const started = this.#now();
     const drafts: StageDraft[] = [];
     const blocks: (readonly Message[])[] = [];
-    let messages: readonly Message[] = [];
+    const tagged: (readonly Message[])[] = [];
+    let count = 0;
     for (const [index, provider] of this.providers.entries()) {
       throwIfAborted(input.signal);
       const stageStart = this.#now();
@@ -117,14 +118,15 @@ export class ContextPipeline {
         id: provider.id,
         kind: 'provider',
         durationMs: this.#now() - stageStart,
-        messagesIn: messages.length,
-        messagesOut: messages.length + block.length,
+        messagesIn: count,
+        messagesOut: count + block.length,
         listIn: EMPTY,
         listOut: block,
         decisions: outcome.decisions,
         ...(outcome.error === undefined ? {} : { error: outcome.error }),
       });
-      messages = messages.concat(block);
+      tagged.push(block);
+      count += block.length;
     }
     const key = { blocks, generated, input };
     // A provider that failed gave [] (policy `skip`), which may match the last blocks: build, so the
@@ -134,6 +136,8 @@ export class ContextPipeline {
       throwIfAborted(input.signal);
       return this.#reused(known, { input, drafts, started });
     }
+    // The blocks joined in one copy (not one per provider).
+    const messages = ([] as readonly Message[]).concat(...tagged);
     const result = await this.#filter(messages, { input, context, drafts, started, operation: 'build' });
     this.#memo?.remember(key, result);
     return result;

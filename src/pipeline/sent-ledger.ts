@@ -2,6 +2,7 @@ import { apportionTokens } from '../core/apportion-tokens.js';
 import { isRecord } from '../core/is-record.js';
 import { visitListDelta } from '../core/list-delta.js';
 import { type Message, sectionOf } from '../core/message.js';
+import { sharedCopy } from '../core/shared-copy.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { SectionTokens } from './build-trace.js';
 
@@ -82,7 +83,7 @@ export class SentLedger {
           },
         },
       );
-    this.#last = { messages: [...messages], entries };
+    this.#last = { messages: sharedCopy(messages), entries };
     return {
       tokens: this.#tokens,
       tokensOf: (message) => this.#entries.get(message)?.tokens,
