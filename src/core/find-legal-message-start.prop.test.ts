@@ -9,13 +9,11 @@ function reference(messages: readonly Message[]): number {
   let start = 0;
   let declared = new Set<string>();
   messages.forEach((message, index) => {
-    if (message.role === 'assistant') {
-      for (const call of message.toolCalls ?? []) if (call.id !== '') declared.add(call.id);
-    } else if (message.role === 'tool') {
-      if (message.toolCallId === undefined || !declared.has(message.toolCallId)) {
-        start = index + 1;
-        declared = new Set();
-      }
+    for (const call of message.role === 'assistant' ? (message.toolCalls ?? []) : [])
+      if (call.id !== '') declared.add(call.id);
+    if (message.role === 'tool' && !declared.has(message.toolCallId ?? '')) {
+      start = index + 1;
+      declared = new Set();
     }
   });
   return start;

@@ -22,7 +22,7 @@ function delta(before: readonly Item[], after: readonly Item[]) {
         expect(after[at]).toBe(item);
         told[at] = (told[at] ?? 0) + 1;
       },
-      kept: (from, to, length) => {
+      kept: ({ from, to, length }) => {
         expect(length).toBeGreaterThan(0);
         for (let offset = 0; offset < length; offset += 1) {
           expect(after[to + offset]).toBe(before[from + offset]);

@@ -8,8 +8,11 @@ export type ListDeltaVisitor<TItem> = {
    * A run of items kept: `before[from + i]` is `after[to + i]` for each `i` below `length`. Told once
    * per run, so a caller copies what it knows about a run in one loop. @default not told
    */
-  readonly kept?: (from: number, to: number, length: number) => void;
+  readonly kept?: (run: KeptRun) => void;
 };
+
+/** A run of items kept from `before` (from `from` on) to `after` (from `to` on), `length` long. */
+export type KeptRun = { readonly from: number; readonly to: number; readonly length: number };
 
 /**
  * Visits what changed from `before` to `after`, items compared by identity: each item of `before`
@@ -34,10 +37,8 @@ export function visitListDelta<TItem>(
   while (from < before.length && to < after.length) {
     const item = after[to] as TItem; // to < after.length
     if (before[from] === item) {
-      const most = Math.min(before.length - from, after.length - to);
-      let length = 1;
-      while (length < most && before[from + length] === after[to + length]) length += 1;
-      visit.kept?.(from, to, length);
+      const length = keptLength(lists, { from, to });
+      visit.kept?.({ from, to, length });
       from += length;
       to += length;
     } else if (before[from + 1] === after[to + 1]) {
@@ -58,6 +59,18 @@ export function visitListDelta<TItem>(
   }
   for (; from < before.length; from += 1) visit.removed?.(before[from] as TItem, to);
   for (; to < after.length; to += 1) visit.added?.(after[to] as TItem, to);
+}
+
+/** How many items from `at` on are the same in both lists (at least the one at `at`). */
+function keptLength<TItem>(
+  lists: { readonly before: readonly TItem[]; readonly after: readonly TItem[] },
+  at: { readonly from: number; readonly to: number },
+): number {
+  const { before, after } = lists;
+  const most = Math.min(before.length - at.from, after.length - at.to);
+  let length = 1;
+  while (length < most && before[at.from + length] === after[at.to + length]) length += 1;
+  return length;
 }
 
 /** The index of `item` in `before` from `from` on, or -1; looks at most `ahead.budget` items (and spends them). */

@@ -85,7 +85,7 @@ export class SnipHistoryFilter implements ContextFilter {
       visitListDelta(
         { before: last.messages, after: nonSystem },
         {
-          kept: (from, to, length) => {
+          kept: ({ from, to, length }) => {
             tokens.set(last.tokens.subarray(from, from + length), to);
           },
         },

@@ -192,7 +192,7 @@ export class ToolResultBudgetFilter implements ContextFilter {
     visitListDelta(
       { before: last.messages, after: messages },
       {
-        kept: (from, to, length) => {
+        kept: ({ from, to, length }) => {
           for (let offset = 0; offset < length; offset += 1) known[to + offset] = last.settled[from + offset];
         },
       },

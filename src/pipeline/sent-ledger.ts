@@ -77,7 +77,7 @@ export class SentLedger {
           added: (message, at) => {
             entries[at] = this.#add(message);
           },
-          kept: (from, to, length) => {
+          kept: ({ from, to, length }) => {
             for (let offset = 0; offset < length; offset += 1)
               entries[to + offset] = last.entries[from + offset] as Entry; // within last.messages
           },

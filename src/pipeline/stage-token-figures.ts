@@ -75,7 +75,7 @@ export class StageTokenFigures {
         { before: final.messages, after: messages },
         {
           added: (message) => add(message, 1),
-          kept: (from, _to, length) => {
+          kept: ({ from, length }) => {
             for (let at = from; at < from + length; at += 1) tokens += final.tokensAt(at);
           },
         },
