@@ -43,6 +43,9 @@ describe('findLegalMessageStart', () => {
     'finds the start nanobot finds, answering most results without a set of every id',
     (messages) => {
       expect(findLegalMessageStart(messages)).toBe(reference(messages));
+      // From an index on, as the list from there: the index in the whole list.
+      const from = Math.floor(messages.length / 3);
+      expect(findLegalMessageStart(messages, from)).toBe(from + reference(messages.slice(from)));
     },
   );
 });

@@ -5,17 +5,19 @@ import type { Message } from './message.js';
  * prefix. Scanning forward with the set of ids declared by assistants seen so far, a tool result
  * whose id was not declared (or is missing) moves the start just after it and resets the set.
  * Returns 0 when the list is already legal (and `messages.length` when every message is such a result).
+ * With `from`, it scans `messages` from that index on as if the list started there, and returns an
+ * index of `messages` (`from` when that part is legal), so a caller need not copy the part.
  *
  * A result that answers the last assistant before it (the usual case) is declared without a set; the
  * set of every id declared since the start is built only for a result that does not, so a legal
  * history costs one pass and no allocation.
  */
-export function findLegalMessageStart(messages: readonly Message[]): number {
-  let start = 0;
+export function findLegalMessageStart(messages: readonly Message[], from = 0): number {
+  let start = from;
   let owner: Message | undefined;
   /** The ids declared in `[start, index)`, once a result needed them. */
   let declared: Set<string> | undefined;
-  for (let index = 0; index < messages.length; index += 1) {
+  for (let index = from; index < messages.length; index += 1) {
     const message = messages[index] as Message; // index is in range
     if (message.role === 'assistant') {
       owner = message;

@@ -54,7 +54,10 @@ export class MergeCurrentMessageFilter implements ContextFilter {
       content: mergeContent(previous.content, current.content),
       metadata: { ...previous.metadata, ...current.metadata, [MERGED_FROM_KEY]: previous.id },
     };
-    const next = [...messages.slice(0, index - 1), merged, ...messages.slice(index + 1)];
+    // One copy: the list up to the current message, the merged one over the previous, then the rest.
+    const next = messages.slice(0, index);
+    next[index - 1] = merged;
+    for (let after = index + 1; after < messages.length; after += 1) next.push(messages[after] as Message);
     decisions.push(
       decision('message-merge', {
         stage: this.id,

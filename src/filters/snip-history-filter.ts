@@ -197,5 +197,5 @@ function legalTailStart(nonSystem: readonly Message[], keptFrom: number): number
     }
   }
   const tailStart = start === -1 ? keptFrom : start;
-  return tailStart + findLegalMessageStart(nonSystem.slice(tailStart));
+  return findLegalMessageStart(nonSystem, tailStart);
 }

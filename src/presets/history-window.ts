@@ -170,9 +170,7 @@ export class HistoryWindow implements MessageProvider {
     // on, then the new ones (tagged once); no message is looked up again.
     const messages =
       last !== undefined && last.lead === lead && last.start <= start && start <= last.length
-        ? last.messages
-            .slice(0, lead)
-            .concat(last.messages.slice(lead + start - last.start), history.slice(last.length).map(tag))
+        ? moved(last.messages, { lead, by: start - last.start, added: history.slice(last.length).map(tag) })
         : [...history.slice(0, lead), ...history.slice(start)].map(tag);
     this.#emitted = { lead, start, length: history.length, messages };
     const first = history[lead] as Message; // lead < start ≤ length
@@ -194,4 +192,19 @@ export class HistoryWindow implements MessageProvider {
       ],
     };
   }
+}
+
+/**
+ * A window moved forward in one copy: the `lead` messages of `window`, its messages after the first
+ * `by` that follow them, then `added`.
+ */
+function moved(
+  window: readonly Message[],
+  move: { readonly lead: number; readonly by: number; readonly added: readonly Message[] },
+): readonly Message[] {
+  const { lead, by, added } = move;
+  const out = window.slice(by);
+  for (let index = 0; index < lead; index += 1) out[index] = window[index] as Message;
+  for (const message of added) out.push(message);
+  return out;
 }
