@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assistant, system, user } from '../core/factories.js';
+import { assistant, system, tool, user } from '../core/factories.js';
 import { RoleAlternationFilter } from './role-alternation-filter.js';
 
 const filter = new RoleAlternationFilter();
@@ -26,6 +26,31 @@ describe('RoleAlternationFilter', () => {
       { id: 'u3', role: 'user', content: 'three' },
     ]);
     expect(decisions.map((entry) => entry.type)).toEqual(['message-merge', 'message-merge']);
+  });
+
+  it('merges two messages of one role with system messages between them, after those', () => {
+    // A property test's counterexample: a blank assistant, a system message, then an assistant whose
+    // call is answered right after it.
+    const call = { id: 'c', name: 'read_file', arguments: '{}' };
+    const input = [
+      system('rules', { id: 's1' }),
+      user('go', { id: 'u1' }),
+      assistant('thinking', { id: 'a1' }),
+      system('runtime note', { id: 's2' }),
+      assistant('', { id: 'a2', toolCalls: [call] }),
+      tool('data', { id: 't', toolCallId: 'c', name: 'read_file' }),
+      user('next', { id: 'u2' }),
+    ];
+    const { messages } = filter.apply(input);
+    expect(messages.map((message) => `${message.role}:${message.id}`)).toEqual([
+      'system:s1',
+      'user:u1',
+      'system:s2',
+      'assistant:a1',
+      'tool:t',
+      'user:u2',
+    ]);
+    expect(messages[3]).toMatchObject({ content: 'thinking', toolCalls: [call] });
   });
 
   it('inserts (conversation continued) before a leading assistant and drops trailing assistants', () => {

@@ -15,8 +15,9 @@ export type RoleAlternationFilterOptions = {
 
 /**
  * Makes the role sequence legal for strict providers (GLM error 1214, Anthropic): merges neighbouring
- * user or assistant messages of the same role (strings joined by a blank line, otherwise part lists
- * concatenated; tool calls concatenated), drops trailing assistant messages (turning the last one
+ * user or assistant messages of the same role, system messages between them not counting (strings
+ * joined by a blank line, otherwise part lists concatenated; tool calls concatenated; the merged
+ * message takes the second one's place, after those system messages), drops trailing assistant messages (turning the last one
  * into a user message when only system messages would remain), inserts a synthetic user message
  * `(conversation continued)` before an assistant that follows the system messages, and replaces empty
  * string contents with `(empty)` (an assistant with tool calls keeps `''`). Optional: add it after
@@ -45,14 +46,23 @@ export class RoleAlternationFilter implements ContextFilter {
 
   #merge(messages: readonly Message[], decisions: Decision[]): readonly Message[] {
     const out: Message[] = [];
+    let changed = false;
     for (const message of messages) {
-      const previous = out.at(-1);
+      // The last message that is not a system message: system messages between two messages of one
+      // role do not keep them apart (strict providers read the roles without them).
+      let at = out.length - 1;
+      while (at >= 0 && out[at]?.role === 'system') at -= 1;
+      const previous = out[at];
       const mergeable = message.role === 'user' || message.role === 'assistant';
       if (previous === undefined || !mergeable || previous.role !== message.role) {
         out.push(message);
         continue;
       }
-      out[out.length - 1] = mergeMessages(previous, message);
+      changed = true;
+      // Merged where the second one was, so tool results after it still follow their calls; the
+      // system messages between the two now come before the merged message.
+      out.splice(at, 1);
+      out.push(mergeMessages(previous, message));
       decisions.push(
         decision('message-merge', {
           stage: this.id,
@@ -61,7 +71,7 @@ export class RoleAlternationFilter implements ContextFilter {
         }),
       );
     }
-    return out.length === messages.length ? messages : out;
+    return changed ? out : messages;
   }
 
   #dropTrailing(messages: readonly Message[], decisions: Decision[]): readonly Message[] {
