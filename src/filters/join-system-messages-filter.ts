@@ -1,5 +1,6 @@
 import { type Decision, decision } from '../core/decision.js';
 import { type Message, SECTION_KEY, sectionOf } from '../core/message.js';
+import { withLead } from '../core/with-lead.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
 
 /** Options for {@link JoinSystemMessagesFilter}. */
@@ -64,10 +65,7 @@ export class JoinSystemMessagesFilter implements ContextFilter {
         ? last
         : { joined, ...this.#join(joined, context) };
     this.#last = known;
-    // One copy: the list from where the joined lead goes, with the lead written over its start.
-    const lead = known.lead;
-    const out = messages.slice(count - lead.length);
-    for (let index = 0; index < lead.length; index += 1) out[index] = lead[index] as Message;
+    const out = withLead(messages, { skip: count - known.lead.length, lead: known.lead });
     return { messages: out, decisions: known.decisions };
   }
 

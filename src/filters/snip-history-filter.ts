@@ -2,6 +2,7 @@ import { decision } from '../core/decision.js';
 import { findLegalMessageStart } from '../core/find-legal-message-start.js';
 import { visitListDelta } from '../core/list-delta.js';
 import type { Message } from '../core/message.js';
+import { withLead } from '../core/with-lead.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -59,7 +60,7 @@ export class SnipHistoryFilter implements ContextFilter {
     if (from === 0) return { messages, decisions: [] };
     const dropped = nonSystem.slice(0, from);
     const result = leadOnly
-      ? withoutDropped(messages, { lead: systemMessages.length, from })
+      ? withLead(messages, { skip: from, lead: systemMessages })
       : keepSystemAnd(messages, from);
     const over = fixed + walk.used + walk.next;
     return {
@@ -115,16 +116,6 @@ function splitSystem(messages: readonly Message[]): {
   const nonSystem: Message[] = [];
   for (const message of messages) (message.role === 'system' ? systemMessages : nonSystem).push(message);
   return { systemMessages, nonSystem, leadOnly: false };
-}
-
-/** `messages` (its `lead` system messages, then only non-system ones) without non-system `[0, from)`. */
-function withoutDropped(
-  messages: readonly Message[],
-  { lead, from }: { readonly lead: number; readonly from: number },
-): readonly Message[] {
-  const out = messages.slice(from);
-  for (let index = 0; index < lead; index += 1) out[index] = messages[index] as Message;
-  return out;
 }
 
 /** `messages` with every system message and the non-system ones from the `from`-th on. */

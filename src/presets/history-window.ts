@@ -5,6 +5,7 @@
  */
 import { decision } from '../core/decision.js';
 import type { Message } from '../core/message.js';
+import { withLead } from '../core/with-lead.js';
 import { HistoryWindowLedger } from '../filters/history-window-ledger.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, MessageProvider, ProviderResult } from '../pipeline/contracts.js';
@@ -168,10 +169,12 @@ export class HistoryWindow implements MessageProvider {
     const last = this.#emitted;
     // A window that starts where last turn's did or later: last turn's tagged messages from that start
     // on, then the new ones (tagged once); no message is looked up again.
-    const messages =
-      last !== undefined && last.lead === lead && last.start <= start && start <= last.length
-        ? moved(last.messages, { lead, by: start - last.start, added: history.slice(last.length).map(tag) })
-        : [...history.slice(0, lead), ...history.slice(start)].map(tag);
+    let messages: Message[];
+    if (last !== undefined && last.lead === lead && last.start <= start && start <= last.length) {
+      messages = withLead(last.messages, { skip: start - last.start, lead: last.messages.slice(0, lead) });
+      for (let index = last.length; index < history.length; index += 1)
+        messages.push(tag(history[index] as Message));
+    } else messages = [...history.slice(0, lead), ...history.slice(start)].map(tag);
     this.#emitted = { lead, start, length: history.length, messages };
     const first = history[lead] as Message; // lead < start ≤ length
     const lastLeftOut = history[start - 1] as Message;
@@ -192,19 +195,4 @@ export class HistoryWindow implements MessageProvider {
       ],
     };
   }
-}
-
-/**
- * A window moved forward in one copy: the `lead` messages of `window`, its messages after the first
- * `by` that follow them, then `added`.
- */
-function moved(
-  window: readonly Message[],
-  move: { readonly lead: number; readonly by: number; readonly added: readonly Message[] },
-): readonly Message[] {
-  const { lead, by, added } = move;
-  const out = window.slice(by);
-  for (let index = 0; index < lead; index += 1) out[index] = window[index] as Message;
-  for (const message of added) out.push(message);
-  return out;
 }
