@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { settle } from '../../test/helpers/settle.js';
 import { ContextError } from '../core/errors.js';
 import { WorkspaceFileCache } from '../workspace/file-cache.js';
@@ -169,6 +169,41 @@ describe('BootstrapFilesProvider', () => {
     } = await provider.getMessages({}, testBuildContext());
     expect(message?.content).toBe('## AGENTS.md\n\nv2 longer');
     expect(fileCache.misses).toBe(2);
+  });
+
+  describe('in a workspace that has settled (its last change older than 2 s)', () => {
+    beforeEach(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the next change falls in a later tick
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + 10_000);
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('sees a file created or renamed into the workspace on the next build', async () => {
+      const provider = new BootstrapFilesProvider({ workspace });
+      const contentOf = async () => (await provider.getMessages({}, testBuildContext())).messages[0]?.content;
+      expect(await contentOf()).toBeUndefined();
+      expect(await contentOf()).toBeUndefined(); // known missing: one stat of the workspace
+      await writeFile(path.join(workspace, 'SOUL.md'), 'soul');
+      expect(await contentOf()).toBe('## SOUL.md\n\nsoul');
+      await writeFile(path.join(root, 'agents.tmp'), 'agents');
+      await rename(path.join(root, 'agents.tmp'), path.join(workspace, 'AGENTS.md'));
+      expect(await contentOf()).toBe('## AGENTS.md\n\nagents\n\n## SOUL.md\n\nsoul');
+    });
+
+    it('sees the target of a dangling link appear in another folder', async () => {
+      await mkdir(path.join(workspace, 'real'));
+      await symlink(path.join(workspace, 'real', 'AGENTS.md'), path.join(workspace, 'AGENTS.md'));
+      const provider = new BootstrapFilesProvider({ workspace, files: ['AGENTS.md'] });
+      const first = await provider.getMessages({}, testBuildContext());
+      expect(first.decisions[0]?.details).toEqual({ file: 'AGENTS.md', cause: 'missing' });
+      await provider.getMessages({}, testBuildContext());
+      await writeFile(path.join(workspace, 'real', 'AGENTS.md'), 'through the link');
+      const { messages } = await provider.getMessages({}, testBuildContext());
+      expect(messages[0]?.content).toBe('## AGENTS.md\n\nthrough the link');
+    });
   });
 
   it('throws ABORTED when the signal is aborted', async () => {

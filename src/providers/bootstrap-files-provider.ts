@@ -8,8 +8,9 @@ import type { BuildInput } from '../pipeline/build-input.js';
 import type { BuildContext, MessageProvider, ProviderResult } from '../pipeline/contracts.js';
 import { WorkspaceFileCache } from '../workspace/file-cache.js';
 import { isMissingFileError } from '../workspace/fs-helpers.js';
+import { MissingFiles, type MissingFilesRound } from '../workspace/missing-files.js';
 import { realPathInside } from '../workspace/real-path-inside.js';
-import { leavesFolder } from '../workspace/safe-path.js';
+import { leavesFolder, resolveInside } from '../workspace/safe-path.js';
 import { SystemMessageMemo } from './system-message-memo.js';
 
 /** Options for {@link BootstrapFilesProvider}. */
@@ -83,6 +84,10 @@ export class BootstrapFilesProvider implements MessageProvider {
   readonly #rewrite: (file: string, content: string) => string;
   /** The last message, given again while it says the same. */
   readonly #said = new SystemMessageMemo();
+  /** The files found missing: one stat of their folder tells they still are. */
+  readonly #missing = new MissingFiles();
+  /** The last result when every file was missing, with the workspace it was for. */
+  #noneFound: { readonly workspace: string; readonly result: ProviderResult } | undefined;
 
   constructor(options: BootstrapFilesProviderOptions = {}) {
     const maxFileChars = options.maxFileChars ?? DEFAULT_BOOTSTRAP_FILES_PROVIDER.maxFileChars;
@@ -124,6 +129,16 @@ export class BootstrapFilesProvider implements MessageProvider {
       }
       return real;
     };
+    const missing = this.#missing.round();
+    const none = this.#noneFound;
+    // Every file still missing (one stat per folder): the same skips as last time, nothing read.
+    if (
+      none?.workspace === workspace &&
+      this.files.every((source) =>
+        missing.stillMissing(resolveInside(source.workspace ?? workspace, source.file)),
+      )
+    )
+      return none.result;
     const reads = await Promise.all(
       this.files.map(async (source) => ({
         file: source.file,
@@ -132,6 +147,7 @@ export class BootstrapFilesProvider implements MessageProvider {
           file: source.file,
           signal: context.signal,
           realRootOf,
+          missing,
         }),
       })),
     );
@@ -147,7 +163,12 @@ export class BootstrapFilesProvider implements MessageProvider {
       embedded.push(file);
     }
     const decisions = this.#explain(truncated, skipped);
-    if (blocks.length === 0) return { messages: [], decisions };
+    this.#noneFound = undefined;
+    if (blocks.length === 0) {
+      const result = { messages: [], decisions };
+      if (skipped.every((skip) => skip.reason === 'missing')) this.#noneFound = { workspace, result };
+      return result;
+    }
     const metadata = { files: embedded, truncated, skipped };
     const message = this.#said.message({ content: blocks.join('\n\n'), metadata }, context.generateId);
     return { messages: [message], decisions };
@@ -176,11 +197,16 @@ export class BootstrapFilesProvider implements MessageProvider {
     readonly file: string;
     readonly signal: AbortSignal | undefined;
     readonly realRootOf: (root: string) => string;
+    readonly missing: MissingFilesRound;
   }): Promise<string | BootstrapSkip> {
-    const { workspace, file, signal } = target;
+    const { workspace, file, signal, missing } = target;
     let real: string | undefined;
     try {
+      const resolved = resolveInside(workspace, file);
+      if (missing.stillMissing(resolved)) return { file, reason: 'missing' };
       real = realPathInside(workspace, { path: file, realRootOf: target.realRootOf });
+      // Only nothing at the path (not a dangling link, whose target may appear elsewhere).
+      missing.lookedUp(resolved, real === undefined);
     } catch (error) {
       if (ContextError.isInstance(error)) return { file, reason: 'outside-workspace' };
       return { file, reason: isMissingFileError(error) ? 'missing' : 'unreadable' };
