@@ -23,8 +23,9 @@ export type KeptRun = { readonly from: number; readonly to: number; readonly len
  * `after` is the sum over `before` minus the removed plus the added, without visiting what was kept.
  *
  * Every pair it keeps is one object, so that sum is exact whatever the two lists are; an unrelated
- * list only costs more (each item of both visited). A dropped block is found by looking ahead in
- * `before`, within O(before + after) compares in all, so the walk is linear. @internal
+ * list only costs more (each item of both visited). A block dropped from `before` or inserted in
+ * `after` is found by looking ahead in both at once, within O(before + after) compares in all, so the
+ * walk is linear. @internal
  */
 export function visitListDelta<TItem>(
   lists: { readonly before: readonly TItem[]; readonly after: readonly TItem[] },
@@ -48,13 +49,14 @@ export function visitListDelta<TItem>(
       from += 1;
       to += 1;
     } else {
-      const found = findAhead(before, { item, from: from + 1, ahead });
-      if (found === -1) {
-        visit.added?.(item, to);
-        to += 1;
-      }
-      // A block of `before` dropped; `item` is kept (the next round pairs it).
-      for (; from < found; from += 1) visit.removed?.(before[from] as TItem, to);
+      // The nearer of a block of `before` dropped and a block of `after` inserted, looked for on both
+      // sides at once, so finding a block costs about twice its length.
+      const gap = findGap(lists, { from, to, ahead });
+      // Neither found (or out of budget): this pair is one item replaced by another.
+      const dropped = gap === undefined ? 1 : gap.dropped;
+      const inserted = gap === undefined ? 1 : gap.inserted;
+      for (const end = from + dropped; from < end; from += 1) visit.removed?.(before[from] as TItem, to);
+      for (const end = to + inserted; to < end; to += 1) visit.added?.(after[to] as TItem, to);
     }
   }
   for (; from < before.length; from += 1) visit.removed?.(before[from] as TItem, to);
@@ -73,14 +75,25 @@ function keptLength<TItem>(
   return length;
 }
 
-/** The index of `item` in `before` from `from` on, or -1; looks at most `ahead.budget` items (and spends them). */
-function findAhead<TItem>(
-  before: readonly TItem[],
-  at: { readonly item: TItem; readonly from: number; readonly ahead: { budget: number } },
-): number {
-  const { item, ahead } = at;
-  for (let index = at.from; index < before.length && ahead.budget > 0; index += 1, ahead.budget -= 1) {
-    if (before[index] === item) return index;
+/**
+ * How far on `after[at.to]` is in `before` (a block of `before` dropped) or `before[at.from]` is in
+ * `after` (a block inserted), whichever is nearer; `undefined` when neither is within the lists or
+ * within `ahead.budget` compares (which it spends).
+ */
+function findGap<TItem>(
+  lists: { readonly before: readonly TItem[]; readonly after: readonly TItem[] },
+  at: { readonly from: number; readonly to: number; readonly ahead: { budget: number } },
+): { readonly dropped: number; readonly inserted: number } | undefined {
+  const { before, after } = lists;
+  const { from, to, ahead } = at;
+  const wanted = after[to];
+  const kept = before[from];
+  const most = Math.max(before.length - from, after.length - to);
+  for (let distance = 1; distance < most && ahead.budget > 0; distance += 1, ahead.budget -= 2) {
+    if (from + distance < before.length && before[from + distance] === wanted)
+      return { dropped: distance, inserted: 0 };
+    if (to + distance < after.length && after[to + distance] === kept)
+      return { dropped: 0, inserted: distance };
   }
-  return -1;
+  return undefined;
 }
