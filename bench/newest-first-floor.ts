@@ -3,14 +3,15 @@
  * with exact, cached counts, stopping at the first message over the budget. Returns the number of
  * messages kept (the first one, the system prompt, always).
  */
-import { CachedTokenCounter, type Message, type TokenCounter } from '../src/index.js';
+import type { Message, TokenCounter } from '../src/index.js';
 import { CORPUS_TOOLS } from './agent-corpus.js';
+import { ctxloom } from './built.js';
 
 export function newestFirstFloor(
   exact: TokenCounter,
   budgetTokens: number,
 ): (list: readonly Message[]) => number {
-  const counter = new CachedTokenCounter({ counter: exact });
+  const counter = new ctxloom.CachedTokenCounter({ counter: exact });
   return (list) => {
     let used = counter.countTools(CORPUS_TOOLS) + counter.countMessage(list[0] as Message);
     let index = list.length - 1;

@@ -15,10 +15,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jsonSchema, type ModelMessage, pruneMessages } from 'ai';
-import { createPrepareStep, toAiSdkMessages } from '../src/ai-sdk/index.js';
-import { textOf } from '../src/core/index.js';
-import { ContextGovernor, type Message } from '../src/index.js';
+import type { Message } from '../src/index.js';
 import { BUDGET_TOKENS, CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
+import { aiSdk, core, ctxloom } from './built.js';
 import { gc, keepAlive, SampledClock, timed } from './case-process.js';
 
 const WARM_RUNS = 5;
@@ -58,8 +57,8 @@ async function main(): Promise<void> {
   const corpus = await loadAgentCorpus(size);
   const results = corpus.filter((message) => message.role === 'tool');
   // Plain AI SDK messages, as a user's history would be: no ctxloom ids carried.
-  const initial = toAiSdkMessages(corpus.slice(1), { carryMetadata: false }).messages;
-  const system = textOf((corpus[0] as Message).content);
+  const initial = aiSdk.toAiSdkMessages(corpus.slice(1), { carryMetadata: false }).messages;
+  const system = core.textOf((corpus[0] as Message).content);
   gc();
   const baseline = process.memoryUsage().heapUsed;
   gc();
@@ -84,12 +83,14 @@ async function main(): Promise<void> {
     await timed(WARMUP_STEPS, plusOne);
     gc();
     const plusOneMs = await timed(WARM_RUNS, plusOne);
-    const sameMs = await timed(WARM_RUNS, async () => {
+    const same = async () => {
       const messages = [...initial, ...responses];
       const start = performance.now();
       await step(messages, steps);
       return performance.now() - start;
-    });
+    };
+    await timed(WARMUP_STEPS, same); // warmed up like the +1 steps
+    const sameMs = await timed(WARM_RUNS, same);
     keepAlive(step);
     gc();
     const figures: StepCaseFigures = {
@@ -120,11 +121,11 @@ function appendStep(
 ): void {
   const callId = `bench-call-${turn}`;
   const large = state.results.find(
-    (message, index) => index >= turn && textOf(message.content).length > 16_000,
+    (message, index) => index >= turn && core.textOf(message.content).length > 16_000,
   );
   const small = state.results[turn % state.results.length];
   const source = turn % 2 === 0 ? (large ?? small) : small;
-  const output = `${textOf(source?.content ?? '')}\n步骤 ${turn}: done.`;
+  const output = `${core.textOf(source?.content ?? '')}\n步骤 ${turn}: done.`;
   state.responses.push(
     {
       role: 'assistant',
@@ -156,7 +157,7 @@ function makeCase(name: string, shared: { readonly system: string; readonly work
       }).length;
   }
   if (name !== 'prepare-step' && name !== 'prepare-step-v7') throw new Error(`unknown case ${name}`);
-  const governor = new ContextGovernor({
+  const governor = new ctxloom.ContextGovernor({
     contextWindowTokens: 128_000,
     blockLimit: BUDGET_TOKENS,
     workspace: shared.workspace,
@@ -168,7 +169,7 @@ function makeCase(name: string, shared: { readonly system: string; readonly work
       { description: tool.description, inputSchema: jsonSchema(tool.parameters ?? {}) },
     ]),
   );
-  const prepareStep = createPrepareStep({ governor }, { system: shared.system, tools });
+  const prepareStep = aiSdk.createPrepareStep({ governor }, { system: shared.system, tools });
   if (name === 'prepare-step-v7') return aiSdk7Steps(prepareStep);
   return async (messages, steps) => {
     const result = await prepareStep({ stepNumber: steps.length, messages, steps });
@@ -180,7 +181,7 @@ function makeCase(name: string, shared: { readonly system: string; readonly work
  * The step arguments of AI SDK 7: `initialMessages`, and messages that start with what the previous
  * step's `prepareStep` returned (or was given), then the new response messages.
  */
-function aiSdk7Steps(prepareStep: ReturnType<typeof createPrepareStep>): StepCall {
+function aiSdk7Steps(prepareStep: ReturnType<typeof aiSdk.createPrepareStep>): StepCall {
   let initialMessages: readonly ModelMessage[] | undefined;
   let carried: ModelMessage[] = [];
   let lastInput: ModelMessage[] = [];
