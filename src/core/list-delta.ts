@@ -36,31 +36,51 @@ export function visitListDelta<TItem>(
   let from = 0;
   let to = 0;
   while (from < before.length && to < after.length) {
-    const item = after[to] as TItem; // to < after.length
-    if (before[from] === item) {
+    if (before[from] === after[to]) {
       const length = keptLength(lists, { from, to });
       visit.kept?.({ from, to, length });
       from += length;
       to += length;
-    } else if (before[from + 1] === after[to + 1]) {
-      // One item replaced (or the last of both: each is reported either way).
-      visit.removed?.(before[from] as TItem, to);
-      visit.added?.(item, to);
-      from += 1;
-      to += 1;
-    } else {
-      // The nearer of a block of `before` dropped and a block of `after` inserted, looked for on both
-      // sides at once, so finding a block costs about twice its length.
-      const gap = findGap(lists, { from, to, ahead });
-      // Neither found (or out of budget): this pair is one item replaced by another.
-      const dropped = gap === undefined ? 1 : gap.dropped;
-      const inserted = gap === undefined ? 1 : gap.inserted;
-      for (const end = from + dropped; from < end; from += 1) visit.removed?.(before[from] as TItem, to);
-      for (const end = to + inserted; to < end; to += 1) visit.added?.(after[to] as TItem, to);
+      continue;
     }
+    // One item replaced when the next ones pair up (or the last of both); else the nearer of a block
+    // of `before` dropped and a block of `after` inserted, looked for on both sides at once, so
+    // finding a block costs about twice its length; neither found (or out of budget): one replaced.
+    const gap =
+      before[from + 1] === after[to + 1] ? REPLACED : (findGap(lists, { from, to, ahead }) ?? REPLACED);
+    tellRemoved(visit, { items: before, from, end: from + gap.dropped, at: to });
+    tellAdded(visit, { items: after, from: to, end: to + gap.inserted });
+    from += gap.dropped;
+    to += gap.inserted;
   }
-  for (; from < before.length; from += 1) visit.removed?.(before[from] as TItem, to);
-  for (; to < after.length; to += 1) visit.added?.(after[to] as TItem, to);
+  tellRemoved(visit, { items: before, from, end: before.length, at: to });
+  tellAdded(visit, { items: after, from: to, end: after.length });
+}
+
+/** A gap of one item replaced by another. */
+const REPLACED = { dropped: 1, inserted: 1 } as const;
+
+/** Tells `removed` the items of `before` from `from` to before `end`, at position `at` of `after`. */
+function tellRemoved<TItem>(
+  visit: ListDeltaVisitor<TItem>,
+  range: {
+    readonly items: readonly TItem[];
+    readonly from: number;
+    readonly end: number;
+    readonly at: number;
+  },
+): void {
+  for (let index = range.from; index < range.end; index += 1)
+    visit.removed?.(range.items[index] as TItem, range.at);
+}
+
+/** Tells `added` the items of `after` from `from` to before `end`, each at its position. */
+function tellAdded<TItem>(
+  visit: ListDeltaVisitor<TItem>,
+  range: { readonly items: readonly TItem[]; readonly from: number; readonly end: number },
+): void {
+  for (let index = range.from; index < range.end; index += 1)
+    visit.added?.(range.items[index] as TItem, index);
 }
 
 /** How many items from `at` on are the same in both lists (at least the one at `at`). */
