@@ -88,4 +88,12 @@ describe('MissingFiles', () => {
     round.lookedUp(file, true); // a lookup that ran before the write
     expect(missing.round().stillMissing(file)).toBe(false);
   });
+
+  it('vouches for nothing under a path that is not a folder', async () => {
+    const file = path.join(root, 'plain');
+    await writeFile(file, 'not a folder');
+    await nextTick();
+    expect(await knownMissing(new MissingFiles(0), path.join(file, 'AGENTS.md'))).toBe(false);
+    expect(await knownMissing(new MissingFiles(0), path.join(file, 'sub', 'AGENTS.md'))).toBe(false); // ENOTDIR
+  });
 });

@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
+import { type Stats, statSync } from 'node:fs';
 import path from 'node:path';
-import { type FileStamp, fileStamp, SETTLE_MS } from './file-stamp.js';
+import { SETTLE_MS } from './file-stamp.js';
 
 /**
  * Files found missing, each with the stamp of its folder at the time: while that folder's stamp
@@ -11,11 +11,14 @@ import { type FileStamp, fileStamp, SETTLE_MS } from './file-stamp.js';
  * Safe by order: a round stats a file's folder before the file is looked up, so a file created after
  * that stat changes the folder after the stamp kept. Only a settled stamp is kept (the folder's last
  * change at least `settleMs` old), since a second change within one timestamp tick could keep the
- * folder's times. @internal
+ * folder's times; until a folder can have settled, it is not stat'ed at all (its files are looked up
+ * as they would be without this class). @internal
  */
 export class MissingFiles {
-  /** A missing file's path → its folder's stamp key when it was found missing. */
-  readonly #known = new Map<string, string>();
+  /** A missing file's path → its folder's stamp when it was found missing. */
+  readonly #known = new Map<string, FolderStamp>();
+  /** A folder changed lately → the time before which its stamp cannot have settled. */
+  readonly #settlesAt = new Map<string, number>();
   readonly #settleMs: number;
 
   constructor(settleMs: number = SETTLE_MS) {
@@ -25,27 +28,45 @@ export class MissingFiles {
   /** Starts a round of lookups (one build): each folder is stat'ed once, at its first file. */
   round(): MissingFilesRound {
     const known = this.#known;
-    const settleMs = this.#settleMs;
-    const stamps = new Map<string, FileStamp | undefined>();
-    const stampOf = (file: string): FileStamp | undefined => {
+    const stamps = new Map<string, FolderStamp | undefined>();
+    const stampOf = (file: string): FolderStamp | undefined => {
       const folder = path.dirname(file);
       if (stamps.has(folder)) return stamps.get(folder);
-      const info = statSync(folder, { throwIfNoEntry: false });
-      const stamp = info === undefined ? undefined : fileStamp(info, settleMs);
+      const stamp = this.#stamp(folder);
       stamps.set(folder, stamp);
       return stamp;
     };
     return {
       stillMissing: (file) => {
         const stamp = stampOf(file); // before the file is looked up, always
-        return stamp !== undefined && known.get(file) === stamp.key;
+        const kept = known.get(file);
+        return stamp !== undefined && kept !== undefined && sameStamp(kept, stamp);
       },
       lookedUp: (file, missing) => {
         const stamp = stampOf(file);
-        if (missing && stamp?.settled === true) known.set(file, stamp.key);
+        if (missing && stamp !== undefined) known.set(file, stamp);
         else known.delete(file);
       },
     };
+  }
+
+  /**
+   * The settled stamp of `folder` now, or `undefined`: not settled (then the time it may settle is
+   * kept, and the folder is not stat'ed again before), or not a folder one can stat.
+   */
+  #stamp(folder: string): FolderStamp | undefined {
+    const now = Date.now();
+    const settlesAt = this.#settlesAt.get(folder);
+    if (settlesAt !== undefined) {
+      if (now < settlesAt) return undefined;
+      this.#settlesAt.delete(folder);
+    }
+    const info = statFolder(folder);
+    if (info === undefined) return undefined;
+    const changed = Math.max(info.mtimeMs, info.ctimeMs);
+    if (now - changed >= this.#settleMs) return info;
+    this.#settlesAt.set(folder, changed + this.#settleMs);
+    return undefined;
   }
 }
 
@@ -56,3 +77,25 @@ export type MissingFilesRound = {
   /** Records what looking `file` up found (after `stillMissing` said false). */
   readonly lookedUp: (file: string, missing: boolean) => void;
 };
+
+/** What tells a change in a folder: an entry created, removed or renamed changes its times and size. */
+type FolderStamp = Pick<Stats, 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'>;
+
+function sameStamp(left: FolderStamp, right: FolderStamp): boolean {
+  return (
+    left.ino === right.ino &&
+    left.size === right.size &&
+    left.mtimeMs === right.mtimeMs &&
+    left.ctimeMs === right.ctimeMs
+  );
+}
+
+/** The stat of `folder`, or `undefined` when it is missing, not a folder or cannot be stat'ed. */
+function statFolder(folder: string): Stats | undefined {
+  try {
+    const info = statSync(folder, { throwIfNoEntry: false });
+    return info?.isDirectory() === true ? info : undefined;
+  } catch {
+    return undefined; // looked up as before, which reports what is wrong
+  }
+}
