@@ -7,13 +7,14 @@
  * Recent History), floor, mastra, langchain-exact, langchain-approx, ai-sdk-prune, naive. Not a
  * test: nothing here fails on a slow machine.
  *
- * A turn is one more message. The warm figures are a warm builder's: every case first runs
- * `WARMUP_TURNS` turns (so the figure is not the JIT's first compilations) and a full GC (so it is not
- * the collection of the cold call's garbage), then the median of `WARM_RUNS` turns (and likewise
- * `WARMUP_TURNS` calls with nothing new before those are timed); ctxloom runs built (`built.ts`); only the cold call samples the heap (`SampledClock`; the
- * shared helpers are in `case-process.ts`). Each case is given the history as an agent holds it: one
- * array it appends to. ctxloom is also timed with a new array every turn (`plusOneCopiedMs`), which
- * costs it one identity comparison per message to find what is new.
+ * A turn is one more message. The warm figures are a warm builder's: after the cold call every case
+ * pauses 2 s (an agent's next turn comes after the model's answer), runs `WARMUP_TURNS` turns (so
+ * the figure is not the JIT's first compilations) and a full GC (so it is not the collection of the
+ * cold call's garbage), then takes the median of `WARM_RUNS` turns; "nothing new" is warmed up and
+ * timed the same way. Only the cold call samples the heap (`SampledClock`; the shared helpers are in
+ * `case-process.ts`). ctxloom runs built (`built.ts`), as its users run it. Each case is given the
+ * history as an agent holds it: one array it appends to. ctxloom is also timed with a new array every
+ * turn (`plusOneCopiedMs`), which costs it one identity comparison per message to find what is new.
  */
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -94,10 +95,11 @@ async function main(): Promise<void> {
   try {
     const turns = makeCase(name, { history, exact, workspace });
     await turns.setup?.();
-    // An agent's workspace is older than its turn: the folders ctxloom stats (bootstrap files,
-    // MEMORY.md, skills) are left to settle past the caches' 2 s window before the cold call.
-    if (name.startsWith('ctxloom')) await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 100));
     const { value: kept, ms: coldMs, peakBytes } = await clock.cold(withCounter, () => turns.cold());
+    // An agent's next turn comes after the model answered: files and folders the cold call wrote
+    // (ctxloom's offload folder in the workspace) are older than the 2 s the caches wait before they
+    // trust a stat, as they are in a workspace in use. The same pause in every case.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 100));
     const slow = coldMs > SLOW_COLD_MS;
     const runs = slow ? 1 : WARM_RUNS;
     const grown: Message[] = [...history];
@@ -241,8 +243,8 @@ function ctxloomCase(shared: Shared, builder: ContextBuilder = agentBuilder(shar
  * forAgent with its defaults on a real workspace: the bundled example's AGENTS.md, SOUL.md, USER.md,
  * MEMORY.md and skills, the built-in skills, and a memory/history.jsonl of 1,000 entries (the memory
  * writer's cap) for the Recent History part. Every turn looks at these files (a stat each); none is
- * re-read, re-parsed or re-counted while unchanged. The files are written, then left to settle past
- * the caches' 2 s window (as every ctxloom case's workspace is), before the cold call.
+ * re-read, re-parsed or re-counted while unchanged. The files are written before the cold call, and
+ * have settled past the caches' 2 s window by the warm turns (as every case pauses after its cold call).
  */
 function ctxloomWorkspaceCase(shared: Shared): Turns {
   const workspace = path.join(shared.workspace, 'agent');

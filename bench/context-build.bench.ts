@@ -35,7 +35,7 @@ export async function run(): Promise<void> {
   const sizes = benchSizes();
   process.stdout.write(
     `forAgent vs others: exact o200k counting, budget 100,000 tokens, one process per case, node ${process.version} ` +
-      `(Mastra declares Node >= 22.13 and runs here on this Node); ms are one cold call, then, after ${WARMUP_TURNS} warm-up turns and a full GC, medians of up to 21 ` +
+      `(Mastra declares Node >= 22.13 and runs here on this Node); ms are one cold call, then, after a 2 s pause, ${WARMUP_TURNS} warm-up turns and a full GC, medians of up to 21 ` +
       'warm calls (1 when the cold call took over 5 s; no warm-up then); a turn appends one message to the history array; memory is heap over the raw history. LangChain runs up to ' +
       `${LANGCHAIN_MAX_MESSAGES / 1000}k messages (trimMessages is quadratic here). The machine may be shared: read the ratios.\n`,
   );
