@@ -187,10 +187,53 @@ function writeCode(random: Random): string {
     return `\n${indent}/**\n${indent} * ${englishSentence(random)}\n${indent} * @param ${argument} ${englishSentence(random)}\n${indent} */`;
   if (roll < 0.3)
     return `\n${indent}${indent}${indent}const pattern = /^(?:[a-z]+|\\d{${integer(random, 9)}})\\s*$/i;`;
+  if (roll < 0.36) return nestedCall(random, { indent: '  ', depth: 3 + integer(random, 5) });
+  if (roll < 0.42) return minified(random);
   if (roll < 0.5) {
     return `\ndef ${name.toLowerCase()}(${argument.toLowerCase()}, *args, **kwargs):\n    """${englishSentence(random)}"""\n    return [x ** 2 for x in ${argument.toLowerCase()} if x % ${integer(random, 9) + 2} == 0]\n`;
   }
   return `\nexport function ${name}(${argument}: ${capitalise(pick(random, ENGLISH))}[]): number {\n${lines.join('\n')}\n}\n`;
+}
+
+/** Compiled or generated code: calls and object literals nested `depth` deep, two spaces a level. */
+function nestedCall(random: Random, at: { readonly indent: string; readonly depth: number }): string {
+  const module = `import_${identifier(random).toLowerCase()}${integer(random, 9)}`;
+  const lines: string[] = [];
+  const open = (level: number): void => {
+    const pad = at.indent.repeat(level);
+    lines.push(`${pad}${identifier(random)}: ${module}.${pick(random, ['object', 'array', 'union'])}({`);
+    for (let field = 0, fields = 1 + integer(random, 3); field < fields; field += 1) {
+      const inner = at.indent.repeat(level + 1);
+      if (level + 1 < at.depth && chance(random, 0.3)) open(level + 1);
+      else
+        lines.push(
+          `${inner}${identifier(random)}_${pick(random, ENGLISH)}: ${module}.${pick(random, ['string', 'number', 'literal', 'boolean'])}(${chance(random, 0.4) ? `"${pick(random, ENGLISH)}_${pick(random, ENGLISH)}"` : ''})${chance(random, 0.3) ? '.nullish()' : ''},`,
+        );
+    }
+    lines.push(`${pad}}),`);
+  };
+  open(Math.max(1, at.depth - 2));
+  return `\n${lines.join('\n')}`;
+}
+
+/** A minified line: short names, no spaces, `!0` and `!1`. */
+function minified(random: Random): string {
+  const short = () =>
+    `${pick(random, ['a', 'e', 't', 'r', 'n', 'o', 's', 'i'])}${chance(random, 0.5) ? integer(random, 9) : ''}`;
+  const parts: string[] = [];
+  for (let index = 0, count = 8 + integer(random, 16); index < count; index += 1) {
+    const roll = random();
+    if (roll < 0.3) parts.push(`var ${short()}=${short()}.${identifier(random)}`);
+    else if (roll < 0.5)
+      parts.push(`${short()}(${short()},"${pick(random, ENGLISH)}",{value:${short()},configurable:!0})`);
+    else if (roll < 0.7)
+      parts.push(`{id:${integer(random, 200_000)},content:"${pick(random, ENGLISH)}",lstrip:!1,special:!0}`);
+    else
+      parts.push(
+        `function ${short()}(${short()},${short()}){return ${short()}&&${short()}[${integer(random, 99)}]||null}`,
+      );
+  }
+  return `\n${parts.join(';')};`;
 }
 
 function jsonValue(random: Random, depth: number): unknown {
