@@ -10,8 +10,11 @@
  * Each checkout gets a forAgent builder like the context-build benchmark's `ctxloom` case (the
  * generated corpus, exact o200k counts, a 100,000-token block limit, an empty workspace). After
  * the cold build a full GC runs (`--expose-gc`), so the turns do not pay for the cold build's
- * garbage. `--same` times builds with nothing new instead of +1 turns. Prints each checkout's median
- * and quartile over the turns after the first 20, and the newest-first floor's median. Not a test.
+ * garbage. `--same` times builds with nothing new instead of +1 turns; `--settle` pauses 2 s after the
+ * cold builds, so what they wrote in the workspace is as settled as in a workspace in use. A checkout
+ * given as `dist:<path>` runs its build (`dist/`) instead of its sources through tsx. Prints each
+ * checkout's median and quartile over the turns after the first 20, and the newest-first floor's
+ * median. Not a test.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { assistant, textOf, user } from '../src/core/index.js';
 import { type Message, TiktokenTokenCounter } from '../src/index.js';
+import { SETTLE_MS } from '../src/workspace/file-stamp.js';
 import { BUDGET_TOKENS, CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
 import { gc } from './case-process.js';
 import { newestFirstFloor } from './newest-first-floor.js';
@@ -34,6 +38,7 @@ const { values, positionals } = parseArgs({
     messages: { type: 'string', default: '10000' },
     turns: { type: 'string', default: '120' },
     same: { type: 'boolean', default: false },
+    settle: { type: 'boolean', default: false },
   },
 });
 const history: Message[] = [...(await loadAgentCorpus(Number(values.messages)))];
@@ -48,7 +53,11 @@ const workspaces: string[] = [];
 const contenders: Contender[] = [];
 for (const root of positionals.length === 0 ? ['.'] : positionals) {
   // Each checkout's own ctxloom: its builders, counters and caches share nothing with the others'.
-  const ctxloom = await import(path.resolve(root, 'src/index.ts'));
+  const ctxloom = await import(
+    root.startsWith('dist:')
+      ? path.resolve(root.slice(5), 'dist/index.js')
+      : path.resolve(root, 'src/index.ts')
+  );
   const workspace = await mkdtemp(path.join(tmpdir(), 'ctxloom-paired-'));
   workspaces.push(workspace);
   const builder = ctxloom.ContextBuilder.forAgent({
@@ -67,6 +76,8 @@ const floorTimes: number[] = [];
 try {
   for (const contender of contenders) await contender.build();
   floor(history);
+  // What the cold builds wrote in the workspaces (the offload folder) settles, as in one in use.
+  if (values.settle) await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 100));
   gc();
   for (let turn = 0; turn < Number(values.turns); turn += 1) {
     if (!values.same) {
