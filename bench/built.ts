@@ -5,7 +5,13 @@
  * names every function and class made at run time). Loaded by a computed path, so type-checking the
  * bench does not need a build.
  */
+import { existsSync } from 'node:fs';
+
 const built = (entry: string) => new URL(`../dist/${entry}`, import.meta.url).href;
+if (!existsSync(new URL('../dist/index.js', import.meta.url)))
+  throw new Error(
+    'bench: ctxloom is not built (no dist/index.js); run `npm run build` (`npm run bench` does).',
+  );
 
 export const ctxloom: typeof import('../src/index.js') = await import(built('index.js'));
 export const core: typeof import('../src/core/index.js') = await import(built('core/index.js'));
