@@ -19,6 +19,7 @@
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AIMessage, type BaseMessage, trimMessages } from '@langchain/core/messages';
 import { TokenLimiterProcessor } from '@mastra/core/processors';
 import { type ModelMessage, pruneMessages } from 'ai';
@@ -99,7 +100,7 @@ async function main(): Promise<void> {
     // An agent's next turn comes after the model answered: files and folders the cold call wrote
     // (ctxloom's offload folder in the workspace) are older than the 2 s the caches wait before they
     // trust a stat, as they are in a workspace in use. The same pause in every case.
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 100));
+    await sleep(SETTLE_MS + 100);
     const slow = coldMs > SLOW_COLD_MS;
     const runs = slow ? 1 : WARM_RUNS;
     const grown: Message[] = [...history];

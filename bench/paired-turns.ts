@@ -19,6 +19,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { assistant, textOf, user } from '../src/core/index.js';
 import { type Message, TiktokenTokenCounter } from '../src/index.js';
@@ -77,7 +78,7 @@ try {
   for (const contender of contenders) await contender.build();
   floor(history);
   // What the cold builds wrote in the workspaces (the offload folder) settles, as in one in use.
-  if (values.settle) await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 100));
+  if (values.settle) await sleep(SETTLE_MS + 100);
   gc();
   for (let turn = 0; turn < Number(values.turns); turn += 1) {
     if (!values.same) {

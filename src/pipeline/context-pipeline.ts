@@ -106,7 +106,6 @@ export class ContextPipeline {
     const started = this.#now();
     const drafts: StageDraft[] = [];
     const blocks: (readonly Message[])[] = [];
-    const tagged: (readonly Message[])[] = [];
     let count = 0;
     for (const [index, provider] of this.providers.entries()) {
       throwIfAborted(input.signal);
@@ -125,7 +124,6 @@ export class ContextPipeline {
         decisions: outcome.decisions,
         ...(outcome.error === undefined ? {} : { error: outcome.error }),
       });
-      tagged.push(block);
       count += block.length;
     }
     const key = { blocks, generated, input };
@@ -136,8 +134,8 @@ export class ContextPipeline {
       throwIfAborted(input.signal);
       return this.#reused(known, { input, drafts, started });
     }
-    // The blocks joined in one copy (not one per provider).
-    const messages = ([] as readonly Message[]).concat(...tagged);
+    // The tagged blocks joined in one copy (not one per provider).
+    const messages = ([] as readonly Message[]).concat(...drafts.map((draft) => draft.listOut));
     const result = await this.#filter(messages, { input, context, drafts, started, operation: 'build' });
     this.#memo?.remember(key, result);
     return result;

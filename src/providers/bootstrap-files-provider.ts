@@ -129,26 +129,23 @@ export class BootstrapFilesProvider implements MessageProvider {
       }
       return real;
     };
+    // Each file resolved once per build (`undefined`: its path leaves the workspace).
+    const targets = this.files.map((source) => {
+      const root = source.workspace ?? workspace;
+      return { file: source.file, workspace: root, resolved: resolvedInside(root, source.file) };
+    });
     const missing = this.#missing.round();
     const none = this.#noneFound;
     // Every file still missing (one stat per folder): the same skips as last time, nothing read.
     if (
       none?.workspace === workspace &&
-      this.files.every((source) =>
-        missing.stillMissing(resolveInside(source.workspace ?? workspace, source.file)),
-      )
+      targets.every(({ resolved }) => resolved !== undefined && missing.stillMissing(resolved))
     )
       return none.result;
     const reads = await Promise.all(
-      this.files.map(async (source) => ({
-        file: source.file,
-        read: await this.#read({
-          workspace: source.workspace ?? workspace,
-          file: source.file,
-          signal: context.signal,
-          realRootOf,
-          missing,
-        }),
+      targets.map(async (target) => ({
+        file: target.file,
+        read: await this.#read({ ...target, signal: context.signal, realRootOf, missing }),
       })),
     );
     throwIfAborted(context.signal);
@@ -192,26 +189,12 @@ export class BootstrapFilesProvider implements MessageProvider {
     return [...cut, ...left];
   }
 
-  async #read(target: {
-    readonly workspace: string;
-    readonly file: string;
-    readonly signal: AbortSignal | undefined;
-    readonly realRootOf: (root: string) => string;
-    readonly missing: MissingFilesRound;
-  }): Promise<string | BootstrapSkip> {
-    const { workspace, file, signal, missing } = target;
-    let real: string | undefined;
-    try {
-      const resolved = resolveInside(workspace, file);
-      if (missing.stillMissing(resolved)) return { file, reason: 'missing' };
-      real = realPathInside(workspace, { path: file, realRootOf: target.realRootOf });
-      // Only nothing at the path (not a dangling link, whose target may appear elsewhere).
-      missing.lookedUp(resolved, real === undefined);
-    } catch (error) {
-      if (ContextError.isInstance(error)) return { file, reason: 'outside-workspace' };
-      return { file, reason: isMissingFileError(error) ? 'missing' : 'unreadable' };
-    }
-    if (real === undefined) return { file, reason: 'missing' };
+  async #read(
+    target: FileTarget & { readonly signal: AbortSignal | undefined },
+  ): Promise<string | BootstrapSkip> {
+    const { file, signal } = target;
+    const real = locate(target);
+    if (typeof real !== 'string') return real;
     let text: string;
     try {
       text = (await this.#cache.read(real, signal === undefined ? {} : { signal })).text;
@@ -230,6 +213,42 @@ export class BootstrapFilesProvider implements MessageProvider {
     const total = numberFormat.format(text.length);
     const kept = numberFormat.format(this.maxFileChars);
     return `${text.slice(0, this.maxFileChars)}\n\n[... truncated: ${file} is ${total} chars; showing the first ${kept}]`;
+  }
+}
+
+/** A bootstrap file to look up in one build. */
+type FileTarget = {
+  readonly workspace: string;
+  readonly file: string;
+  /** The file's path, resolved inside `workspace` (`undefined`: it leaves the workspace). */
+  readonly resolved: string | undefined;
+  readonly realRootOf: (root: string) => string;
+  readonly missing: MissingFilesRound;
+};
+
+/** The real path of a bootstrap file, or why it is skipped before it is read. */
+function locate(target: FileTarget): string | BootstrapSkip {
+  const { workspace, file, resolved, missing } = target;
+  if (resolved === undefined) return { file, reason: 'outside-workspace' };
+  try {
+    if (missing.stillMissing(resolved)) return { file, reason: 'missing' };
+    const real = realPathInside(workspace, { path: file, realRootOf: target.realRootOf });
+    // Only nothing at the path (not a dangling link, whose target may appear elsewhere).
+    missing.lookedUp(resolved, real === undefined);
+    return real ?? { file, reason: 'missing' };
+  } catch (error) {
+    if (ContextError.isInstance(error)) return { file, reason: 'outside-workspace' };
+    return { file, reason: isMissingFileError(error) ? 'missing' : 'unreadable' };
+  }
+}
+
+/** `file` resolved inside `root`, or `undefined` when it would leave it. */
+function resolvedInside(root: string, file: string): string | undefined {
+  try {
+    return resolveInside(root, file);
+  } catch (error) {
+    if (ContextError.isInstance(error)) return undefined; // UNSAFE_PATH
+    throw error;
   }
 }
 
