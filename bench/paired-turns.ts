@@ -11,12 +11,14 @@
  * generated corpus, exact o200k counts, a 100,000-token block limit, an empty workspace). After
  * the cold build a full GC runs (`--expose-gc`), so the turns do not pay for the cold build's
  * garbage. `--same` times builds with nothing new instead of +1 turns; `--settle` pauses 2 s after the
- * cold builds, so what they wrote in the workspace is as settled as in a workspace in use. A checkout
+ * cold builds, so what they wrote in the workspace is as settled as in a workspace in use; `--example`
+ * gives each checkout a copy of the example workspace and forAgent's defaults (files, skills, memory
+ * and Recent History), like the benchmark's `ctxloom-workspace` case. A checkout
  * given as `dist:<path>` runs its build (`dist/`) instead of its sources through tsx. Prints each
  * checkout's median and quartile over the turns after the first 20, and the newest-first floor's
  * median. Not a test.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { assistant, textOf, user } from '../src/core/index.js';
 import { type Message, TiktokenTokenCounter } from '../src/index.js';
 import { SETTLE_MS } from '../src/workspace/file-stamp.js';
+import { EXAMPLE_WORKSPACE } from '../test/helpers/example-workspace.js';
 import { BUDGET_TOKENS, CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
 import { gc } from './case-process.js';
 import { newestFirstFloor } from './newest-first-floor.js';
@@ -40,6 +43,7 @@ const { values, positionals } = parseArgs({
     turns: { type: 'string', default: '120' },
     same: { type: 'boolean', default: false },
     settle: { type: 'boolean', default: false },
+    example: { type: 'boolean', default: false },
   },
 });
 const history: Message[] = [...(await loadAgentCorpus(Number(values.messages)))];
@@ -59,16 +63,17 @@ for (const root of positionals.length === 0 ? ['.'] : positionals) {
       ? path.resolve(root.slice(5), 'dist/index.js')
       : path.resolve(root, 'src/index.ts')
   );
-  const workspace = await mkdtemp(path.join(tmpdir(), 'ctxloom-paired-'));
-  workspaces.push(workspace);
+  const folder = await mkdtemp(path.join(tmpdir(), 'ctxloom-paired-'));
+  workspaces.push(folder);
+  const workspace = values.example ? path.join(folder, 'agent') : folder;
+  if (values.example) await cp(EXAMPLE_WORKSPACE, workspace, { recursive: true });
   const builder = ctxloom.ContextBuilder.forAgent({
     workspace,
     channel: 'cli',
     tokenCounter: await ctxloom.TiktokenTokenCounter.create({ encoding: 'o200k_base' }),
     contextWindowTokens: 128_000,
     governor: { blockLimit: BUDGET_TOKENS },
-    skills: { builtinDir: null },
-    recentHistory: false,
+    ...(values.example ? {} : { skills: { builtinDir: null }, recentHistory: false }),
   });
   contenders.push({ name: root, build: () => builder.build(input()), times: [] });
 }

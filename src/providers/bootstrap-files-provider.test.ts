@@ -141,6 +141,27 @@ describe('BootstrapFilesProvider', () => {
     expect(message?.content).toBe('## AGENTS.md\n\ninside');
   });
 
+  it('refuses on the next build a plain file replaced by a link outside, and a subfolder that is one', async () => {
+    await writeFile(path.join(root, 'secret.md'), 'do not leak');
+    await mkdir(path.join(root, 'elsewhere'));
+    await writeFile(path.join(root, 'elsewhere', 'USER.md'), 'not yours');
+    await symlink(path.join(root, 'elsewhere'), path.join(workspace, 'docs'));
+    const agents = path.join(workspace, 'AGENTS.md');
+    await writeFile(agents, 'plain');
+    const provider = new BootstrapFilesProvider({ workspace, files: ['AGENTS.md', 'docs/USER.md'] });
+    const first = await provider.getMessages({}, testBuildContext());
+    expect(first.messages[0]?.content).toBe('## AGENTS.md\n\nplain');
+    expect(first.messages[0]?.metadata?.['skipped']).toEqual([{ file: 'docs/USER.md', reason: 'outside-workspace' }]);
+    await rm(agents);
+    await symlink(path.join(root, 'secret.md'), agents);
+    const second = await provider.getMessages({}, testBuildContext());
+    expect(second.messages).toEqual([]);
+    expect(second.decisions.map((decision) => decision.details)).toEqual([
+      { file: 'AGENTS.md', cause: 'outside-workspace' },
+      { file: 'docs/USER.md', cause: 'outside-workspace' },
+    ]);
+  });
+
   it('is off when runtimePrompt.includeBootstrapFiles is false and reads workspaceDir otherwise', async () => {
     await writeFile(path.join(workspace, 'AGENTS.md'), 'hi');
     const provider = new BootstrapFilesProvider({ files: ['AGENTS.md'] });

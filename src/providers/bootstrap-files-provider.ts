@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Decision } from '../core/decision.js';
 import { ContextError, throwIfAborted } from '../core/errors.js';
@@ -193,11 +193,17 @@ export class BootstrapFilesProvider implements MessageProvider {
     target: FileTarget & { readonly signal: AbortSignal | undefined },
   ): Promise<string | BootstrapSkip> {
     const { file, signal } = target;
-    const real = locate(target);
-    if (typeof real !== 'string') return real;
+    const found = locate(target);
+    if (!('path' in found)) return found;
     let text: string;
     try {
-      text = (await this.#cache.read(real, signal === undefined ? {} : { signal })).text;
+      const { path: real, stats } = found;
+      text = (
+        await this.#cache.read(real, {
+          ...(signal === undefined ? {} : { signal }),
+          ...(stats === undefined ? {} : { stats }),
+        })
+      ).text;
     } catch (error) {
       if (ContextError.isInstance(error)) throw error;
       return { file, reason: isMissingFileError(error) ? 'missing' : 'unreadable' };
@@ -216,6 +222,9 @@ export class BootstrapFilesProvider implements MessageProvider {
   }
 }
 
+/** A bootstrap file found: the path to read, and its stat when the lookup took one that serves. */
+type FoundFile = { readonly path: string; readonly stats?: Stats };
+
 /** A bootstrap file to look up in one build. */
 type FileTarget = {
   readonly workspace: string;
@@ -226,16 +235,28 @@ type FileTarget = {
   readonly missing: MissingFilesRound;
 };
 
-/** The real path of a bootstrap file, or why it is skipped before it is read. */
-function locate(target: FileTarget): string | BootstrapSkip {
+/**
+ * Where a bootstrap file is read from, or why it is skipped before it is read. A plain file right in
+ * the workspace (the usual case) is read at its path with the `lstat` that found it (one system call
+ * a build); a link or a file in a subfolder is read at its real path, checked to stay inside.
+ */
+function locate(target: FileTarget): FoundFile | BootstrapSkip {
   const { workspace, file, resolved, missing } = target;
   if (resolved === undefined) return { file, reason: 'outside-workspace' };
   try {
     if (missing.stillMissing(resolved)) return { file, reason: 'missing' };
-    const real = realPathInside(workspace, { path: file, realRootOf: target.realRootOf });
+    const stats = lstatSync(resolved, { throwIfNoEntry: false });
+    if (stats?.isFile() === true && path.dirname(resolved) === path.resolve(workspace)) {
+      missing.lookedUp(resolved, false);
+      return { path: resolved, stats };
+    }
+    const real =
+      stats === undefined
+        ? undefined
+        : realPathInside(workspace, { path: file, realRootOf: target.realRootOf });
     // Only nothing at the path (not a dangling link, whose target may appear elsewhere).
     missing.lookedUp(resolved, real === undefined);
-    return real ?? { file, reason: 'missing' };
+    return real === undefined ? { file, reason: 'missing' } : { path: real };
   } catch (error) {
     if (ContextError.isInstance(error)) return { file, reason: 'outside-workspace' };
     return { file, reason: isMissingFileError(error) ? 'missing' : 'unreadable' };

@@ -60,14 +60,19 @@ export class WorkspaceFileCache {
   }
 
   /**
-   * Reads `path` as UTF-8, from the cache when its stat is unchanged.
+   * Reads `path` as UTF-8, from the cache when its stat is unchanged. `stats`, when given, is a stat
+   * of `path` the caller took just before (e.g. an `lstat` that found a plain file): it stands for
+   * the cache's own, so the file is not stat'ed twice.
    * Rejects with the file system's error (e.g. `ENOENT`) when the file cannot be read.
    */
-  async read(path: string, options: { readonly signal?: AbortSignal } = {}): Promise<CachedTextFile> {
+  async read(
+    path: string,
+    options: { readonly signal?: AbortSignal; readonly stats?: Stats } = {},
+  ): Promise<CachedTextFile> {
     throwIfAborted(options.signal);
     // One synchronous stat: far cheaper than a round trip through the thread pool, and every build
     // still sees a file changed since the last one.
-    return this.#read(path, { info: statSync(path), signal: options.signal });
+    return this.#read(path, { info: options.stats ?? statSync(path), signal: options.signal });
   }
 
   /**
