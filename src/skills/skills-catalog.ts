@@ -61,6 +61,12 @@ export type ListSkillsOptions = {
   readonly includeUnavailable?: boolean;
 };
 
+/**
+ * A folder of skill folders. A fixed one (ctxloom's own built-in skills, part of the installed
+ * package) is listed and read once: its files change only when the package is reinstalled.
+ */
+type SkillsRoot = { readonly dir: string; readonly source: SkillSource; readonly fixed?: boolean };
+
 type CachedFile = { readonly stamp: FileStamp; readonly parsed: ReturnType<typeof safeParseSkillFile> };
 
 /**
@@ -68,7 +74,9 @@ type CachedFile = { readonly stamp: FileStamp; readonly parsed: ReturnType<typeo
  * extra folder (`extra`), then the built-in folder (`builtin`); a name found earlier shadows the same
  * name later. Disabled names are removed. Within a source, skills are sorted by name (a deterministic
  * order instead of nanobot's file-system order). Each call stats the folders and the SKILL.md files;
- * a folder is listed again and a SKILL.md re-read only when its stat changed. Invalid SKILL.md files
+ * a folder is listed again and a SKILL.md re-read only when its stat changed. ctxloom's own built-in
+ * skills (the default `builtinDir`) are part of the installed package, like its code: they are
+ * listed and read once per catalogue, not stat'ed at every call. Invalid SKILL.md files
  * are skipped and reported by {@link SkillsCatalog.problems}.
  *
  * @example
@@ -76,7 +84,7 @@ type CachedFile = { readonly stamp: FileStamp; readonly parsed: ReturnType<typeo
  * for (const skill of catalog.list({ includeUnavailable: true })) console.log(skill.name, skill.available);
  */
 export class SkillsCatalog {
-  readonly #roots: readonly { readonly dir: string; readonly source: SkillSource }[];
+  readonly #roots: readonly SkillsRoot[];
   readonly #disabled: ReadonlySet<string>;
   readonly #environment: SkillEnvironment;
   readonly #files = new Map<string, CachedFile>();
@@ -91,7 +99,16 @@ export class SkillsCatalog {
         ? []
         : [{ dir: path.resolve(options.workspace, 'skills'), source: 'workspace' as const }]),
       ...(options.dirs ?? []).map((dir) => ({ dir: path.resolve(dir), source: 'extra' as const })),
-      ...(builtin === null ? [] : [{ dir: path.resolve(builtin), source: 'builtin' as const }]),
+      ...(builtin === null
+        ? []
+        : [
+            {
+              dir: path.resolve(builtin),
+              source: 'builtin' as const,
+              // ctxloom's own skills are part of the installed package, like its code: read once.
+              fixed: path.resolve(builtin) === BUILTIN_SKILLS_DIR,
+            },
+          ]),
     ];
     this.#disabled = new Set(options.disabled ?? []);
     this.#environment = options.environment ?? createSkillEnvironment();
@@ -118,10 +135,10 @@ export class SkillsCatalog {
     const skills: Skill[] = [];
     const problems: SkillProblem[] = [];
     for (const root of this.#roots) {
-      for (const name of this.#listFolders(root.dir, problems)) {
+      for (const name of this.#listFolders(root, problems)) {
         if (seen.has(name) || this.#disabled.has(name)) continue;
         const file = path.join(root.dir, name, 'SKILL.md');
-        const parsed = this.#read(file, problems);
+        const parsed = this.#read(file, { problems, fixed: root.fixed === true });
         if (parsed === undefined) continue;
         if (!parsed.success) {
           problems.push({ path: file, error: parsed.error });
@@ -138,8 +155,14 @@ export class SkillsCatalog {
   /**
    * The names of the skill folders in `dir` (sorted; hidden ones left out), listed again only when
    * the folder's stat changed (adding, removing or renaming an entry does); `[]` when it is missing.
+   * A fixed root, once listed, is not stat'ed again.
    */
-  #listFolders(dir: string, problems: SkillProblem[]): readonly string[] {
+  #listFolders(root: SkillsRoot, problems: SkillProblem[]): readonly string[] {
+    const { dir } = root;
+    if (root.fixed === true) {
+      const listed = this.#folders.get(dir);
+      if (listed !== undefined) return listed.names;
+    }
     try {
       // A missing folder is the common case: one stat that makes no error object, then nothing to list.
       const stats = statSync(dir, { throwIfNoEntry: false });
@@ -161,8 +184,18 @@ export class SkillsCatalog {
     }
   }
 
-  /** Parses a SKILL.md (cached by its stat); a missing file is skipped, any other failure is a problem. */
-  #read(file: string, problems: SkillProblem[]): ReturnType<typeof safeParseSkillFile> | undefined {
+  /**
+   * Parses a SKILL.md (cached by its stat; a file of a fixed root, once read, is not stat'ed again);
+   * a missing file is skipped, any other failure is a problem.
+   */
+  #read(
+    file: string,
+    { problems, fixed }: { readonly problems: SkillProblem[]; readonly fixed: boolean },
+  ): ReturnType<typeof safeParseSkillFile> | undefined {
+    if (fixed) {
+      const read = this.#files.get(file);
+      if (read !== undefined) return read.parsed;
+    }
     try {
       const stats = statSync(file, { throwIfNoEntry: false });
       if (stats === undefined || !stats.isFile()) return undefined;
