@@ -85,6 +85,21 @@ describe('WorkspaceFileCache', () => {
     expect(cache.misses).toBe(3);
   });
 
+  it('takes the stat a caller gives for its own (no second stat): a changed one re-reads', async () => {
+    const file = path.join(dir, 'a.md');
+    await writeFile(file, 'one');
+    await utimes(file, new Date(2020, 0, 1), new Date(2020, 0, 1));
+    const cache = new WorkspaceFileCache({ settleMs: 0 });
+    const before = await stat(file);
+    const first = await cache.read(file, { stats: before });
+    await writeFile(file, 'two, longer');
+    await utimes(file, new Date(2021, 0, 1), new Date(2021, 0, 1));
+    // The caller's stat stands for the file: the one taken before the change says "unchanged".
+    expect(await cache.read(file, { stats: before })).toBe(first);
+    expect((await cache.read(file, { stats: await stat(file) })).text).toBe('two, longer');
+    expect({ hits: cache.hits, misses: cache.misses }).toEqual({ hits: 1, misses: 2 });
+  });
+
   it('keeps at most maxEntries files and forgets everything on clear', async () => {
     const cache = new WorkspaceFileCache({ maxEntries: 1 });
     await writeFile(path.join(dir, 'a'), 'a');
