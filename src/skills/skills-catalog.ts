@@ -105,7 +105,6 @@ export class SkillsCatalog {
             {
               dir: path.resolve(builtin),
               source: 'builtin' as const,
-              // ctxloom's own skills are part of the installed package, like its code: read once.
               fixed: path.resolve(builtin) === BUILTIN_SKILLS_DIR,
             },
           ]),
