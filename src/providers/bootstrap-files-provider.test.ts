@@ -151,7 +151,9 @@ describe('BootstrapFilesProvider', () => {
     const provider = new BootstrapFilesProvider({ workspace, files: ['AGENTS.md', 'docs/USER.md'] });
     const first = await provider.getMessages({}, testBuildContext());
     expect(first.messages[0]?.content).toBe('## AGENTS.md\n\nplain');
-    expect(first.messages[0]?.metadata?.['skipped']).toEqual([{ file: 'docs/USER.md', reason: 'outside-workspace' }]);
+    expect(first.messages[0]?.metadata?.['skipped']).toEqual([
+      { file: 'docs/USER.md', reason: 'outside-workspace' },
+    ]);
     await rm(agents);
     await symlink(path.join(root, 'secret.md'), agents);
     const second = await provider.getMessages({}, testBuildContext());
