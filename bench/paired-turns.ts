@@ -13,7 +13,8 @@
  * garbage. `--same` times builds with nothing new instead of +1 turns; `--settle` pauses 2 s after the
  * cold builds, so what they wrote in the workspace is as settled as in a workspace in use; `--example`
  * gives each checkout a copy of the example workspace and forAgent's defaults (files, skills, memory
- * and Recent History), like the benchmark's `ctxloom-workspace` case. A checkout
+ * and Recent History), like the benchmark's `ctxloom-workspace` case without its 1,000-entry
+ * history.jsonl. A checkout
  * given as `dist:<path>` runs its build (`dist/`) instead of its sources through tsx. Prints each
  * checkout's median and quartile over the turns after the first 20, and the newest-first floor's
  * median. Not a test.

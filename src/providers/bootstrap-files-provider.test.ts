@@ -208,7 +208,7 @@ describe('BootstrapFilesProvider', () => {
       const provider = new BootstrapFilesProvider({ workspace });
       const contentOf = async () => (await provider.getMessages({}, testBuildContext())).messages[0]?.content;
       expect(await contentOf()).toBeUndefined();
-      expect(await contentOf()).toBeUndefined(); // known missing: one stat of the workspace
+      expect(await contentOf()).toBeUndefined(); // the build that finds every file known missing
       await writeFile(path.join(workspace, 'SOUL.md'), 'soul');
       expect(await contentOf()).toBe('## SOUL.md\n\nsoul');
       await writeFile(path.join(root, 'agents.tmp'), 'agents');

@@ -197,9 +197,9 @@ export class BootstrapFilesProvider implements MessageProvider {
     if (!('path' in found)) return found;
     let text: string;
     try {
-      const { path: real, stats } = found;
+      const { stats } = found;
       text = (
-        await this.#cache.read(real, {
+        await this.#cache.read(found.path, {
           ...(signal === undefined ? {} : { signal }),
           ...(stats === undefined ? {} : { stats }),
         })
@@ -253,7 +253,7 @@ function locate(target: FileTarget): FoundFile | BootstrapSkip {
     const real =
       stats === undefined
         ? undefined
-        : realPathInside(workspace, { path: file, realRootOf: target.realRootOf });
+        : realPathInside(workspace, { path: file, realRootOf: target.realRootOf, lstat: stats });
     // Only nothing at the path (not a dangling link, whose target may appear elsewhere).
     missing.lookedUp(resolved, real === undefined);
     return real === undefined ? { file, reason: 'missing' } : { path: real };

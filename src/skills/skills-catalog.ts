@@ -99,15 +99,7 @@ export class SkillsCatalog {
         ? []
         : [{ dir: path.resolve(options.workspace, 'skills'), source: 'workspace' as const }]),
       ...(options.dirs ?? []).map((dir) => ({ dir: path.resolve(dir), source: 'extra' as const })),
-      ...(builtin === null
-        ? []
-        : [
-            {
-              dir: path.resolve(builtin),
-              source: 'builtin' as const,
-              fixed: path.resolve(builtin) === BUILTIN_SKILLS_DIR,
-            },
-          ]),
+      ...(builtin === null ? [] : [builtinRoot(path.resolve(builtin))]),
     ];
     this.#disabled = new Set(options.disabled ?? []);
     this.#environment = options.environment ?? createSkillEnvironment();
@@ -236,6 +228,11 @@ export class SkillsCatalog {
       frontmatter: found.parsed.frontmatter,
     };
   }
+}
+
+/** The built-in root `dir`: fixed when it is ctxloom's own folder. */
+function builtinRoot(dir: string): SkillsRoot {
+  return { dir, source: 'builtin', fixed: dir === BUILTIN_SKILLS_DIR };
 }
 
 function asError(error: unknown): Error {

@@ -17,8 +17,13 @@ export type FileStamp = { readonly key: string; readonly settled: boolean };
 export function fileStamp(info: Stats, settleMs: number = SETTLE_MS): FileStamp {
   return {
     key: `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`,
-    settled: Date.now() - Math.max(info.mtimeMs, info.ctimeMs) >= settleMs,
+    settled: Date.now() - lastChangeOf(info) >= settleMs,
   };
+}
+
+/** When `info`'s file or folder last changed (its content or its entry), in ms since the epoch. */
+export function lastChangeOf(info: Stats): number {
+  return Math.max(info.mtimeMs, info.ctimeMs);
 }
 
 /** True when what was read under `known` may be reused for a thing whose stamp is now `current`. */

@@ -1,6 +1,6 @@
 import { type Stats, statSync } from 'node:fs';
 import path from 'node:path';
-import { SETTLE_MS } from './file-stamp.js';
+import { type FileStamp, fileStamp, isUnchanged, lastChangeOf, SETTLE_MS } from './file-stamp.js';
 
 /**
  * Files found missing, each with the stamp of its folder at the time: while that folder's stamp
@@ -15,8 +15,8 @@ import { SETTLE_MS } from './file-stamp.js';
  * as they would be without this class). @internal
  */
 export class MissingFiles {
-  /** A missing file's path → its folder's stamp when it was found missing. */
-  readonly #known = new Map<string, FolderStamp>();
+  /** A missing file's path → its folder's stamp (settled) when it was found missing. */
+  readonly #known = new Map<string, FileStamp>();
   /** A folder changed lately → the time before which its stamp cannot have settled. */
   readonly #settlesAt = new Map<string, number>();
   readonly #settleMs: number;
@@ -28,8 +28,8 @@ export class MissingFiles {
   /** Starts a round of lookups (one build): each folder is stat'ed once, at its first file. */
   round(): MissingFilesRound {
     const known = this.#known;
-    const stamps = new Map<string, FolderStamp | undefined>();
-    const stampOf = (file: string): FolderStamp | undefined => {
+    const stamps = new Map<string, FileStamp | undefined>();
+    const stampOf = (file: string): FileStamp | undefined => {
       const folder = path.dirname(file);
       if (stamps.has(folder)) return stamps.get(folder);
       const stamp = this.#stamp(folder);
@@ -40,7 +40,7 @@ export class MissingFiles {
       stillMissing: (file) => {
         const stamp = stampOf(file); // before the file is looked up, always
         const kept = known.get(file);
-        return stamp !== undefined && kept !== undefined && sameStamp(kept, stamp);
+        return stamp !== undefined && isUnchanged(kept, stamp);
       },
       lookedUp: (file, missing) => {
         const stamp = stampOf(file);
@@ -54,18 +54,17 @@ export class MissingFiles {
    * The settled stamp of `folder` now, or `undefined`: not settled (then the time it may settle is
    * kept, and the folder is not stat'ed again before), or not a folder one can stat.
    */
-  #stamp(folder: string): FolderStamp | undefined {
-    const now = Date.now();
+  #stamp(folder: string): FileStamp | undefined {
     const settlesAt = this.#settlesAt.get(folder);
     if (settlesAt !== undefined) {
-      if (now < settlesAt) return undefined;
+      if (Date.now() < settlesAt) return undefined;
       this.#settlesAt.delete(folder);
     }
     const info = statFolder(folder);
     if (info === undefined) return undefined;
-    const changed = Math.max(info.mtimeMs, info.ctimeMs);
-    if (now - changed >= this.#settleMs) return info;
-    this.#settlesAt.set(folder, changed + this.#settleMs);
+    const stamp = fileStamp(info, this.#settleMs);
+    if (stamp.settled) return stamp;
+    this.#settlesAt.set(folder, lastChangeOf(info) + this.#settleMs);
     return undefined;
   }
 }
@@ -77,18 +76,6 @@ export type MissingFilesRound = {
   /** Records what looking `file` up found (after `stillMissing` said false). */
   readonly lookedUp: (file: string, missing: boolean) => void;
 };
-
-/** What tells a change in a folder: an entry created, removed or renamed changes its times and size. */
-type FolderStamp = Pick<Stats, 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'>;
-
-function sameStamp(left: FolderStamp, right: FolderStamp): boolean {
-  return (
-    left.ino === right.ino &&
-    left.size === right.size &&
-    left.mtimeMs === right.mtimeMs &&
-    left.ctimeMs === right.ctimeMs
-  );
-}
 
 /** The stat of `folder`, or `undefined` when it is missing, not a folder or cannot be stat'ed. */
 function statFolder(folder: string): Stats | undefined {

@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { ContextError } from '../core/errors.js';
 import { leavesFolder, resolveInside } from './safe-path.js';
@@ -17,11 +17,16 @@ import { leavesFolder, resolveInside } from './safe-path.js';
  */
 export function realPathInside(
   root: string,
-  file: { readonly path: string; readonly realRootOf?: (root: string) => string },
+  file: {
+    readonly path: string;
+    readonly realRootOf?: (root: string) => string;
+    /** The `lstat` of the path the caller already took (then not taken again). */
+    readonly lstat?: Stats;
+  },
 ): string | undefined {
   const relativePath = file.path;
   const resolved = resolveInside(root, relativePath);
-  const stats = lstatSync(resolved, { throwIfNoEntry: false });
+  const stats = file.lstat ?? lstatSync(resolved, { throwIfNoEntry: false });
   if (stats === undefined) return undefined;
   const realRoot = (file.realRootOf ?? realpathSync.native)(root);
   const realFile =
