@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newestMessages } from '../../test/helpers/newest-messages.js';
 import { assistant, user } from '../core/factories.js';
 import type { Message } from '../core/message.js';
 import { JsonlSessionStore } from './jsonl-session-store.js';
@@ -64,15 +65,21 @@ function turn(items: readonly string[]): Message[] {
 }
 
 describe('JsonlSessionStore keeps its last reads', () => {
-  test.prop([fc.array(step, { minLength: 1, maxLength: 14 })], { numRuns: 60 })(
-    'loads what a store reading the whole file loads, whatever happened to the file in between',
-    async (steps) => {
+  test.prop(
+    [
+      fc.array(step, { minLength: 1, maxLength: 14 }),
+      fc.array(fc.option(fc.nat({ max: 6 }), { nil: undefined }), { minLength: 14, maxLength: 14 }),
+    ],
+    { numRuns: 60 },
+  )(
+    'loads what a store reading the whole file loads (all or the newest), whatever happened to the file in between',
+    async (steps, tails) => {
       const dir = await freshDir();
       const store = new JsonlSessionStore({ dir });
       const other = new JsonlSessionStore({ dir });
       const file = store.filePath(KEY);
       await store.append(KEY, turn(['first']));
-      for (const item of steps) {
+      for (const [index, item] of steps.entries()) {
         switch (item.kind) {
           case 'append':
             await store.append(KEY, turn(item.texts));
@@ -100,7 +107,10 @@ describe('JsonlSessionStore keeps its last reads', () => {
           case 'load':
             break;
         }
-        expect(await store.load(KEY)).toEqual(await freshLoad(dir));
+        const lastMessages = tails[index];
+        expect(await store.load(KEY, lastMessages === undefined ? {} : { lastMessages })).toEqual(
+          newestMessages(await freshLoad(dir), lastMessages),
+        );
       }
     },
   );
@@ -119,6 +129,20 @@ describe('JsonlSessionStore keeps its last reads', () => {
     // Unchanged since: the same record again.
     expect(await store.load(KEY)).toEqual(second);
     expect((await store.load(KEY)).messages[3]).toBe(second.messages[3]);
+  });
+
+  it('loads of the newest messages copy only those, and give them back as the same objects', async () => {
+    const dir = await freshDir();
+    const store = new JsonlSessionStore({ dir });
+    await store.append(KEY, turn(['one', 'two', 'three']));
+    const first = await store.load(KEY, { lastMessages: 2 });
+    await store.append(KEY, turn(['four']));
+    const second = await store.load(KEY, { lastMessages: 2 });
+    expect(second.firstIndex).toBe(2);
+    expect(second.messages[0]).toBe(first.messages[1]);
+    const whole = await store.load(KEY);
+    expect(whole.messages[3]).toBe(second.messages[1]);
+    expect(first.messages.map((message) => message.content)).toEqual(['two', 'three']);
   });
 
   it('reads the whole file again after another store appended, and with cachedSessionBytes 0', async () => {

@@ -9,6 +9,7 @@ import { removeStaleTempFiles } from './ctxloom-temp-file.js';
 import { DEFAULT_MAX_LINE_BYTES } from './file-lines.js';
 import { withFileLock } from './file-lock.js';
 import { KeyedQueue } from './keyed-queue.js';
+import { lastMessagesOf } from './last-messages.js';
 import { latestTime } from './latest-time.js';
 import { type JsonlSessionSummary, listSessionFiles } from './list-session-files.js';
 import { ListenerSet } from './listener-set.js';
@@ -24,6 +25,7 @@ import { formatHeaderLine, validLastConsolidated } from './session-header.js';
 import { formatMessageLine } from './session-line.js';
 import type {
   MessageEventListener,
+  SessionLoadOptions,
   SessionRecord,
   SessionRewrite,
   SessionStore,
@@ -181,9 +183,11 @@ export class JsonlSessionStore implements SessionStore {
     for (const message of stamped) this.#listeners.emit({ type: 'message-appended', sessionKey, message });
   }
 
-  async load(sessionKey: string, options: StoreCallOptions = {}): Promise<SessionRecord> {
+  async load(sessionKey: string, options: SessionLoadOptions = {}): Promise<SessionRecord> {
     throwIfAborted(options.signal);
-    checkSessionKey(sessionKey, { backend: 'jsonl', operation: 'load' });
+    const where = { backend: 'jsonl', operation: 'load' };
+    checkSessionKey(sessionKey, where);
+    const lastMessages = lastMessagesOf(options.lastMessages, where);
     return this.#queue.run(sessionKey, () =>
       this.#guard('load', async () => {
         // A second look when the file vanished between finding and opening it (another process moved
@@ -195,7 +199,7 @@ export class JsonlSessionStore implements SessionStore {
             file: _file,
             unreadableLines: _lines,
             ...record
-          } = await this.#reads.read(file, sessionKey);
+          } = await this.#reads.read(file, { sessionKey, lastMessages });
           if (record.exists || record.warnings.length > 0 || attempt === 2) return record;
         }
       }),

@@ -2,11 +2,13 @@ import { throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
 import { checkSessionKey } from './check-session-key.js';
 import { KeyedQueue } from './keyed-queue.js';
+import { firstIndexOf, lastMessagesOf } from './last-messages.js';
 import { ListenerSet } from './listener-set.js';
 import { compareKeys, mergeMetadata } from './merge-metadata.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
 import type {
   MessageEventListener,
+  SessionLoadOptions,
   SessionRecord,
   SessionRewrite,
   SessionStore,
@@ -59,14 +61,19 @@ export class MemorySessionStore implements SessionStore {
     for (const message of stamped) this.#listeners.emit({ type: 'message-appended', sessionKey, message });
   }
 
-  async load(sessionKey: string, options: StoreCallOptions = {}): Promise<SessionRecord> {
+  async load(sessionKey: string, options: SessionLoadOptions = {}): Promise<SessionRecord> {
     throwIfAborted(options.signal);
-    checkSessionKey(sessionKey, { backend: 'memory', operation: 'load' });
+    const where = { backend: 'memory', operation: 'load' };
+    checkSessionKey(sessionKey, where);
+    const last = lastMessagesOf(options.lastMessages, where);
     const entry = this.#sessions.get(sessionKey);
     if (entry === undefined) {
       return emptySessionRecord(sessionKey);
     }
-    return { key: sessionKey, ...entry, exists: true, warnings: [] };
+    // An entry's list is replaced, never changed, by later writes: a full load may share it.
+    const record = { key: sessionKey, ...entry, exists: true, warnings: [] };
+    const firstIndex = firstIndexOf(entry.messages.length, last);
+    return firstIndex === 0 ? record : { ...record, messages: entry.messages.slice(firstIndex), firstIndex };
   }
 
   async setMetadata(sessionKey: string, patch: Metadata, options: SessionUpdateOptions = {}): Promise<void> {

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { ContextError, SessionStoreError, throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
 import { checkSessionKey } from './check-session-key.js';
+import { firstIndexOf, lastMessagesOf } from './last-messages.js';
 import { ListenerSet } from './listener-set.js';
 import { loadOptional } from './load-optional.js';
 import { mergeMetadata } from './merge-metadata.js';
@@ -19,6 +20,7 @@ import {
 import { DEFAULT_CACHED_SESSION_CHARS, type MessageRow, SessionRowReads } from './session-row-reads.js';
 import type {
   MessageEventListener,
+  SessionLoadOptions,
   SessionRecord,
   SessionRewrite,
   SessionStore,
@@ -116,9 +118,11 @@ export class PostgresSessionStore implements SessionStore {
     for (const message of stamped) this.#listeners.emit({ type: 'message-appended', sessionKey, message });
   }
 
-  async load(sessionKey: string, options: StoreCallOptions = {}): Promise<SessionRecord> {
+  async load(sessionKey: string, options: SessionLoadOptions = {}): Promise<SessionRecord> {
     throwIfAborted(options.signal);
-    checkSessionKey(sessionKey, { backend: 'postgres', operation: 'load' });
+    const where = { backend: 'postgres', operation: 'load' };
+    checkSessionKey(sessionKey, where);
+    const lastMessages = lastMessagesOf(options.lastMessages, where);
     return this.#transaction('load', async (client) => {
       await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
       const found = await client.query<SessionRow>(
@@ -135,8 +139,14 @@ export class PostgresSessionStore implements SessionStore {
         rows: await this.#rows(client, { key: sessionKey, from }),
       });
       return (
-        this.#reads.record(row, await select(this.#reads.firstRow(row))) ??
-        this.#reads.whole(row, (await select(0)).rows)
+        this.#reads.record(row, {
+          selected: await select(this.#reads.firstRow(row, lastMessages)),
+          lastMessages,
+        }) ??
+        this.#reads.read(row, {
+          selected: await select(firstIndexOf(row.message_count, lastMessages)),
+          lastMessages,
+        })
       );
     });
   }

@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import type { Message } from '../core/message.js';
 import { isMissingFileError } from '../workspace/fs-helpers.js';
-import { readSessionFile, type SessionFileRecord, sessionFileRecord } from './read-session-file.js';
+import { firstIndexOf } from './last-messages.js';
+import { type SessionFileRecord, sessionFileRecord } from './read-session-file.js';
 import { type SessionFileScan, scanSessionFile } from './scan-session-file.js';
 
 /** What identifies the bytes of a file without reading them: the file, its size and its change times. */
@@ -18,7 +19,13 @@ type KnownRead = {
   /** The file as it was read. */
   readonly state: FileState;
   readonly scan: SessionFileScan;
-  readonly record: SessionFileRecord;
+  /**
+   * Every message read, oldest first. This reader's own list: it grows in place when the file is
+   * extended and is never handed out (records get copies), so no record a load returned changes.
+   */
+  readonly messages: Message[];
+  /** The record of a load of every message, once one was asked for. */
+  whole?: SessionFileRecord;
   /**
    * The file after this store's own appends to it (and nothing else) since the read: its bytes are
    * the ones read, then whole lines this store wrote. Unset when the file may have changed otherwise.
@@ -33,10 +40,11 @@ type KnownRead = {
  * file exactly as last read (same file, size and change times) gives the same record back, and a
  * file that only had this store's own appends since gives the record extended with the lines after
  * the old end, parsed alone. Old messages come back as the same objects, so what a builder learnt
- * about them by identity is reused. Anything else (another process's write, a rewrite, a torn last
- * line, a file that changed while it was read) reads the whole file again. The one assumption: a
- * writer that does not take the store's lock (nanobot itself) never rewrites a file in place to the
- * same size within one tick of the file system's change time. @internal
+ * about them by identity is reused; a load of the newest `lastMessages` copies only those. Anything
+ * else (another process's write, a rewrite, a torn last line, a file that changed while it was read)
+ * reads the whole file again. The one assumption: a writer that does not take the store's lock
+ * (nanobot itself) never rewrites a file in place to the same size within one tick of the file
+ * system's change time. @internal
  */
 export class SessionFileReads {
   readonly #known: KnownReads | undefined;
@@ -47,25 +55,33 @@ export class SessionFileReads {
     this.#maxLineBytes = options.maxLineBytes;
   }
 
-  /** The record of `file` (reported under `sessionKey`), read whole or extended from the last read. */
-  async read(file: string, sessionKey: string): Promise<SessionFileRecord> {
+  /**
+   * The record of `file` (reported under `sessionKey`), read whole or extended from the last read,
+   * with its newest `lastMessages` messages (all of them when `Infinity`).
+   */
+  async read(
+    file: string,
+    load: { readonly sessionKey: string; readonly lastMessages: number },
+  ): Promise<SessionFileRecord> {
+    const { sessionKey } = load;
     const known = this.#known;
-    if (known === undefined) return readSessionFile(file, { sessionKey, maxLineBytes: this.#maxLineBytes });
-    const before = await stateOf(file);
-    const last = known.get(file);
+    const before = known === undefined ? undefined : await stateOf(file);
+    const last = known?.get(file);
+    let read: KnownRead | undefined;
     if (before !== undefined && last !== undefined) {
-      if (sameState(before, last.state)) return last.record;
-      if (last.appended !== undefined && sameState(before, last.appended)) {
-        const extended = await this.#extend(file, { last, before, sessionKey });
-        if (extended !== undefined) return extended;
-      }
+      if (sameState(before, last.state)) read = last;
+      else if (last.appended !== undefined && sameState(before, last.appended))
+        read = await this.#extend(file, { last, before });
     }
-    known.delete(file);
-    const messages: Message[] = [];
-    const scan = await this.#scan(file, { onMessage: (message) => messages.push(message) });
-    const record = sessionFileRecord(file, { scan, messages, sessionKey });
-    if (scan !== undefined && before !== undefined) await this.#remember(file, { before, scan, record });
-    return record;
+    if (read === undefined) {
+      known?.delete(file);
+      const messages: Message[] = [];
+      const scan = await this.#scan(file, { onMessage: (message) => messages.push(message) });
+      read = scan === undefined ? undefined : await this.#remember(file, { before, scan, messages });
+      if (read === undefined)
+        return tailOf(sessionFileRecord(file, { scan, messages, sessionKey }), load.lastMessages);
+    }
+    return recordOf(read, { file, ...load });
   }
 
   /**
@@ -96,19 +112,23 @@ export class SessionFileReads {
     this.#known?.delete(file);
   }
 
+  /**
+   * The last read extended with the lines after its end (its list grows in place; a read that then
+   * fails is forgotten, list and all), or `undefined` when the file must be read whole.
+   */
   async #extend(
     file: string,
-    run: { readonly last: KnownRead; readonly before: FileState; readonly sessionKey: string },
-  ): Promise<SessionFileRecord | undefined> {
+    run: { readonly last: KnownRead; readonly before: FileState },
+  ): Promise<KnownRead | undefined> {
     const added: Message[] = [];
     const scan = await this.#scan(file, {
       after: run.last.scan,
       onMessage: (message) => added.push(message),
     });
     if (scan === undefined) return undefined;
-    const messages = added.length === 0 ? run.last.record.messages : run.last.record.messages.concat(added);
-    const record = sessionFileRecord(file, { scan, messages, sessionKey: run.sessionKey });
-    return (await this.#remember(file, { before: run.before, scan, record })) ? record : undefined;
+    const { messages } = run.last;
+    for (const message of added) messages.push(message);
+    return this.#remember(file, { before: run.before, scan, messages });
   }
 
   /** Scans `file` (or the part after `after`); `undefined` when it does not exist. */
@@ -123,19 +143,51 @@ export class SessionFileReads {
     });
   }
 
-  /** Keeps a read when the file did not change while it was read; says whether it did. */
+  /** Keeps a read when the file did not change while it was read (`undefined` when it did). */
   async #remember(
     file: string,
-    read: { readonly before: FileState; readonly scan: SessionFileScan; readonly record: SessionFileRecord },
-  ): Promise<boolean> {
+    read: {
+      readonly before: FileState | undefined;
+      readonly scan: SessionFileScan;
+      readonly messages: Message[];
+    },
+  ): Promise<KnownRead | undefined> {
+    const known = this.#known;
+    if (known === undefined || read.before === undefined) return undefined;
     const after = await stateOf(file);
     if (after === undefined || !sameState(after, read.before)) {
-      this.#known?.delete(file);
-      return false;
+      known.delete(file);
+      return undefined;
     }
-    this.#known?.set(file, { state: read.before, scan: read.scan, record: read.record });
-    return true;
+    const kept = { state: read.before, scan: read.scan, messages: read.messages };
+    known.set(file, kept);
+    return kept;
   }
+}
+
+/** The record of a remembered read, with its newest `lastMessages` messages (copied). */
+function recordOf(
+  read: KnownRead,
+  load: { readonly file: string; readonly sessionKey: string; readonly lastMessages: number },
+): SessionFileRecord {
+  const { messages } = read;
+  const firstIndex = firstIndexOf(messages.length, load.lastMessages);
+  if (firstIndex === 0) {
+    read.whole ??= sessionFileRecord(load.file, {
+      scan: read.scan,
+      messages: messages.slice(),
+      sessionKey: load.sessionKey,
+    });
+    return read.whole;
+  }
+  const record = sessionFileRecord(load.file, { scan: read.scan, messages, sessionKey: load.sessionKey });
+  return { ...record, messages: messages.slice(firstIndex), firstIndex };
+}
+
+/** `record` (whose list is its own) with its newest `lastMessages` messages. */
+function tailOf(record: SessionFileRecord, lastMessages: number): SessionFileRecord {
+  const firstIndex = firstIndexOf(record.messages.length, lastMessages);
+  return firstIndex === 0 ? record : { ...record, messages: record.messages.slice(firstIndex), firstIndex };
 }
 
 /**

@@ -20,12 +20,16 @@ export type SessionRow = {
 };
 
 /** The record of a stored session from its row and its messages. */
-export function sessionRecordFromRow(row: SessionRow, messages: readonly Message[]): SessionRecord {
+export function sessionRecordFromRow(
+  row: SessionRow,
+  session: { readonly messages: readonly Message[]; readonly count: number },
+): SessionRecord {
+  const { messages } = session;
   return {
     key: row.key,
     messages,
     metadata: parseMetadataColumn(row.metadata),
-    lastConsolidated: clampLastConsolidated(row.last_consolidated, messages.length),
+    lastConsolidated: clampLastConsolidated(row.last_consolidated, session.count),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     exists: true,

@@ -7,8 +7,17 @@ import type { Message, Metadata } from '../core/message.js';
 export type SessionRecord = {
   /** The session key (untrusted; stores never use it as a path). */
   readonly key: string;
-  /** Every stored message, oldest first. */
+  /**
+   * The stored messages, oldest first: every one, or the last ones when the load asked for
+   * `lastMessages` (then `firstIndex` says where they start).
+   */
   readonly messages: readonly Message[];
+  /**
+   * The position in the session of `messages[0]`: how many older messages the load left out (a load
+   * with `lastMessages`). Absent (or 0): `messages` is every stored message. `lastConsolidated`
+   * counts from the session's first message either way.
+   */
+  readonly firstIndex?: number;
   /** Session metadata (nanobot's `metadata` dict: `_last_summary`, `title`, …). */
   readonly metadata: Metadata;
   /** How many leading messages are already archived into history (archive progress, not a replay boundary). */
@@ -73,6 +82,17 @@ export type StoreCallOptions = {
   readonly signal?: AbortSignal;
 };
 
+/** Options of {@link SessionStore.load}. */
+export type SessionLoadOptions = StoreCallOptions & {
+  /**
+   * Load only the newest this many messages (all of them when the session has fewer); the record's
+   * `firstIndex` says how many older ones were left out. A long-lived agent that replays its session
+   * every turn reads only what the replay can use (see `loadReplayedSession`), so a turn does not cost
+   * the whole history. A non-negative integer, or `Infinity`. @default every message
+   */
+  readonly lastMessages?: number;
+};
+
 /** Options of {@link SessionStore.setMetadata} and {@link SessionStore.setLastConsolidated}. */
 export type SessionUpdateOptions = StoreCallOptions & {
   /**
@@ -106,8 +126,11 @@ export interface SessionStore {
   readonly id: string;
   /** Appends messages to a session (creating it), and emits one event per message. */
   append(sessionKey: string, messages: readonly Message[], options?: StoreCallOptions): Promise<void>;
-  /** Loads a session; a missing session is an empty record with `exists: false`. */
-  load(sessionKey: string, options?: StoreCallOptions): Promise<SessionRecord>;
+  /**
+   * Loads a session (or its newest `lastMessages`); a missing session is an empty record with
+   * `exists: false`.
+   */
+  load(sessionKey: string, options?: SessionLoadOptions): Promise<SessionRecord>;
   /**
    * Shallow-merges `patch` into the metadata; a key set to `undefined` is removed. Creates the session.
    * Sets `updatedAt` to now unless `preserveUpdatedAt`.

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, describe, expect } from 'vitest';
+import { newestMessages } from '../../test/helpers/newest-messages.js';
 import { describeWithPostgres, PG_URL, pgClient, pgQuery } from '../../test/helpers/pg-test-server.js';
 import { assistant, user } from '../core/factories.js';
 import type { Message } from '../core/message.js';
@@ -15,7 +16,8 @@ import { SqliteSessionStore } from './sqlite-session-store.js';
  * The SQL stores read only the rows appended since their last load (`SessionRowReads`). Property:
  * whatever another writer does between two loads (appends, rewrites, deletes, metadata, and changes
  * made with plain SQL behind the stores' backs), a store that keeps its reads loads exactly what a
- * store that reads every row loads; and what it kept comes back as the same objects.
+ * store that reads every row loads, all its messages or the newest few (`lastMessages`); and what it
+ * kept comes back as the same objects.
  */
 
 type Step =
@@ -129,36 +131,32 @@ async function apply(writer: SessionStore, backend: Backend, change: Step): Prom
   }
 }
 
+/** A step, and how many of the newest messages the next loads ask for (`undefined`: all). */
+type Turn = readonly [Step, number | undefined];
+
+const turn: fc.Arbitrary<Turn> = fc.tuple(step, fc.option(fc.nat({ max: 7 }), { nil: undefined }));
+
 function agreesOverSteps(
   backend: () => Promise<Backend & { readonly close: () => Promise<void> }>,
   numRuns: number,
 ) {
   // The example: the one kept row replaced behind the triggers (PostgreSQL's TRUNCATE), then refilled.
-  const kept: Step[] = [
-    { kind: 'append', count: 1 },
-    { kind: 'sql-truncate', count: 1 },
+  const kept: Turn[] = [
+    [{ kind: 'append', count: 1 }, undefined],
+    [{ kind: 'sql-truncate', count: 1 }, undefined],
   ];
-  test.prop([fc.array(step, { minLength: 1, maxLength: 14 })], { numRuns, examples: [[kept]] })(
-    'a store that keeps its reads loads what a store reading every row loads, old messages as the same objects',
-    async (steps) => {
+  test.prop([fc.array(turn, { minLength: 1, maxLength: 14 })], { numRuns, examples: [[kept]] })(
+    'a store that keeps its reads loads what a store reading every row loads (all or the newest), old messages as the same objects',
+    async (turns) => {
       const db = await backend();
       const writer = db.open(false);
       const cached = db.open(true);
       const whole = db.open(false);
       try {
         let last: SessionRecord | undefined;
-        for (const change of steps) {
+        for (const [change, lastMessages] of turns) {
           await apply(writer, db, change);
-          const record = await cached.load('chat');
-          expect(record).toEqual(await whole.load('chat'));
-          if (change.kind === 'none' && last?.exists === true) expect(record).toBe(last);
-          if (change.kind === 'append' && last !== undefined && last.messages.length > 0) {
-            const kept = last.messages.length;
-            expect(
-              record.messages.slice(0, kept).every((message, index) => message === last?.messages[index]),
-            ).toBe(true);
-          }
-          last = record;
+          last = await expectSameLoads({ cached, whole }, { change, lastMessages, last });
         }
       } finally {
         await writer.close();
@@ -168,6 +166,42 @@ function agreesOverSteps(
       }
     },
   );
+}
+
+/**
+ * Loads the session with both stores (all, or the newest `lastMessages`) and checks they agree with a
+ * store reading every row, and that the cached one kept its old messages as the same objects.
+ */
+async function expectSameLoads(
+  stores: { readonly cached: SessionStore; readonly whole: SessionStore },
+  run: {
+    readonly change: Step;
+    readonly lastMessages: number | undefined;
+    readonly last: SessionRecord | undefined;
+  },
+): Promise<SessionRecord> {
+  const { change, lastMessages, last } = run;
+  const options = lastMessages === undefined ? {} : { lastMessages };
+  const record = await stores.cached.load('chat', options);
+  const expected = newestMessages(await stores.whole.load('chat'), lastMessages);
+  expect(record).toEqual(expected);
+  expect(await stores.whole.load('chat', options)).toEqual(expected);
+  const wholeLoads = lastMessages === undefined && last?.firstIndex === undefined;
+  if (change.kind === 'none' && last?.exists === true && wholeLoads) expect(record).toBe(last);
+  // A load reaching further back than the last one reads the older rows anew.
+  if (change.kind === 'append' && last !== undefined && (record.firstIndex ?? 0) >= (last.firstIndex ?? 0))
+    expectSameObjects(last, record);
+  return record;
+}
+
+/** The messages both records hold (by position in the session) are the same objects. */
+function expectSameObjects(before: SessionRecord, after: SessionRecord): void {
+  const from = Math.max(before.firstIndex ?? 0, after.firstIndex ?? 0);
+  const to = (before.firstIndex ?? 0) + before.messages.length;
+  for (let index = from; index < to; index += 1)
+    expect(after.messages[index - (after.firstIndex ?? 0)]).toBe(
+      before.messages[index - (before.firstIndex ?? 0)],
+    );
 }
 
 describe('SqliteSessionStore reads', () => {

@@ -3,6 +3,7 @@ import { ContextError, SessionStoreError, throwIfAborted } from '../core/errors.
 import type { Message, Metadata } from '../core/message.js';
 import { checkSessionKey } from './check-session-key.js';
 import { withFileLock } from './file-lock.js';
+import { firstIndexOf, lastMessagesOf } from './last-messages.js';
 import { ListenerSet } from './listener-set.js';
 import { mergeMetadata } from './merge-metadata.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
@@ -10,6 +11,7 @@ import { parseMetadataColumn, type SessionRow, sessionSummaryFromRow } from './s
 import { DEFAULT_CACHED_SESSION_CHARS, type MessageRow, SessionRowReads } from './session-row-reads.js';
 import type {
   MessageEventListener,
+  SessionLoadOptions,
   SessionRecord,
   SessionRewrite,
   SessionStore,
@@ -135,8 +137,9 @@ export class SqliteSessionStore implements SessionStore {
    * The session; after the first load only the rows appended since are read and parsed, and old
    * messages come back as the same objects (see `SessionRowReads`).
    */
-  async load(sessionKey: string, options: StoreCallOptions = {}): Promise<SessionRecord> {
+  async load(sessionKey: string, options: SessionLoadOptions = {}): Promise<SessionRecord> {
     this.#check(sessionKey, { ...options, operation: 'load' });
+    const lastMessages = lastMessagesOf(options.lastMessages, { backend: 'sqlite', operation: 'load' });
     const { db } = await this.#open();
     return this.#run('load', () =>
       inTransaction(db, {
@@ -159,8 +162,14 @@ export class SqliteSessionStore implements SessionStore {
               .all(sessionKey, from) as MessageRow[],
           });
           return (
-            this.#reads.record(row, select(this.#reads.firstRow(row))) ??
-            this.#reads.whole(row, select(0).rows)
+            this.#reads.record(row, {
+              selected: select(this.#reads.firstRow(row, lastMessages)),
+              lastMessages,
+            }) ??
+            this.#reads.read(row, {
+              selected: select(firstIndexOf(row.message_count, lastMessages)),
+              lastMessages,
+            })
           );
         },
       }),

@@ -49,7 +49,7 @@ const MINUTE_MS = 60_000;
 
 /**
  * The shared conformance suite every {@link SessionStore} must pass: ordering, round trips of every
- * message field, metadata merge, the archive pointer, rewrite, delete, list, hostile keys, concurrent
+ * message field, loads of the newest messages, metadata merge, the archive pointer, rewrite, delete, list, hostile keys, concurrent
  * appends, events, the session lock and input immutability. The suite expects `withSessionLock`; a
  * store without it fails that one test (it is optional in the contract, but every ctxloom store has it). Third-party backends run it too:
  * @example describeSessionStoreContract({ name: 'redis', create: ({ now }) => new RedisStore({ url, now }) });
@@ -201,6 +201,49 @@ function defineTests(options: SessionStoreContractOptions): void {
     expect(record.messages.map((message) => message.id)).toEqual(['2', '3', '4']);
     expect(record.lastConsolidated).toBe(1);
     expect(record.metadata).toEqual({ keep: true });
+  });
+
+  it('loads only the newest lastMessages, saying where they start, and never changes a record it returned', async () => {
+    const ids = (record: { readonly messages: readonly Message[] }) =>
+      record.messages.map((message) => message.id);
+    await store.append(
+      't',
+      ['0', '1', '2', '3', '4'].map((id) => user(`m${id}`, { id })),
+    );
+    await store.setLastConsolidated('t', 3);
+    const whole = await store.load('t');
+    const tail = await store.load('t', { lastMessages: 2 });
+    expect(ids(tail)).toEqual(['3', '4']);
+    expect(tail).toMatchObject({ firstIndex: 3, lastConsolidated: 3, exists: true, metadata: {} });
+    expect(tail.messages).toEqual(whole.messages.slice(3));
+    for (const lastMessages of [5, 9, Number.POSITIVE_INFINITY]) {
+      const all = await store.load('t', { lastMessages });
+      expect(ids(all)).toEqual(['0', '1', '2', '3', '4']);
+      expect(all.firstIndex ?? 0).toBe(0);
+    }
+    expect(await store.load('t', { lastMessages: 0 })).toMatchObject({ messages: [], firstIndex: 5 });
+    await store.append('t', [assistant('m5', { id: '5' })]);
+    const grown = await store.load('t', { lastMessages: 2 });
+    expect(ids(grown)).toEqual(['4', '5']);
+    expect(grown.firstIndex).toBe(4);
+    expect(ids(await store.load('t'))).toEqual(['0', '1', '2', '3', '4', '5']);
+    expect(ids(whole)).toEqual(['0', '1', '2', '3', '4']);
+    expect(ids(tail)).toEqual(['3', '4']);
+    await store.rewrite('t', { messages: whole.messages.slice(0, 2), lastConsolidated: 1 });
+    const rewritten = await store.load('t', { lastMessages: 3 });
+    expect(ids(rewritten)).toEqual(['0', '1']);
+    expect(rewritten.firstIndex ?? 0).toBe(0);
+    expect(rewritten.lastConsolidated).toBe(1);
+  });
+
+  it('rejects a lastMessages that is not a count with INVALID_INPUT', async () => {
+    await store.append('t', [user('a', { id: '1' })]);
+    for (const lastMessages of [-1, 1.5, Number.NaN])
+      await expect(store.load('t', { lastMessages })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringContaining('lastMessages'),
+      });
+    expect(await store.load('nobody', { lastMessages: 3 })).toMatchObject({ messages: [], exists: false });
   });
 
   it('refuses a rewrite when the message count changed (optimistic concurrency)', async () => {
