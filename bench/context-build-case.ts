@@ -2,7 +2,7 @@
  * One case of the context-build benchmark, run in its own process so its first call is really cold:
  * `node --expose-gc --import tsx bench/context-build-case.ts <case> <messages>`. Prints one JSON line
  * with the figures (ms, bytes). Cases: ctxloom (forAgent), ctxloom-store (an agent turn through the
- * JSONL session store: load, replaySession, forAgent), ctxloom-sqlite (the same through the SQLite
+ * JSONL session store: loadReplayedSession, forAgent), ctxloom-sqlite (the same through the SQLite
  * store), ctxloom-workspace (forAgent's defaults on a real workspace: files, skills, memory and
  * Recent History), floor, mastra, langchain-exact, langchain-approx, ai-sdk-prune, naive. Not a
  * test: nothing here fails on a slow machine.
@@ -291,7 +291,10 @@ function ctxloomStoreCase(shared: Shared, store: SessionStore): Turns {
     stored = Math.max(stored, upTo);
   };
   const turnOn = (list: readonly Message[]) => async () => {
-    const replayed = sessions.replaySession(await store.load('bench'), budget);
+    const { record: _record, ...replayed } = await sessions.loadReplayedSession(store, {
+      sessionKey: 'bench',
+      ...budget,
+    });
     const input = {
       ...replayed,
       current: core.textOf((list.at(-1) as Message).content),
@@ -311,7 +314,7 @@ function ctxloomStoreCase(shared: Shared, store: SessionStore): Turns {
       await save(list);
       return turnOn(list);
     },
-    note: 'load + replaySession (nanobot caps: at most 2,000 messages for this window) + build per turn',
+    note: 'loadReplayedSession (the newest 1,280 messages: the replay cap of nanobot for this window) + build per turn',
   };
 }
 

@@ -103,9 +103,19 @@ export { JsonlSessionStore, type JsonlSessionStoreOptions } from './sessions/jso
 export { MemorySessionStore } from './sessions/memory-session-store.js';
 export { fromNanobotDict, type NanobotDict, toNanobotDict } from './sessions/nanobot-message.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './sessions/postgres-session-store.js';
+export {
+  type LoadedReplay,
+  loadReplayedSession,
+  type ReplaySessionOptions,
+} from './sessions/replay-session.js';
 export { resolveNanobotSessionsDir } from './sessions/resolve-nanobot-sessions-dir.js';
 export { type SaveTurnOptions, saveTurn } from './sessions/save-turn.js';
-export type { SessionRecord, SessionStore, SessionSummary } from './sessions/session-store.js';
+export type {
+  SessionLoadOptions,
+  SessionRecord,
+  SessionStore,
+  SessionSummary,
+} from './sessions/session-store.js';
 export { SqliteSessionStore, type SqliteSessionStoreOptions } from './sessions/sqlite-session-store.js';
 export { createSkillEnvironment, type SkillEnvironment } from './skills/skill-environment.js';
 export { type Skill, SkillsCatalog, type SkillsCatalogOptions } from './skills/skills-catalog.js';

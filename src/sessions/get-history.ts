@@ -1,3 +1,4 @@
+import { ContextError } from '../core/errors.js';
 import { findLegalMessageStart } from '../core/find-legal-message-start.js';
 import type { Message } from '../core/message.js';
 import { withTokenCache } from '../tokens/cached-token-counter.js';
@@ -14,8 +15,11 @@ export const DEFAULT_REPLAY_MAX_MESSAGES = 2000;
 
 /** The part of a session {@link getHistory} reads. */
 export type ReplaySession = {
+  /** The session's messages, or its newest ones from `firstIndex` on (a load with `lastMessages`). */
   readonly messages: readonly Message[];
   readonly lastConsolidated: number;
+  /** The position in the session of `messages[0]`. @default 0 */
+  readonly firstIndex?: number;
 };
 
 /** Options for {@link getHistory}. */
@@ -71,7 +75,14 @@ function sameFields(source: Message, message: Message): boolean {
 export function getHistory(session: ReplaySession, options: GetHistoryOptions = {}): readonly Message[] {
   const { messages } = session;
   const start = replayStart(session, options);
-  let slice = messages.slice(start);
+  const firstIndex = session.firstIndex ?? 0;
+  if (start === undefined)
+    throw new ContextError({
+      code: 'INVALID_INPUT',
+      message: `This replay reaches back before message ${firstIndex} of the session, which the record does not hold (it was loaded with lastMessages: ${messages.length}). Load the whole session (store.load without lastMessages), or use loadReplayedSession, which does when it must.`,
+      details: { firstIndex, messages: messages.length },
+    });
+  let slice = messages.slice(start - firstIndex);
   slice = slice.slice(alignToUser(slice));
   slice = slice.slice(findLegalMessageStart(slice));
   const includeRuntimeContext = options.includeRuntimeContext ?? true;
@@ -91,34 +102,63 @@ export function getHistory(session: ReplaySession, options: GetHistoryOptions = 
     : out;
 }
 
-/** Steps 1 and 3 of the replay: the archive-aware start, then the optional count cap. */
-function replayStart(session: ReplaySession, options: GetHistoryOptions): number {
+/** A session's messages by their position in the session, of which those from `first` on are held. */
+type Positions = {
+  readonly first: number;
+  readonly count: number;
+  readonly at: (index: number) => Message | undefined;
+};
+
+/**
+ * Steps 1 and 3 of the replay: the archive-aware start, then the optional count cap, as a position
+ * in the session; `undefined` when working it out reads a message before `session.firstIndex`.
+ * @internal
+ */
+export function replayStart(session: ReplaySession, options: GetHistoryOptions): number | undefined {
   const { messages } = session;
-  const last = Math.max(0, Math.min(session.lastConsolidated, messages.length));
-  const tail = Math.max(0, messages.length - MIN_COMPACTED_REPLAY_MESSAGES);
-  const start = last > 0 ? Math.min(last, extendBackToUser(messages, tail)) : last;
+  const first = session.firstIndex ?? 0;
+  const view: Positions = { first, count: first + messages.length, at: (index) => messages[index - first] };
+  const { count } = view;
+  const last = Math.max(0, Math.min(session.lastConsolidated, count));
+  let start = last;
+  if (last > 0) {
+    const back = extendBackToUser(view, { index: Math.max(0, count - MIN_COMPACTED_REPLAY_MESSAGES) });
+    if (back === undefined) return undefined;
+    start = Math.min(last, back);
+  }
   const requested = options.maxMessages ?? 0;
   const cap = requested > 0 ? requested : DEFAULT_REPLAY_MAX_MESSAGES;
-  const uncapped = start < last && messages.length - last < cap;
-  if (uncapped || messages.length - start <= cap) return start;
-  const capped = messages.length - cap;
-  return options.extendToUser === true ? Math.max(start, extendBackToUser(messages, capped, start)) : capped;
+  const uncapped = start < last && count - last < cap;
+  let result = count - cap;
+  if (uncapped || count - start <= cap) result = start;
+  else if (options.extendToUser === true) {
+    const back = extendBackToUser(view, { index: result, floor: start });
+    if (back === undefined) return undefined;
+    result = Math.max(start, back);
+  }
+  return result < first ? undefined : result;
 }
 
 /**
- * Moves `index` back to the user message that started the sequence when `messages[index:]` holds no
- * user message (and one more back when that user follows a `_channel_delivery` message).
+ * Moves `index` back to the user message that started the sequence when the messages from `index`
+ * on hold no user message (and one more back when that user follows a `_channel_delivery` message),
+ * not below `floor`; `undefined` when that needs a message before `view.first`.
  */
-function extendBackToUser(messages: readonly Message[], index: number, floor = 0): number {
-  if (messages.slice(index).some((message) => message.role === 'user')) return index;
-  for (let cursor = index - 1; cursor >= floor; cursor -= 1) {
-    if (messages[cursor]?.role !== 'user') continue;
-    const before = messages[cursor - 1];
-    return before !== undefined && cursor - 1 >= floor && hasNanobotFlag(before, '_channel_delivery')
-      ? cursor - 1
-      : cursor;
-  }
-  return index;
+function extendBackToUser(
+  view: Positions,
+  { index, floor = 0 }: { readonly index: number; readonly floor?: number },
+): number | undefined {
+  if (index < view.first) return undefined;
+  for (let cursor = index; cursor < view.count; cursor += 1)
+    if (view.at(cursor)?.role === 'user') return index;
+  let cursor = index - 1;
+  while (cursor >= floor && cursor >= view.first && view.at(cursor)?.role !== 'user') cursor -= 1;
+  if (cursor < floor) return index;
+  // The user turn (or the message just before it, which says whether it starts there) is not held.
+  const previous = cursor - 1;
+  if (cursor < view.first || (previous >= floor && previous >= 0 && previous < view.first)) return undefined;
+  const before = previous >= floor ? view.at(previous) : undefined;
+  return before !== undefined && hasNanobotFlag(before, '_channel_delivery') ? previous : cursor;
 }
 
 /** Index of the first user message (or the `_channel_delivery` message right before it); 0 if none. */

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { assistant, user } from '../core/factories.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
-import { archivedSummaryOf, replayBudget, replayMaxMessages, replaySession } from './replay-session.js';
+import { MemorySessionStore } from './memory-session-store.js';
+import {
+  archivedSummaryOf,
+  LAST_SUMMARY_KEY,
+  loadReplayedSession,
+  replayBudget,
+  replayMaxMessages,
+  replaySession,
+} from './replay-session.js';
 import type { SessionRecord } from './session-store.js';
 
 const record = (metadata: SessionRecord['metadata']): SessionRecord => ({
@@ -78,5 +86,44 @@ describe('replaySession', () => {
     expect(replayed.history.map((message) => message.id)).toEqual(
       messages.slice(180).map((message) => message.id),
     );
+  });
+});
+
+describe('loadReplayedSession', () => {
+  const options = {
+    tokenCounter: new SimpleTokenCounter(),
+    contextWindowTokens: 16_000,
+    maxOutputTokens: 1_000,
+  };
+  const turns = (count: number) =>
+    Array.from({ length: count }, (_, index) =>
+      index % 2 === 0
+        ? user(`question ${index}`, { id: `m${index}` })
+        : assistant(`answer ${index}`, { id: `m${index}` }),
+    );
+
+  it('loads only the newest messages the replay can use, and replays what a whole load replays', async () => {
+    const store = new MemorySessionStore();
+    await store.append('k', turns(1_000));
+    await store.setMetadata('k', {
+      [LAST_SUMMARY_KEY]: { text: 'earlier', last_active: '2026-01-01T00:00:00Z' },
+    });
+    const loaded = await loadReplayedSession(store, { sessionKey: 'k', ...options });
+    expect(loaded.record.firstIndex).toBe(1_000 - replayMaxMessages(options.contextWindowTokens));
+    const whole = replaySession(await store.load('k'), options);
+    expect(loaded.history).toEqual(whole.history);
+    expect(loaded.summary).toEqual(whole.summary);
+  });
+
+  it('loads the whole session when the replay reaches back further (an archived tail without a user turn)', async () => {
+    const store = new MemorySessionStore();
+    const steps = Array.from({ length: 200 }, (_, index) => assistant(`step ${index}`, { id: `s${index}` }));
+    await store.append('k', [...turns(300), ...steps]);
+    await store.setLastConsolidated('k', 500);
+    const loaded = await loadReplayedSession(store, { sessionKey: 'k', ...options });
+    expect(loaded.record.firstIndex).toBeUndefined();
+    expect(loaded.record.messages).toHaveLength(500);
+    expect(loaded.history).toEqual(replaySession(await store.load('k'), options).history);
+    expect(loaded.history[0]?.id).toBe('m298');
   });
 });

@@ -1,8 +1,13 @@
 import type { Message } from '../core/message.js';
 import type { ArchivedSummary } from '../pipeline/build-input.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { DEFAULT_REPLAY_MAX_MESSAGES, getHistory } from './get-history.js';
-import type { SessionRecord } from './session-store.js';
+import {
+  DEFAULT_REPLAY_MAX_MESSAGES,
+  type GetHistoryOptions,
+  getHistory,
+  replayStart,
+} from './get-history.js';
+import type { SessionRecord, SessionStore } from './session-store.js';
 
 /** nanobot's session metadata key for the persisted archived summary `{ text, last_active }`. */
 export const LAST_SUMMARY_KEY = '_last_summary';
@@ -57,24 +62,69 @@ export type ReplayedHistory = {
   readonly summary?: ArchivedSummary;
 };
 
+/** Options of {@link replaySession} and {@link loadReplayedSession}. */
+export type ReplaySessionOptions = ReplayBudgetOptions & {
+  readonly tokenCounter: TokenCounter;
+  /** Extend the replay back to the user turn that started it (nanobot's subagent follow-ups). @default false */
+  readonly extendToUser?: boolean;
+};
+
 /**
  * Replays a stored session the way nanobot's model loop does before a turn: `getHistory` capped at
  * {@link replayMaxMessages} messages and {@link replayBudget} tokens (extended back to the user turn
  * with `extendToUser`, as nanobot does for subagent follow-ups), plus the persisted archived summary.
- * Feed both to `builder.build`.
+ * Feed both to `builder.build`. A record of the newest messages only (`firstIndex`) replays the same,
+ * or throws `INVALID_INPUT` when the replay reaches back before them; {@link loadReplayedSession}
+ * loads what a replay needs.
  * @example
  * const { history, summary } = replaySession(await store.load(key), { tokenCounter, contextWindowTokens, maxOutputTokens });
  */
-export function replaySession(
-  record: SessionRecord,
-  options: ReplayBudgetOptions & { readonly tokenCounter: TokenCounter; readonly extendToUser?: boolean },
-): ReplayedHistory {
-  const history = getHistory(record, {
+export function replaySession(record: SessionRecord, options: ReplaySessionOptions): ReplayedHistory {
+  const history = getHistory(record, historyOptions(options));
+  const summary = archivedSummaryOf(record);
+  return { history, ...(summary === undefined ? {} : { summary }) };
+}
+
+/** Options of {@link loadReplayedSession}: the session, and the replay's. */
+export type LoadReplayedSessionOptions = ReplaySessionOptions & {
+  readonly sessionKey: string;
+  /** Aborts the loads (throws `ABORTED`). */
+  readonly signal?: AbortSignal;
+};
+
+/** A session as {@link loadReplayedSession} loaded it, and its replay. */
+export type LoadedReplay = ReplayedHistory & {
+  /** What was loaded: the newest messages (`firstIndex` set), or the whole session when the replay needed it. */
+  readonly record: SessionRecord;
+};
+
+/**
+ * Loads a session and replays it ({@link replaySession}), reading only what the replay can use: the
+ * newest {@link replayMaxMessages} messages, and the whole session only when the replay reaches back
+ * further (a fully archived session whose last user turn is older, or `extendToUser` past the cap).
+ * So a long-lived agent's turn costs what the replay keeps and what is new, however long the session
+ * grew. The history is the one a whole load replays.
+ * @example
+ * const { history, summary } = await loadReplayedSession(store, { sessionKey, tokenCounter, contextWindowTokens, maxOutputTokens });
+ */
+export async function loadReplayedSession(
+  store: SessionStore,
+  options: LoadReplayedSessionOptions,
+): Promise<LoadedReplay> {
+  const { sessionKey, signal, ...replay } = options;
+  const call = signal === undefined ? {} : { signal };
+  const lastMessages = replayMaxMessages(replay.contextWindowTokens);
+  let record = await store.load(sessionKey, { lastMessages, ...call });
+  if ((record.firstIndex ?? 0) > 0 && replayStart(record, historyOptions(replay)) === undefined)
+    record = await store.load(sessionKey, call);
+  return { record, ...replaySession(record, replay) };
+}
+
+function historyOptions(options: ReplaySessionOptions): GetHistoryOptions {
+  return {
     maxMessages: replayMaxMessages(options.contextWindowTokens),
     maxTokens: replayBudget(options),
     tokenCounter: options.tokenCounter,
     ...(options.extendToUser === undefined ? {} : { extendToUser: options.extendToUser }),
-  });
-  const summary = archivedSummaryOf(record);
-  return { history, ...(summary === undefined ? {} : { summary }) };
+  };
 }
