@@ -10,7 +10,7 @@ import {
 } from '../../index.js';
 import type { ReplayedSession } from '../../inspector/index.js';
 import { agentOptionsFromSettings, agentPresetOptions, DEFAULT_AGENT_PRESET } from '../../presets/index.js';
-import { replaySession } from '../../sessions/index.js';
+import { type ReplaySessionOptions, replaySession } from '../../sessions/index.js';
 
 /** The model assumed when neither a flag nor `agent.model` names one (it picks the token counter). */
 export const DEFAULT_AGENT_MODEL = 'gpt-4o';
@@ -36,6 +36,8 @@ export type AgentContext = {
   readonly tokenCounter: TokenCounter;
   /** The agent preset for a session (its channel from the key), with the budget flags applied. */
   readonly createBuilder: (sessionKey: string) => ContextBuilder;
+  /** How the agent loop replays a stored session: the budget and the counter. */
+  readonly replayOptions: ReplaySessionOptions;
   /** The history the agent loop replays from a stored session, within the budget. */
   readonly replay: (record: SessionRecord) => ReplayedSession;
 };
@@ -99,15 +101,16 @@ export function agentContext(request: {
       budget.maxMessages === undefined ? [] : [new MaxMessagesFilter({ maxMessages: budget.maxMessages })];
     return new ContextBuilder({ ...preset, filters: [...maxMessages, ...(preset.filters ?? [])] });
   };
+  const replayOptions = {
+    tokenCounter,
+    contextWindowTokens: budget.contextWindowTokens,
+    maxOutputTokens: budget.maxOutputTokens,
+  };
   const replay = (record: SessionRecord): ReplayedSession => {
-    const { history, summary } = replaySession(record, {
-      tokenCounter,
-      contextWindowTokens: budget.contextWindowTokens,
-      maxOutputTokens: budget.maxOutputTokens,
-    });
+    const { history, summary } = replaySession(record, replayOptions);
     return { history, ...(summary === undefined ? {} : { input: { summary } }) };
   };
-  return { budget, tokenCounter, createBuilder, replay };
+  return { budget, tokenCounter, createBuilder, replayOptions, replay };
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   ContextError,
   type CtxloomConfig,
   JsonlSessionStore,
+  loadReplayedSession,
   type Message,
   type SessionRecord,
 } from '../../index.js';
@@ -56,14 +57,18 @@ export async function loadBuildTurn(
       ? new JsonlSessionStore({ dir: sources.sessionsDir })
       : await openStore(flags, sources.io, 'read');
   try {
-    const record = await store.load(flags.session);
+    // Only the newest messages the replay uses are loaded (the whole session when it needs more).
+    const { record, history, summary } = await loadReplayedSession(store, {
+      sessionKey: flags.session,
+      ...sources.agent.replayOptions,
+    });
     if (!record.exists) {
       throw new ContextError({
         code: 'NOT_FOUND',
         message: `No session ${JSON.stringify(flags.session)} in the ${store.id} store; 'ctxloom session list' shows the stored ones.`,
       });
     }
-    return replayed(sources.agent, record);
+    return { history, sessionKey: record.key, ...(summary === undefined ? {} : { summary }) };
   } finally {
     await store.close();
   }
