@@ -5,6 +5,7 @@ import type { ContentPart, Message } from '../core/message.js';
 import { truncateText } from '../core/truncate-text.js';
 import { NANOBOT_EXTRA_KEY } from './nanobot-message.js';
 import type { SessionStore, StoreCallOptions } from './session-store.js';
+import { addCallIds, storedCallIds } from './stored-call-ids.js';
 
 /** Options for {@link saveTurn}. */
 export type SaveTurnOptions = StoreCallOptions & {
@@ -40,15 +41,21 @@ export async function saveTurn(
   messages: readonly Message[],
   options: SaveTurnOptions,
 ): Promise<SaveTurnResult> {
-  const stored = (await store.load(sessionKey, options)).messages;
-  const declared = new Set<string>();
-  const answered = new Set<string>();
-  for (const message of stored) track(message, { declared, answered });
+  const stored = storedCallIds(store, {
+    sessionKey,
+    stored: (await store.load(sessionKey, options)).messages,
+  });
+  // This turn's ids beside the stored ones (which are kept for the next turn, so never added to).
+  const turn = { declared: new Set<string>(), answered: new Set<string>() };
+  const seen: Seen = {
+    declared: (id) => stored.declared.has(id) || turn.declared.has(id),
+    answered: (id) => stored.answered.has(id) || turn.answered.has(id),
+  };
   const decisions: Decision[] = [];
   const saved: Message[] = [];
   const maxChars = options.maxToolResultChars ?? 16_000;
   for (const message of messages.slice(Math.max(0, options.initialLength))) {
-    const verdict = check(message, { declared, answered });
+    const verdict = check(message, seen);
     if (verdict !== undefined) {
       decisions.push(decision('message-drop', { stage: STAGE, reason: verdict, messageIds: [message.id] }));
       continue;
@@ -67,7 +74,7 @@ export async function saveTurn(
         }),
       );
     }
-    track(cleaned, { declared, answered });
+    addCallIds(cleaned, turn);
     saved.push(cleaned);
   }
   const withLatency = stampLatency(saved, options.latencyMs);
@@ -75,12 +82,8 @@ export async function saveTurn(
   return { saved: withLatency, decisions };
 }
 
-type Seen = { readonly declared: Set<string>; readonly answered: Set<string> };
-
-function track(message: Message, seen: Seen): void {
-  for (const call of message.toolCalls ?? []) seen.declared.add(call.id);
-  if (message.role === 'tool' && message.toolCallId !== undefined) seen.answered.add(message.toolCallId);
-}
+/** Whether a call id was declared, or answered, in the stored session or earlier in this turn. */
+type Seen = { readonly declared: (id: string) => boolean; readonly answered: (id: string) => boolean };
 
 function check(message: Message, seen: Seen): string | undefined {
   if (
@@ -93,8 +96,8 @@ function check(message: Message, seen: Seen): string | undefined {
   if (message.role !== 'tool') return undefined;
   const id = message.toolCallId;
   if (id === undefined || id === '') return 'tool result without a tool call id';
-  if (!seen.declared.has(id)) return `tool result for undeclared call id '${id}'`;
-  if (seen.answered.has(id)) return `duplicate tool result for call id '${id}' (the first is kept)`;
+  if (!seen.declared(id)) return `tool result for undeclared call id '${id}'`;
+  if (seen.answered(id)) return `duplicate tool result for call id '${id}' (the first is kept)`;
   return undefined;
 }
 
