@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PG_URL, pgQuery, requirePostgres } from '../../test/helpers/pg-test-server.js';
 import {
   closedServerURL,
@@ -17,7 +17,7 @@ import { OpenAICompatibleChatModel } from '../llm/openai-compatible-chat-model.j
 import { JsonlSessionStore } from '../sessions/jsonl-session-store.js';
 import { MemorySessionStore } from '../sessions/memory-session-store.js';
 import { PostgresSessionStore } from '../sessions/postgres-session-store.js';
-import type { SessionStore } from '../sessions/session-store.js';
+import type { SessionLoadOptions, SessionRecord, SessionStore } from '../sessions/session-store.js';
 import { SqliteSessionStore } from '../sessions/sqlite-session-store.js';
 import { HistoryLog } from './history-log.js';
 import { MemoryConsolidator } from './memory-consolidator.js';
@@ -113,6 +113,14 @@ async function backlogSetup() {
     now,
   });
   return { store, backlog, consolidator };
+}
+
+/** A store that always loads every message, whatever `lastMessages` asks. */
+class WholeLoads extends MemorySessionStore {
+  override load(sessionKey: string, options: SessionLoadOptions = {}): Promise<SessionRecord> {
+    const { lastMessages: _all, ...rest } = options;
+    return super.load(sessionKey, rest);
+  }
 }
 
 const times = (count: number, reply: ScriptedReply): ScriptedReply[] =>
@@ -387,6 +395,55 @@ describe('MemoryConsolidator', () => {
       (await new HistoryLog({ workspace }).read()).every((entry) => !entry.content.startsWith('[RAW]')),
     ).toBe(true);
     expect((await store.load('cli:a')).lastConsolidated).toBe(result.rounds.at(-1)?.end);
+  });
+
+  it('loads only the newest messages for a turn under budget, and the whole session to archive', async () => {
+    server = await startScriptedOpenAIServer(times(60, { kind: 'reply', content: '- [durable] chunk' }));
+    const long = Array.from({ length: 2_500 }, (_, index) =>
+      index % 2 === 0 ? user(`question ${index}`) : assistant(`answer ${index}`),
+    );
+    const make = async (contextWindowTokens: number) => {
+      const store = new MemorySessionStore();
+      await store.append('cli:a', long);
+      const model = new OpenAICompatibleChatModel({
+        baseURL: server?.baseURL ?? '',
+        model: 'm',
+        maxRetries: 0,
+      });
+      const consolidator = new MemoryConsolidator({
+        workspace,
+        store,
+        model,
+        contextWindowTokens,
+        maxOutputTokens: 200,
+        now,
+      });
+      return { store, consolidator, loads: vi.spyOn(store, 'load') };
+    };
+    const quiet = await make(1_000_000);
+    const under = await quiet.consolidator.maybeConsolidate('cli:a');
+    expect(under.status).toBe('under-budget');
+    expect(quiet.loads.mock.calls.map((call) => call[1]?.lastMessages)).toEqual([2_000]);
+    // The estimate of the newest 2,000 is the one of the whole session.
+    const whole = new WholeLoads();
+    await whole.append('cli:a', long);
+    const reference = new MemoryConsolidator({
+      workspace,
+      store: whole,
+      model: new OpenAICompatibleChatModel({ baseURL: server.baseURL, model: 'm', maxRetries: 0 }),
+      contextWindowTokens: 1_000_000,
+      maxOutputTokens: 200,
+      now,
+    });
+    expect((await reference.maybeConsolidate('cli:a')).estimateBefore).toBe(under.estimateBefore);
+    const busy = await make(4_000);
+    const archived = await busy.consolidator.maybeConsolidate('cli:a');
+    expect(archived.status).toBe('consolidated');
+    expect(archived.rounds[0]?.start).toBe(0);
+    expect(busy.loads.mock.calls.slice(0, 2).map((call) => call[1]?.lastMessages)).toEqual([
+      2_000,
+      undefined,
+    ]);
   });
 
   it('keeps the rounds done before a configuration failure, with their summary', async () => {
