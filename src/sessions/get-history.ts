@@ -79,7 +79,7 @@ export function getHistory(session: ReplaySession, options: GetHistoryOptions = 
   if (start === undefined)
     throw new ContextError({
       code: 'INVALID_INPUT',
-      message: `This replay reaches back before message ${firstIndex} of the session, which the record does not hold (it was loaded with lastMessages: ${messages.length}). Load the whole session (store.load without lastMessages), or use loadReplayedSession, which does when it must.`,
+      message: `This replay reaches back before message ${firstIndex} of the session, and the record holds only the ${messages.length} from there on (a load with lastMessages). Load the whole session (store.load without lastMessages), or use loadReplayedSession, which does when it must.`,
       details: { firstIndex, messages: messages.length },
     });
   let slice = messages.slice(start - firstIndex);
