@@ -9,13 +9,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { ChatModel, Message, SessionStore, TokenCounter } from '../src/index.js';
 import { BUDGET_TOKENS, CORPUS_TOOLS, loadAgentCorpus } from './agent-corpus.js';
 import { ctxloom, sessions } from './built.js';
 import { benchSizes } from './case-process.js';
+import { PG_URL, pgReachable } from './pg-reachable.js';
 
-const PG_URL = process.env['CTXLOOM_TEST_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const WARMUP_TURNS = 10;
 const TURNS = 40;
 const CONTEXT_WINDOW_TOKENS = 128_000;
@@ -159,15 +158,4 @@ async function timed<TValue>(call: () => Promise<TValue>, times: number[]): Prom
   const value = await call();
   times.push(performance.now() - started);
   return value;
-}
-
-async function pgReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -16,8 +16,8 @@ import {
   type SessionStore,
   SqliteSessionStore,
 } from '../src/index.js';
+import { PG_URL, pgReachable } from './pg-reachable.js';
 
-const PG_URL = process.env['CTXLOOM_TEST_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SINGLE = 500;
 const BATCHES = 20;
 const BATCH_SIZE = 100;
@@ -28,17 +28,6 @@ type Backend = { readonly name: string; readonly open: () => SessionStore };
 function message(index: number): Message {
   const text = `message ${index}: ${'lorem ipsum dolor sit amet '.repeat(8)}`;
   return index % 2 === 0 ? user(text, { id: `m${index}` }) : assistant(text, { id: `m${index}` });
-}
-
-async function pgReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function measure(backend: Backend): Promise<string[]> {

@@ -1,9 +1,9 @@
 // Over 300 lines: maybeConsolidate, archiveTail and consolidateIdle share the per-session lock, the round loop and the summary bookkeeping.
 import { ContextError } from '../core/errors.js';
 import { user } from '../core/factories.js';
-import { DEFAULT_REPLAY_MAX_MESSAGES, getHistory, replayStart } from '../sessions/get-history.js';
+import { getHistory } from '../sessions/get-history.js';
 import { KeyedQueue } from '../sessions/keyed-queue.js';
-import { LAST_SUMMARY_KEY } from '../sessions/replay-session.js';
+import { LAST_SUMMARY_KEY, loadForReplay } from '../sessions/replay-session.js';
 import type { SessionRecord } from '../sessions/session-store.js';
 import { withTokenCache } from '../tokens/cached-token-counter.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
@@ -182,23 +182,18 @@ export class MemoryConsolidator {
     const base = { budget, target, rounds: [] };
     if (this.#options.contextWindowTokens <= 0)
       return { status: 'disabled', ...base, estimateBefore: 0, estimateAfter: 0 };
-    // The estimate replays at most the newest DEFAULT_REPLAY_MAX_MESSAGES: a turn under budget (the
-    // usual one) loads only those; archiving, or a replay that reaches further back, loads them all.
-    const store = this.#options.store;
-    const newest = await store.load(sessionKey, {
-      lastMessages: DEFAULT_REPLAY_MAX_MESSAGES,
-      ...signalOption(signal),
-    });
-    if (newest.messages.length === 0)
+    // The estimate replays the session with getHistory's defaults: a turn under budget (the usual
+    // one) loads only what that replay reads; archiving loads the whole session.
+    const { store } = this.#options;
+    const estimated = await loadForReplay(store, { sessionKey, ...signalOption(signal), history: {} });
+    if (estimated.messages.length === 0)
       return { status: 'empty', ...base, estimateBefore: 0, estimateAfter: 0 };
-    const whole = () => store.load(sessionKey, signalOption(signal));
-    const partial = (newest.firstIndex ?? 0) > 0;
-    const estimated = partial && replayStart(newest, {}) === undefined ? await whole() : newest;
     const estimateBefore = await this.#estimate(estimated);
     if (estimateBefore <= 0 || estimateBefore < budget) {
       return { status: 'under-budget', ...base, estimateBefore, estimateAfter: estimateBefore };
     }
-    const first = (estimated.firstIndex ?? 0) > 0 ? await whole() : estimated;
+    const first =
+      (estimated.firstIndex ?? 0) > 0 ? await store.load(sessionKey, signalOption(signal)) : estimated;
     const run = await this.#savingSummary(first, (rounds) =>
       this.#rounds(first, { rounds, estimate: estimateBefore, target, signal }),
     );

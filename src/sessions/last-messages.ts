@@ -1,5 +1,6 @@
 import { SessionStoreError } from '../core/errors.js';
 import type { SessionKeyContext } from './check-session-key.js';
+import type { SessionRecord } from './session-store.js';
 
 /**
  * How many of a session's newest messages a load returns (`lastMessages`; `Infinity` when not
@@ -19,4 +20,13 @@ export function lastMessagesOf(value: number | undefined, where: SessionKeyConte
 /** The index of the first of the newest `lastMessages` of `count` messages. */
 export function firstIndexOf(count: number, lastMessages: number): number {
   return lastMessages >= count ? 0 : count - lastMessages;
+}
+
+/**
+ * `record` (a load of every message, whose list no one changes) with only its newest `lastMessages`
+ * messages: itself when that is all of them.
+ */
+export function newestOf<TRecord extends SessionRecord>(record: TRecord, lastMessages: number): TRecord {
+  const firstIndex = firstIndexOf(record.messages.length, lastMessages);
+  return firstIndex === 0 ? record : { ...record, messages: record.messages.slice(firstIndex), firstIndex };
 }

@@ -2,7 +2,7 @@ import { throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
 import { checkSessionKey } from './check-session-key.js';
 import { KeyedQueue } from './keyed-queue.js';
-import { firstIndexOf, lastMessagesOf } from './last-messages.js';
+import { lastMessagesOf, newestOf } from './last-messages.js';
 import { ListenerSet } from './listener-set.js';
 import { compareKeys, mergeMetadata } from './merge-metadata.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
@@ -71,9 +71,7 @@ export class MemorySessionStore implements SessionStore {
       return emptySessionRecord(sessionKey);
     }
     // An entry's list is replaced, never changed, by later writes: a full load may share it.
-    const record = { key: sessionKey, ...entry, exists: true, warnings: [] };
-    const firstIndex = firstIndexOf(entry.messages.length, last);
-    return firstIndex === 0 ? record : { ...record, messages: entry.messages.slice(firstIndex), firstIndex };
+    return newestOf({ key: sessionKey, ...entry, exists: true, warnings: [] }, last);
   }
 
   async setMetadata(sessionKey: string, patch: Metadata, options: SessionUpdateOptions = {}): Promise<void> {

@@ -112,12 +112,29 @@ export async function loadReplayedSession(
   options: LoadReplayedSessionOptions,
 ): Promise<LoadedReplay> {
   const { sessionKey, signal, ...replay } = options;
-  const call = signal === undefined ? {} : { signal };
-  const lastMessages = replayMaxMessages(replay.contextWindowTokens);
-  let record = await store.load(sessionKey, { lastMessages, ...call });
-  if ((record.firstIndex ?? 0) > 0 && replayStart(record, historyOptions(replay)) === undefined)
-    record = await store.load(sessionKey, call);
+  const record = await loadForReplay(store, {
+    sessionKey,
+    ...(signal === undefined ? {} : { signal }),
+    history: historyOptions(replay),
+  });
   return { record, ...replaySession(record, replay) };
+}
+
+/**
+ * What `getHistory` with `history` needs of a stored session: its newest messages up to the count
+ * cap, or the whole session when the replay reaches back before them. @internal
+ */
+export async function loadForReplay(
+  store: SessionStore,
+  load: { readonly sessionKey: string; readonly signal?: AbortSignal; readonly history: GetHistoryOptions },
+): Promise<SessionRecord> {
+  const call = load.signal === undefined ? {} : { signal: load.signal };
+  const requested = load.history.maxMessages ?? 0;
+  const lastMessages = requested > 0 ? requested : DEFAULT_REPLAY_MAX_MESSAGES;
+  const record = await store.load(load.sessionKey, { lastMessages, ...call });
+  return (record.firstIndex ?? 0) > 0 && replayStart(record, load.history) === undefined
+    ? store.load(load.sessionKey, call)
+    : record;
 }
 
 function historyOptions(options: ReplaySessionOptions): GetHistoryOptions {

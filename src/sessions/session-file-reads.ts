@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { Message } from '../core/message.js';
 import { isMissingFileError } from '../workspace/fs-helpers.js';
-import { firstIndexOf } from './last-messages.js';
+import { firstIndexOf, newestOf } from './last-messages.js';
 import { type SessionFileRecord, sessionFileRecord } from './read-session-file.js';
 import { type SessionFileScan, scanSessionFile } from './scan-session-file.js';
 
@@ -79,7 +79,7 @@ export class SessionFileReads {
       const scan = await this.#scan(file, { onMessage: (message) => messages.push(message) });
       read = scan === undefined ? undefined : await this.#remember(file, { before, scan, messages });
       if (read === undefined)
-        return tailOf(sessionFileRecord(file, { scan, messages, sessionKey }), load.lastMessages);
+        return newestOf(sessionFileRecord(file, { scan, messages, sessionKey }), load.lastMessages);
     }
     return recordOf(read, { file, ...load });
   }
@@ -182,12 +182,6 @@ function recordOf(
   }
   const record = sessionFileRecord(load.file, { scan: read.scan, messages, sessionKey: load.sessionKey });
   return { ...record, messages: messages.slice(firstIndex), firstIndex };
-}
-
-/** `record` (whose list is its own) with its newest `lastMessages` messages. */
-function tailOf(record: SessionFileRecord, lastMessages: number): SessionFileRecord {
-  const firstIndex = firstIndexOf(record.messages.length, lastMessages);
-  return firstIndex === 0 ? record : { ...record, messages: record.messages.slice(firstIndex), firstIndex };
 }
 
 /**
