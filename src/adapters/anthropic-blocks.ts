@@ -66,6 +66,7 @@ export function partBlock(
       });
     return undefined;
   }
+  if (part.type === 'reasoning' || part.type === 'provider') return undefined;
   if (part.type === 'image') return imageBlock(part.url, run);
   const data = parseDataUrl(part.url);
   const title = part.filename === undefined ? {} : { title: part.filename };

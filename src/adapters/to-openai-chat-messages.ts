@@ -195,6 +195,7 @@ function userContent(message: Message, run: Run): string | OpenAIChatUserPart[] 
     const known = knownPart(part, run);
     if (known !== undefined) parts.push(known);
     else if (part.type === 'text') parts.push({ type: 'text', text: part.text });
+    else if (part.type === 'reasoning' || part.type === 'provider') continue;
     else if (part.type === 'image') {
       imageFieldWarnings(part, run);
       parts.push({ type: 'image_url', image_url: { url: part.url } });

@@ -170,7 +170,8 @@ function inputContent(message: Message, run: Run): string | OpenAIResponsesInput
 }
 
 function freshContent(part: ContentPart): OpenAIResponsesInputContent {
-  if (part.type === 'text') return { type: 'input_text', text: part.text };
+  if (part.type === 'text' || part.type === 'reasoning') return { type: 'input_text', text: part.text };
+  if (part.type === 'provider') return { type: 'input_text', text: '' };
   if (part.type === 'image') return { type: 'input_image', detail: 'auto', image_url: part.url };
   const filename = part.filename === undefined ? {} : { filename: part.filename };
   return parseDataUrl(part.url) === undefined

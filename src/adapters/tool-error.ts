@@ -6,7 +6,14 @@ import type { Message } from '../core/message.js';
  */
 export const TOOL_ERROR_KEY = 'isError';
 
-/** True when a tool message is marked as a failed call (`metadata.isError`). */
+/**
+ * True when a tool message is a failed call: its `output` is `error-text` or `error-json`, or (as
+ * written before message format 2) `metadata.isError` is true.
+ */
 export function isToolError(message: Message): boolean {
-  return message.metadata?.[TOOL_ERROR_KEY] === true;
+  return (
+    message.output === 'error-text' ||
+    message.output === 'error-json' ||
+    message.metadata?.[TOOL_ERROR_KEY] === true
+  );
 }

@@ -240,7 +240,8 @@ function pathsOf(content: Message['content']): Readonly<Record<string, string>> 
   if (typeof content === 'string') return undefined;
   const paths: Record<string, string> = {};
   content.forEach((part, position) => {
-    if (part.type !== 'text' && part.path !== undefined) paths[String(position)] = part.path;
+    if ((part.type === 'image' || part.type === 'file') && part.path !== undefined)
+      paths[String(position)] = part.path;
   });
   return Object.keys(paths).length === 0 ? undefined : paths;
 }

@@ -11,6 +11,8 @@ import { AI_SDK_PROVIDER_KEY } from './read-ai-sdk-messages.js';
  */
 export function writeContentPart(part: ContentPart, dialect: AiSdkDialect): AiSdkPartLike {
   if (part.type === 'text') return { type: 'text', text: part.text };
+  if (part.type === 'reasoning') return { type: 'reasoning', text: part.text };
+  if (part.type === 'provider') return { type: 'text', text: '' };
   const parsed = parseDataUrl(part.url);
   const mediaType = part.mediaType ?? parsed?.mediaType;
   if (dialect === 'model-message' && part.type === 'image') {
@@ -41,7 +43,8 @@ function fileData(raw: string | URL, dialect: AiSdkDialect): unknown {
  * tagged data).
  */
 export function writeToolOutputItem(part: ContentPart, dialect: AiSdkDialect): AiSdkPartLike {
-  if (part.type === 'text') return { type: 'text', text: part.text };
+  if (part.type === 'text' || part.type === 'reasoning') return { type: 'text', text: part.text };
+  if (part.type === 'provider') return { type: 'text', text: '' };
   if (dialect === 'prompt-v4')
     return writeContentPart({ ...part, type: 'file', mediaType: part.mediaType ?? 'image/*' }, dialect);
   const parsed = parseDataUrl(part.url);

@@ -46,18 +46,25 @@ export {
   type ToolCallId,
   toolCallId,
 } from './ids.js';
+export type { JsonObject, JsonValue } from './json.js';
 export {
   type Content,
   type ContentPart,
   type FilePart,
   type ImagePart,
+  MESSAGE_FORMAT_VERSION,
   type Message,
   type Metadata,
+  type NativeFields,
+  type ProviderOptions,
+  type ProviderPart,
+  type ReasoningPart,
   type Role,
   SECTION_KEY,
   sectionOf,
   type TextPart,
   type ToolCall,
+  type ToolOutputType,
   withMetadata,
 } from './message.js';
 export {
@@ -65,6 +72,8 @@ export {
   formatPath,
   type MessageIssue,
   messageSchema,
+  providerPartSchema,
+  reasoningPartSchema,
   type SafeParseMessageResult,
   safeParseMessage,
   toolCallSchema,
@@ -75,6 +84,7 @@ export {
   describeValue,
   type ShapeIssue,
 } from './message-schema-check.js';
+export { encryptedPayloadTokens, opaquePayloadTokens, providerPartText } from './opaque-payload.js';
 export { pythonSplitLines } from './python-split-lines.js';
 export { PYTHON_WHITESPACE, pythonStrip } from './python-strip.js';
 export {

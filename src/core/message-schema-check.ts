@@ -86,8 +86,21 @@ function partIssue(part: unknown): RelativeIssue | undefined {
       return typeof part['mediaType'] === 'string'
         ? undefined
         : issue('.mediaType', { expected: 'a string', got: part['mediaType'] });
+    case 'reasoning':
+      return typeof part['text'] === 'string'
+        ? undefined
+        : issue('.text', { expected: 'a string', got: part['text'] });
+    case 'provider':
+      if (typeof part['format'] !== 'string' || typeof part['kind'] !== 'string')
+        return issue('.format', { expected: 'a format and a kind (strings)', got: part['format'] });
+      return isRecord(part['value'])
+        ? undefined
+        : issue('.value', { expected: 'the native object', got: part['value'] });
     default:
-      return issue('.type', { expected: 'one of "text", "image", "file"', got: part['type'] });
+      return issue('.type', {
+        expected: 'one of "text", "image", "file", "reasoning", "provider"',
+        got: part['type'],
+      });
   }
 }
 

@@ -1,8 +1,15 @@
 import { z } from 'zod';
 import type { Message } from './message.js';
 
+const jsonObjectSchema = z.record(z.string(), z.json());
+/** What every part, tool call and message may carry: provider options and native fields, by name. */
+const carries = {
+  providerOptions: z.record(z.string(), jsonObjectSchema).optional(),
+  native: z.record(z.string(), jsonObjectSchema).optional(),
+};
+
 /** Zod schema of a {@link TextPart}. */
-export const textPartSchema = z.strictObject({ type: z.literal('text'), text: z.string() });
+export const textPartSchema = z.strictObject({ type: z.literal('text'), text: z.string(), ...carries });
 
 /** Zod schema of an {@link ImagePart}. */
 export const imagePartSchema = z.strictObject({
@@ -10,6 +17,7 @@ export const imagePartSchema = z.strictObject({
   url: z.string().min(1),
   mediaType: z.string().optional(),
   path: z.string().optional(),
+  ...carries,
 });
 
 /** Zod schema of a {@link FilePart}. */
@@ -19,6 +27,26 @@ export const filePartSchema = z.strictObject({
   mediaType: z.string().min(1),
   filename: z.string().optional(),
   path: z.string().optional(),
+  ...carries,
+});
+
+/** Zod schema of a {@link ReasoningPart}. */
+export const reasoningPartSchema = z.strictObject({
+  type: z.literal('reasoning'),
+  text: z.string(),
+  provider: z.string().optional(),
+  signature: z.string().optional(),
+  redactedData: z.string().optional(),
+  encryptedContent: z.string().optional(),
+  ...carries,
+});
+
+/** Zod schema of a {@link ProviderPart}. */
+export const providerPartSchema = z.strictObject({
+  type: z.literal('provider'),
+  format: z.string().min(1),
+  kind: z.string(),
+  value: jsonObjectSchema,
 });
 
 /** Zod schema of a {@link ContentPart}. */
@@ -26,10 +54,17 @@ export const contentPartSchema = z.discriminatedUnion('type', [
   textPartSchema,
   imagePartSchema,
   filePartSchema,
+  reasoningPartSchema,
+  providerPartSchema,
 ]);
 
 /** Zod schema of a {@link ToolCall}. */
-export const toolCallSchema = z.strictObject({ id: z.string(), name: z.string(), arguments: z.string() });
+export const toolCallSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  ...carries,
+});
 
 /**
  * Zod schema of a {@link Message} given by untrusted input (JSON files, HTTP, the CLI). Checks the
@@ -45,7 +80,9 @@ export const messageSchema = z
     toolCallId: z.string().min(1).optional(),
     toolCalls: z.array(toolCallSchema).optional(),
     reasoning: z.string().optional(),
+    output: z.enum(['text', 'json', 'error-text', 'error-json', 'execution-denied', 'content']).optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
+    ...carries,
   })
   .superRefine((value, context) => {
     if (value.toolCalls !== undefined && value.role !== 'assistant') {
@@ -57,6 +94,9 @@ export const messageSchema = z
     }
     if (value.role === 'tool' && value.toolCallId === undefined) {
       context.addIssue({ code: 'custom', path: ['toolCallId'], message: 'a tool message needs toolCallId' });
+    }
+    if (value.role !== 'tool' && value.output !== undefined) {
+      context.addIssue({ code: 'custom', path: ['output'], message: 'only tool messages carry output' });
     }
     if (value.role !== 'tool' && value.toolCallId !== undefined) {
       context.addIssue({

@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { assertNever } from '../core/assert-never.js';
 import { isRecord } from '../core/is-record.js';
 import type { ContentPart, Message, Role, ToolCall } from '../core/message.js';
+import { contentPartSchema } from '../core/message-schema.js';
 import { RUNTIME_CONTEXT_KEY } from '../core/runtime-context-marker.js';
 
 /** A message as nanobot stores it: an OpenAI-chat-shaped JSON object. */
@@ -199,6 +200,10 @@ function blockFromNanobot(block: unknown): ContentPart | undefined {
   const path = typeof meta['path'] === 'string' ? { path: meta['path'] } : {};
   if (block['type'] === 'text' && typeof block['text'] === 'string')
     return { type: 'text', text: block['text'] };
+  if (block['type'] === 'reasoning' || block['type'] === 'provider') {
+    const parsed = contentPartSchema.safeParse(block);
+    return parsed.success ? (parsed.data as ContentPart) : undefined;
+  }
   if (block['type'] === 'image_url') return imageFromNanobot(block, { ...path, ...mediaTypeOf(meta) });
   if (block['type'] === 'file' && isRecord(block['file'])) return fileFromNanobot(block['file'], path);
   return undefined;
@@ -245,6 +250,9 @@ function contentToNanobot(content: string | readonly ContentPart[]): unknown {
           },
           ...metaOf({ path: part.path }),
         };
+      case 'reasoning':
+      case 'provider':
+        return part;
       default:
         return assertNever(part);
     }

@@ -119,8 +119,10 @@ function sanitize(message: Message, maxChars: number): Message | undefined {
 function sanitizePart(part: ContentPart, maxChars: number): ContentPart {
   if (part.type === 'text') {
     const text = truncateText(part.text, maxChars);
-    return text === part.text ? part : { type: 'text', text };
+    return text === part.text ? part : { ...part, text };
   }
+  // Reasoning and provider parts are atomic: stored as they are.
+  if (part.type === 'reasoning' || part.type === 'provider') return part;
   if (!part.url.startsWith('data:')) return part;
   const label = part.type === 'image' ? 'image' : 'file';
   const where = part.path ?? (part.type === 'file' ? part.filename : undefined);

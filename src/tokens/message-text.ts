@@ -1,9 +1,11 @@
 import type { Message } from '../core/message.js';
+import { providerPartText } from '../core/opaque-payload.js';
 
 /**
- * The text of a message that counters encode: content text, name, tool call id, tool calls
- * (`name` then raw `arguments`) and reasoning, joined by `"\n"`. Image and file parts are not text:
- * counters add a flat cost per part instead (see {@link mediaPartCount}).
+ * The text of a message that counters encode: content text (with the text of reasoning parts and
+ * the readable text of provider parts), name, tool call id, tool calls (`name` then raw `arguments`)
+ * and reasoning, joined by `"\n"`. Image and file parts are not text: counters add a flat cost per
+ * part instead (see {@link mediaPartCount}); encrypted payloads are counted by `opaquePayloadTokens`.
  */
 export function messageText(message: Message): string {
   const parts = contentTexts(message);
@@ -18,11 +20,21 @@ export function messageText(message: Message): string {
 export function mediaPartCount(message: Message): number {
   if (typeof message.content === 'string') return 0;
   let count = 0;
-  for (const part of message.content) if (part.type !== 'text') count += 1;
+  for (const part of message.content) if (part.type === 'image' || part.type === 'file') count += 1;
   return count;
 }
 
 function contentTexts(message: Message): string[] {
   if (typeof message.content === 'string') return message.content === '' ? [] : [message.content];
-  return message.content.flatMap((part) => (part.type === 'text' && part.text !== '' ? [part.text] : []));
+  const texts: string[] = [];
+  for (const part of message.content) {
+    const text =
+      part.type === 'text' || part.type === 'reasoning'
+        ? part.text
+        : part.type === 'provider'
+          ? providerPartText(part)
+          : '';
+    if (text !== '') texts.push(text);
+  }
+  return texts;
 }

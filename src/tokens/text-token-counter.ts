@@ -1,4 +1,5 @@
 import type { Message } from '../core/message.js';
+import { opaquePayloadTokens } from '../core/opaque-payload.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import { mediaPartCount, messageText } from './message-text.js';
 import { DEFAULT_MESSAGE_COST, type MessageCostOptions, type TokenCounter } from './token-counter.js';
@@ -25,7 +26,8 @@ export abstract class TextTokenCounter implements TokenCounter {
     return (
       this.countText(messageText(message)) +
       this.messageOverheadTokens +
-      mediaPartCount(message) * this.imageTokens
+      mediaPartCount(message) * this.imageTokens +
+      opaquePayloadTokens(message)
     );
   }
 

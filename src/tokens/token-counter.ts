@@ -10,7 +10,8 @@ import type { ToolDefinition } from '../core/tool-definition.js';
  * - `countMessage` = tokens of the message's text (content text, name, tool call id, tool calls as
  *   `name` + raw `arguments`, reasoning, joined by `"\n"`) + `messageOverheadTokens` (4 by default,
  *   the role and framing tokens chat formats add) + `imageTokens` per image or file part (a flat
- *   cost: the base64 length of a data URL is never counted);
+ *   cost: the base64 length of a data URL is never counted) + the encrypted payloads of reasoning
+ *   and provider parts by `opaquePayloadTokens` (decoded bytes / 4; signatures cost nothing);
  * - `countMessages` is the sum of `countMessage`;
  * - `countTools` counts the JSON of the whole tool list (0 for an empty list).
  */
