@@ -31,6 +31,16 @@ export {
   UsageCalibratedTokenCounter,
   VolatileContentCheck,
 } from './cache/index.js';
+export {
+  COMPACTION_ID_KEY,
+  type CompactionKind,
+  type CompactionProducer,
+  type CompactionRecord,
+  type CompactionTrigger,
+  type LineageViolation,
+  sessionView,
+  validateCompactionLineage,
+} from './compaction/index.js';
 export type { CtxloomConfig } from './config/config-schema.js';
 export { createTokenCounter } from './config/create-token-counter.js';
 export { type LoadedConfig, loadConfig } from './config/load-config.js';
@@ -43,6 +53,7 @@ export {
   SessionStoreError,
 } from './core/errors.js';
 export { msg, type ToolCallInput } from './core/factories.js';
+export type { JsonObject, JsonValue } from './core/json.js';
 export type {
   Content,
   ContentPart,
@@ -50,9 +61,14 @@ export type {
   ImagePart,
   Message,
   Metadata,
+  NativeFields,
+  ProviderOptions,
+  ProviderPart,
+  ReasoningPart,
   Role,
   TextPart,
   ToolCall,
+  ToolOutputType,
 } from './core/message.js';
 export { type ToolCallViolation, validateToolCallIntegrity } from './core/tool-call-integrity.js';
 export type { ToolDefinition } from './core/tool-definition.js';
