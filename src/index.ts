@@ -33,11 +33,17 @@ export {
 } from './cache/index.js';
 export {
   COMPACTION_ID_KEY,
+  type CompactHistoryOptions,
+  type CompactHistoryResult,
+  CompactionBreaker,
   type CompactionKind,
   type CompactionProducer,
   type CompactionRecord,
+  type CompactionSkipReason,
   type CompactionTrigger,
+  compactHistory,
   type LineageViolation,
+  type PinnedContextOptions,
   sessionView,
   validateCompactionLineage,
 } from './compaction/index.js';

@@ -64,3 +64,6 @@ export type CompactionRecord = {
 
 /** The metadata key naming, on a summary message in a view, the record it stands for. */
 export const COMPACTION_ID_KEY = 'compactionId';
+
+/** The metadata key of a summary message holding its record's depth, so a chained compaction can read it. */
+export const COMPACTION_DEPTH_KEY = 'compactionDepth';

@@ -5,6 +5,20 @@
  */
 export { type AppliedCompactions, applyCompactions, viewId } from './apply-compactions.js';
 export {
+  type CompactHistoryOptions,
+  type CompactHistoryResult,
+  type CompactionSkipReason,
+  compactHistory,
+  DEFAULT_COMPACT_HISTORY,
+} from './compact-history.js';
+export {
+  CompactionBreaker,
+  type CompactionBreakerOptions,
+  DEFAULT_COMPACTION_BREAKER,
+} from './compaction-breaker.js';
+export { DEFAULT_COMPACTION_PROMPT, renderTranscript } from './compaction-prompt.js';
+export {
+  COMPACTION_DEPTH_KEY,
   COMPACTION_ID_KEY,
   type CompactionKind,
   type CompactionProducer,
@@ -12,5 +26,11 @@ export {
   type CompactionTrigger,
 } from './compaction-record.js';
 export type { LineageViolation } from './lineage-violation.js';
+export {
+  DEFAULT_PINNED_CONTEXT,
+  isRealUserRequest,
+  PINNED_KEY,
+  type PinnedContextOptions,
+} from './pinned-context.js';
 export { sessionView } from './session-view.js';
 export { validateCompactionLineage } from './validate-compaction-lineage.js';

@@ -24,6 +24,12 @@ export {
   type TokenCounterContractOptions,
 } from './contracts/token-counter-contract.js';
 export {
+  createScriptedSummarizer,
+  type ScriptedSummarizer,
+  type ScriptedSummarizerKind,
+  type ScriptedSummarizerOptions,
+} from './scripted-summarizer.js';
+export {
   createTestBuildContext,
   type TestBuildContextOptions,
 } from './test-build-context.js';
