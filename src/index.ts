@@ -32,6 +32,7 @@ export {
   VolatileContentCheck,
 } from './cache/index.js';
 export {
+  appendCompaction,
   COMPACTION_ID_KEY,
   type CompactHistoryOptions,
   type CompactHistoryResult,

@@ -1,6 +1,6 @@
+import { COMPACTION_ID_KEY, type CompactionRecord } from '../core/compaction-record.js';
 import type { Message } from '../core/message.js';
 import { groupTransactions } from '../core/transactions.js';
-import { COMPACTION_ID_KEY, type CompactionRecord } from './compaction-record.js';
 import type { LineageViolation } from './lineage-violation.js';
 
 /** What {@link applyCompactions} returns. */

@@ -1,4 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  COMPACTION_DEPTH_KEY,
+  COMPACTION_ID_KEY,
+  type CompactionRecord,
+  type CompactionTrigger,
+} from '../core/compaction-record.js';
 import { ContextError, toContextError } from '../core/errors.js';
 import type { Message } from '../core/message.js';
 import { groupTransactions, type MessageUnit } from '../core/transactions.js';
@@ -9,12 +15,6 @@ import type { TokenCounter } from '../tokens/token-counter.js';
 import { viewId } from './apply-compactions.js';
 import type { CompactionBreaker } from './compaction-breaker.js';
 import { DEFAULT_COMPACTION_PROMPT, renderTranscript } from './compaction-prompt.js';
-import {
-  COMPACTION_DEPTH_KEY,
-  COMPACTION_ID_KEY,
-  type CompactionRecord,
-  type CompactionTrigger,
-} from './compaction-record.js';
 import {
   capPins,
   DEFAULT_PINNED_CONTEXT,

@@ -1,6 +1,6 @@
+import { COMPACTION_ID_KEY } from '../core/compaction-record.js';
 import { textOf } from '../core/content.js';
 import type { Message } from '../core/message.js';
-import { COMPACTION_ID_KEY } from './compaction-record.js';
 
 /**
  * The default system prompt of the summariser: what a summary must keep for the agent to go on

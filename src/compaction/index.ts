@@ -3,6 +3,16 @@
  * Compaction over an append-only history: records that stand for runs of messages, the view the model
  * sees, and the lineage checks.
  */
+
+export {
+  COMPACTION_DEPTH_KEY,
+  COMPACTION_ID_KEY,
+  type CompactionKind,
+  type CompactionProducer,
+  type CompactionRecord,
+  type CompactionTrigger,
+} from '../core/compaction-record.js';
+export { type AppendCompactionOptions, appendCompaction } from './append-compaction.js';
 export { type AppliedCompactions, applyCompactions, viewId } from './apply-compactions.js';
 export {
   type CompactHistoryOptions,
@@ -17,14 +27,6 @@ export {
   DEFAULT_COMPACTION_BREAKER,
 } from './compaction-breaker.js';
 export { DEFAULT_COMPACTION_PROMPT, renderTranscript } from './compaction-prompt.js';
-export {
-  COMPACTION_DEPTH_KEY,
-  COMPACTION_ID_KEY,
-  type CompactionKind,
-  type CompactionProducer,
-  type CompactionRecord,
-  type CompactionTrigger,
-} from './compaction-record.js';
 export type { LineageViolation } from './lineage-violation.js';
 export {
   DEFAULT_PINNED_CONTEXT,
@@ -32,5 +34,6 @@ export {
   PINNED_KEY,
   type PinnedContextOptions,
 } from './pinned-context.js';
+export { COMPACTIONS_METADATA_KEY, sessionCompactions, storedCompactions } from './session-compactions.js';
 export { sessionView } from './session-view.js';
 export { validateCompactionLineage } from './validate-compaction-lineage.js';

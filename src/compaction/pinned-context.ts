@@ -1,7 +1,7 @@
+import { COMPACTION_ID_KEY } from '../core/compaction-record.js';
 import type { Message } from '../core/message.js';
 import type { MessageUnit } from '../core/transactions.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { COMPACTION_ID_KEY } from './compaction-record.js';
 
 /** What compaction never gives to the summariser: kept verbatim, right after the summary. */
 export type PinnedContextOptions = {

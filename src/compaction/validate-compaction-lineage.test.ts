@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { CompactionRecord } from '../core/compaction-record.js';
 import type { Message } from '../core/message.js';
-import type { CompactionRecord } from './compaction-record.js';
 import { sessionView } from './session-view.js';
 import { validateCompactionLineage } from './validate-compaction-lineage.js';
 

@@ -1,6 +1,6 @@
+import type { CompactionRecord } from '../core/compaction-record.js';
 import type { Message } from '../core/message.js';
 import { applyCompactions } from './apply-compactions.js';
-import type { CompactionRecord } from './compaction-record.js';
 import type { LineageViolation } from './lineage-violation.js';
 
 /**

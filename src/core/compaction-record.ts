@@ -1,5 +1,5 @@
-import type { JsonObject } from '../core/json.js';
-import type { Message } from '../core/message.js';
+import type { JsonObject } from './json.js';
+import type { Message } from './message.js';
 
 /** What made a compaction: ctxloom's summariser, the provider, or nanobot's consolidation cursor. */
 export type CompactionKind = 'summary' | 'provider' | 'consolidation';
@@ -20,7 +20,7 @@ export type CompactionProducer = {
 /**
  * One compaction over an append-only history: which messages (or earlier records) it stands for, and
  * the message the model sees in their place. Raw messages are never deleted; what the model sees is
- * {@link sessionView} of the messages and the records, in the order the records were made.
+ * `sessionView` (ctxloom/compaction) of the messages and the records, in the order the records were made.
  *
  * Plain readonly JSON: stores keep it beside the messages (`store.appendCompaction`).
  */
