@@ -7,7 +7,6 @@ import {
 } from '../core/compaction-record.js';
 import { ContextError, toContextError } from '../core/errors.js';
 import type { Message } from '../core/message.js';
-import { groupTransactions, type MessageUnit } from '../core/transactions.js';
 import type { ChatModel } from '../llm/chat-model.js';
 import { usableReplyText } from '../memory/usable-reply-text.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
@@ -15,13 +14,8 @@ import type { TokenCounter } from '../tokens/token-counter.js';
 import { viewId } from './apply-compactions.js';
 import type { CompactionBreaker } from './compaction-breaker.js';
 import { DEFAULT_COMPACTION_PROMPT, renderTranscript } from './compaction-prompt.js';
-import {
-  capPins,
-  DEFAULT_PINNED_CONTEXT,
-  type PinnedContextOptions,
-  type PinnedUnit,
-  pinnedUnits,
-} from './pinned-context.js';
+import type { PinnedContextOptions } from './pinned-context.js';
+import { type CompactionPlan, DEFAULT_KEEP_RECENT, planCompaction } from './plan-compaction.js';
 
 /** Options for {@link compactHistory}. */
 export type CompactHistoryOptions = {
@@ -91,7 +85,7 @@ export type CompactHistoryResult =
 
 /** Defaults of {@link CompactHistoryOptions}. */
 export const DEFAULT_COMPACT_HISTORY = Object.freeze({
-  keepRecent: 8000,
+  keepRecent: DEFAULT_KEEP_RECENT,
   timeoutMs: 120_000,
   maxOutputTokens: 2000,
 });
@@ -122,18 +116,9 @@ export async function compactHistory(
     detail,
     ...(error === undefined ? {} : { error }),
   });
-  if (options.breaker?.isOpen(now().getTime()) === true)
-    return skip(
-      'breaker-open',
-      `compaction failed ${options.breaker.failures} times in a row; the breaker is open.`,
-    );
-  const total = counter.countMessages(messages);
-  if (options.triggerTokens !== undefined && total < options.triggerTokens)
-    return skip(
-      'below-trigger',
-      `the list takes ${total} tokens, under the trigger of ${options.triggerTokens}.`,
-    );
-  const plan = planRun(messages, { ...options, counter });
+  const refusal = refusalOf(messages, { ...options, counter, now });
+  if (refusal !== undefined) return skip(refusal.reason, refusal.detail);
+  const plan = planCompaction(messages, { ...options, tokenCounter: counter });
   if (plan === undefined)
     return skip(
       'nothing-to-compact',
@@ -146,51 +131,27 @@ export async function compactHistory(
     const failure = toContextError(error);
     if (failure.code === 'ABORTED' && options.signal?.aborted === true) throw failure;
     options.breaker?.recordFailure(now().getTime());
-    return skip('summarizer-failed', `the summariser failed, nothing changed: ${failure.message}`, failure);
+    return {
+      ...skip('summarizer-failed', `the summariser failed, nothing changed: ${failure.message}`),
+      error: failure,
+    };
   }
-  const id = options.generateId?.() ?? `cmp-${now().getTime().toString(36)}-${plan.run.length}`;
-  const depth = 1 + Math.max(0, ...plan.summarised.map(depthOf));
-  const summary: Message = {
-    id: `${id}-summary`,
-    role: 'user',
-    content: `<conversation-summary>\n${text}\n</conversation-summary>`,
-    metadata: { [COMPACTION_ID_KEY]: id, [COMPACTION_DEPTH_KEY]: depth },
-  };
-  const pinnedMessages = plan.pins.flatMap((pin) => pin.unit.messages);
-  const tokensAfter = counter.countMessage(summary) + plan.pinnedTokens;
-  const tokensBefore = counter.countMessages(plan.run);
-  if (options.minGain !== undefined && tokensBefore - tokensAfter < options.minGain) {
+  const record = recordOf(plan, { ...options, text, counter, now });
+  const saved = record.tokensBefore - record.tokensAfter;
+  if (options.minGain !== undefined && saved < options.minGain)
     return skip(
       'insufficient-gain',
-      `the summary saves ${tokensBefore - tokensAfter} tokens (${tokensBefore} → ${tokensAfter}), under the minimum gain of ${options.minGain}; nothing changed.`,
+      `the summary saves ${saved} tokens (${record.tokensBefore} → ${record.tokensAfter}), under the minimum gain of ${options.minGain}; nothing changed.`,
     );
-  }
   options.breaker?.recordSuccess();
-  const replaces = plan.summarised.map(viewId);
-  const parents = plan.summarised.flatMap((message) => {
-    const record = message.metadata?.[COMPACTION_ID_KEY];
-    return typeof record === 'string' ? [record] : [];
-  });
-  const record: CompactionRecord = {
-    id,
-    kind: 'summary',
-    replaces,
-    ...(pinnedMessages.length === 0 ? {} : { pinned: pinnedMessages.map(viewId) }),
-    summary,
-    depth,
-    parents,
-    producer: {
-      strategy: 'summarize',
-      model: options.summarizer.id,
-      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-    },
-    tokensBefore,
-    tokensAfter,
-    trigger: options.trigger ?? 'manual',
-    createdAt: now().toISOString(),
-  };
+  const pinnedMessages = plan.pins.flatMap((pin) => pin.unit.messages);
   return {
-    messages: [...messages.slice(0, plan.start), summary, ...pinnedMessages, ...messages.slice(plan.end)],
+    messages: [
+      ...messages.slice(0, plan.start),
+      record.summary as Message,
+      ...pinnedMessages,
+      ...messages.slice(plan.end),
+    ],
     record,
     pins: {
       ids: pinnedMessages.map(viewId),
@@ -200,66 +161,66 @@ export async function compactHistory(
   };
 }
 
-type Plan = {
-  readonly start: number;
-  readonly end: number;
-  readonly run: readonly Message[];
-  readonly summarised: readonly Message[];
-  readonly pins: readonly PinnedUnit[];
-  readonly pinnedTokens: number;
-  readonly dropped: readonly PinnedUnit[];
-};
-
-/** The run to replace: after the leading system messages, before the kept recent units. */
-function planRun(
+/** Why not to try at all: the breaker is open, or the list is under the trigger the caller set. */
+function refusalOf(
   messages: readonly Message[],
-  options: CompactHistoryOptions & { readonly counter: TokenCounter },
-): Plan | undefined {
-  const units = groupTransactions(messages);
-  let first = 0;
-  while (first < units.length && units[first]?.messages[0]?.role === 'system') first += 1;
-  const keepRecent = options.keepRecent ?? DEFAULT_COMPACT_HISTORY.keepRecent;
-  let tail = units.length;
-  let kept = 0;
-  while (tail > first) {
-    const unit = units[tail - 1] as MessageUnit;
-    const tokens = options.counter.countMessages(unit.messages);
-    if (kept + tokens > keepRecent && !isUnfinished(unit)) break;
-    kept += tokens;
-    tail -= 1;
-  }
-  const runUnits = units.slice(first, tail);
-  const pinnedOptions = options.pinned ?? {};
-  const allPins = pinnedUnits(units, { pinned: pinnedOptions, counter: options.counter });
-  const inRun = new Set(runUnits);
-  const { kept: pins, dropped } = capPins(
-    allPins.filter((pin) => inRun.has(pin.unit)),
-    pinnedOptions.maxTokens ?? DEFAULT_PINNED_CONTEXT.maxTokens,
-  );
-  const pinned = new Set(pins.map((pin) => pin.unit));
-  const summarised = runUnits.filter((unit) => !pinned.has(unit)).flatMap((unit) => unit.messages);
-  if (summarised.length === 0) return undefined;
-  const start = runUnits[0]?.start ?? 0;
-  const run = runUnits.flatMap((unit) => unit.messages);
-  return {
-    start,
-    end: start + run.length,
-    run,
-    summarised,
-    pins,
-    pinnedTokens: pins.reduce((sum, pin) => sum + pin.tokens, 0),
-    dropped,
-  };
+  options: CompactHistoryOptions & { readonly counter: TokenCounter; readonly now: () => Date },
+): { readonly reason: CompactionSkipReason; readonly detail: string } | undefined {
+  const { breaker, triggerTokens } = options;
+  if (breaker?.isOpen(options.now().getTime()) === true)
+    return {
+      reason: 'breaker-open',
+      detail: `compaction failed ${breaker.failures} times in a row; the breaker is open.`,
+    };
+  if (triggerTokens === undefined) return undefined;
+  const total = options.counter.countMessages(messages);
+  return total < triggerTokens
+    ? {
+        reason: 'below-trigger',
+        detail: `the list takes ${total} tokens, under the trigger of ${triggerTokens}.`,
+      }
+    : undefined;
 }
 
-/** A transaction still waiting for results: never summarised. */
-function isUnfinished(unit: MessageUnit): boolean {
-  const first = unit.messages[0];
-  return (
-    first?.role === 'assistant' &&
-    (first.toolCalls?.length ?? 0) > 0 &&
-    unit.messages.length <= (first.toolCalls?.length ?? 0)
-  );
+/** The record of a plan summarised as `text`. */
+function recordOf(
+  plan: CompactionPlan,
+  options: CompactHistoryOptions & {
+    readonly text: string;
+    readonly counter: TokenCounter;
+    readonly now: () => Date;
+  },
+): CompactionRecord & { readonly summary: Message } {
+  const id = options.generateId?.() ?? `cmp-${options.now().getTime().toString(36)}-${plan.run.length}`;
+  const depth = 1 + Math.max(0, ...plan.summarised.map(depthOf));
+  const summary: Message = {
+    id: `${id}-summary`,
+    role: 'user',
+    content: `<conversation-summary>\n${options.text}\n</conversation-summary>`,
+    metadata: { [COMPACTION_ID_KEY]: id, [COMPACTION_DEPTH_KEY]: depth },
+  };
+  const pinned = plan.pins.flatMap((pin) => pin.unit.messages.map(viewId));
+  return {
+    id,
+    kind: 'summary',
+    replaces: plan.summarised.map(viewId),
+    ...(pinned.length === 0 ? {} : { pinned }),
+    summary,
+    depth,
+    parents: plan.summarised.flatMap((message) => {
+      const record = message.metadata?.[COMPACTION_ID_KEY];
+      return typeof record === 'string' ? [record] : [];
+    }),
+    producer: {
+      strategy: 'summarize',
+      model: options.summarizer.id,
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    },
+    tokensBefore: options.counter.countMessages(plan.run),
+    tokensAfter: options.counter.countMessage(summary) + plan.pinnedTokens,
+    trigger: options.trigger ?? 'manual',
+    createdAt: options.now().toISOString(),
+  };
 }
 
 /** A summary's depth (carried on its message), 0 for a raw message. */

@@ -34,6 +34,12 @@ export {
   PINNED_KEY,
   type PinnedContextOptions,
 } from './pinned-context.js';
+export {
+  type CompactionPlan,
+  DEFAULT_KEEP_RECENT,
+  type PlanCompactionOptions,
+  planCompaction,
+} from './plan-compaction.js';
 export { COMPACTIONS_METADATA_KEY, sessionCompactions, storedCompactions } from './session-compactions.js';
 export { sessionView } from './session-view.js';
 export { validateCompactionLineage } from './validate-compaction-lineage.js';
