@@ -105,16 +105,11 @@ export async function compactHistory(
 ): Promise<CompactHistoryResult> {
   const counter = options.tokenCounter ?? new SimpleTokenCounter();
   const now = options.now ?? (() => new Date());
-  const skip = (
-    reason: CompactionSkipReason,
-    detail: string,
-    error?: ContextError,
-  ): CompactHistoryResult => ({
+  const skip = (reason: CompactionSkipReason, detail: string): CompactHistoryResult => ({
     messages,
     record: undefined,
     reason,
     detail,
-    ...(error === undefined ? {} : { error }),
   });
   const refusal = refusalOf(messages, { ...options, counter, now });
   if (refusal !== undefined) return skip(refusal.reason, refusal.detail);
