@@ -127,7 +127,10 @@ export async function compactHistory(
     if (failure.code === 'ABORTED' && options.signal?.aborted === true) throw failure;
     options.breaker?.recordFailure(now().getTime());
     return {
-      ...skip('summarizer-failed', `the summariser failed, nothing changed: ${failure.message}`),
+      messages,
+      record: undefined,
+      reason: 'summarizer-failed',
+      detail: `the summariser failed, nothing changed: ${failure.message}`,
       error: failure,
     };
   }
