@@ -38,6 +38,7 @@ export {
   type CompactHistoryResult,
   CompactionBreaker,
   type CompactionKind,
+  type CompactionPlan,
   type CompactionProducer,
   type CompactionRecord,
   type CompactionSkipReason,
@@ -45,6 +46,8 @@ export {
   compactHistory,
   type LineageViolation,
   type PinnedContextOptions,
+  planCompaction,
+  sessionCompactions,
   sessionView,
   validateCompactionLineage,
 } from './compaction/index.js';

@@ -6,14 +6,16 @@ import { PG_AVAILABLE, PG_URL, pgQuery } from '../../test/helpers/pg-test-server
 import type { CompactionRecord } from '../core/compaction-record.js';
 import { ContextError } from '../core/errors.js';
 import type { Message } from '../core/message.js';
+import { sessionView } from '../core/session-view.js';
+import { loadReplayedSession } from '../sessions/replay-session.js';
+import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import { JsonlSessionStore } from '../sessions/jsonl-session-store.js';
 import { MemorySessionStore } from '../sessions/memory-session-store.js';
 import { PostgresSessionStore } from '../sessions/postgres-session-store.js';
+import { sessionCompactions } from '../sessions/session-compactions.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { SqliteSessionStore } from '../sessions/sqlite-session-store.js';
 import { appendCompaction } from './append-compaction.js';
-import { sessionCompactions } from './session-compactions.js';
-import { sessionView } from './session-view.js';
 
 const dirs: string[] = [];
 const schemas: string[] = [];
@@ -108,6 +110,13 @@ describe.each(backends)('appendCompaction ($name)', ({ open }) => {
       'a2',
       'u3',
     ]);
+    const replay = await loadReplayedSession(reader, {
+      sessionKey: 's',
+      tokenCounter: new SimpleTokenCounter(),
+      contextWindowTokens: 128_000,
+      maxOutputTokens: 8_000,
+    });
+    expect(replay.history.map((message) => message.id)).toEqual(['r1-summary', 'u2', 'a2', 'u3']);
     await reader.close();
   });
 

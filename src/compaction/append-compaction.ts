@@ -1,8 +1,12 @@
+import { applyCompactions } from '../core/apply-compactions.js';
 import type { CompactionRecord } from '../core/compaction-record.js';
 import { ContextError } from '../core/errors.js';
+import {
+  COMPACTIONS_METADATA_KEY,
+  sessionCompactions,
+  storedCompactions,
+} from '../sessions/session-compactions.js';
 import type { SessionStore } from '../sessions/session-store.js';
-import { applyCompactions } from './apply-compactions.js';
-import { COMPACTIONS_METADATA_KEY, sessionCompactions, storedCompactions } from './session-compactions.js';
 
 /** Options for {@link appendCompaction}. */
 export type AppendCompactionOptions = {

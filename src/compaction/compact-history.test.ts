@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { textOf } from '../core/content.js';
 import type { Message } from '../core/message.js';
+import { sessionView } from '../core/session-view.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
+import { validateCompactionLineage } from '../core/validate-compaction-lineage.js';
 import { createScriptedSummarizer, type ScriptedSummarizerKind } from '../testing/scripted-summarizer.js';
 import { compactHistory } from './compact-history.js';
 import { CompactionBreaker } from './compaction-breaker.js';
-import { sessionView } from './session-view.js';
-import { validateCompactionLineage } from './validate-compaction-lineage.js';
 
 const RULE = 'Never push to the main branch; open a pull request instead.';
 

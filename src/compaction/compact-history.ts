@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { viewId } from '../core/apply-compactions.js';
 import {
   COMPACTION_DEPTH_KEY,
   COMPACTION_ID_KEY,
@@ -11,7 +12,6 @@ import type { ChatModel } from '../llm/chat-model.js';
 import { usableReplyText } from '../memory/usable-reply-text.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { viewId } from './apply-compactions.js';
 import type { CompactionBreaker } from './compaction-breaker.js';
 import { DEFAULT_COMPACTION_PROMPT, renderTranscript } from './compaction-prompt.js';
 import type { PinnedContextOptions } from './pinned-context.js';

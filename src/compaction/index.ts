@@ -4,6 +4,7 @@
  * sees, and the lineage checks.
  */
 
+export { type AppliedCompactions, applyCompactions, viewId } from '../core/apply-compactions.js';
 export {
   COMPACTION_DEPTH_KEY,
   COMPACTION_ID_KEY,
@@ -12,8 +13,15 @@ export {
   type CompactionRecord,
   type CompactionTrigger,
 } from '../core/compaction-record.js';
+export type { LineageViolation } from '../core/lineage-violation.js';
+export { sessionView } from '../core/session-view.js';
+export { validateCompactionLineage } from '../core/validate-compaction-lineage.js';
+export {
+  COMPACTIONS_METADATA_KEY,
+  sessionCompactions,
+  storedCompactions,
+} from '../sessions/session-compactions.js';
 export { type AppendCompactionOptions, appendCompaction } from './append-compaction.js';
-export { type AppliedCompactions, applyCompactions, viewId } from './apply-compactions.js';
 export {
   type CompactHistoryOptions,
   type CompactHistoryResult,
@@ -27,7 +35,6 @@ export {
   DEFAULT_COMPACTION_BREAKER,
 } from './compaction-breaker.js';
 export { DEFAULT_COMPACTION_PROMPT, renderTranscript } from './compaction-prompt.js';
-export type { LineageViolation } from './lineage-violation.js';
 export {
   DEFAULT_PINNED_CONTEXT,
   isRealUserRequest,
@@ -40,6 +47,3 @@ export {
   type PlanCompactionOptions,
   planCompaction,
 } from './plan-compaction.js';
-export { COMPACTIONS_METADATA_KEY, sessionCompactions, storedCompactions } from './session-compactions.js';
-export { sessionView } from './session-view.js';
-export { validateCompactionLineage } from './validate-compaction-lineage.js';

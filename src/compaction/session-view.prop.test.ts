@@ -1,11 +1,11 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
+import { applyCompactions, viewId } from '../core/apply-compactions.js';
 import { COMPACTION_ID_KEY, type CompactionRecord } from '../core/compaction-record.js';
 import type { Message } from '../core/message.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import { groupTransactions } from '../core/transactions.js';
 import { conversationArbitrary } from '../testing/arbitraries.js';
-import { applyCompactions, viewId } from './apply-compactions.js';
 
 type Step =
   | { readonly kind: 'append'; readonly units: number }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CompactionRecord } from '../core/compaction-record.js';
 import type { Message } from '../core/message.js';
-import { sessionView } from './session-view.js';
-import { validateCompactionLineage } from './validate-compaction-lineage.js';
+import { sessionView } from '../core/session-view.js';
+import { validateCompactionLineage } from '../core/validate-compaction-lineage.js';
 
 const history: readonly Message[] = [
   { id: 'u1', role: 'user', content: 'Rename the config' },

@@ -3,7 +3,16 @@
  * Plain data and pure helpers: messages, content parts, tool calls, ids, errors, decisions and
  * transactions. No I/O.
  */
+export { type AppliedCompactions, applyCompactions, viewId } from './apply-compactions.js';
 export { apportionTokens } from './apportion-tokens.js';
+export {
+  COMPACTION_DEPTH_KEY,
+  COMPACTION_ID_KEY,
+  type CompactionKind,
+  type CompactionProducer,
+  type CompactionRecord,
+  type CompactionTrigger,
+} from './compaction-record.js';
 export { hasToolCalls, isBlankContent, partsOf, textOf } from './content.js';
 export { type Decision, decision } from './decision.js';
 export {
@@ -47,6 +56,7 @@ export {
   toolCallId,
 } from './ids.js';
 export type { JsonObject, JsonValue } from './json.js';
+export type { LineageViolation } from './lineage-violation.js';
 export {
   type Content,
   type ContentPart,
@@ -93,8 +103,10 @@ export {
   type RuntimeContextTextBlock,
   stripRuntimeContextExactly,
 } from './runtime-context-marker.js';
+export { sessionView } from './session-view.js';
 export { type ToolCallViolation, validateToolCallIntegrity } from './tool-call-integrity.js';
 export type { ToolDefinition } from './tool-definition.js';
 export { groupTransactions, type MessageUnit } from './transactions.js';
 export { TRUNCATION_SUFFIX, truncateText } from './truncate-text.js';
 export { toUniversalNewlines } from './universal-newlines.js';
+export { validateCompactionLineage } from './validate-compaction-lineage.js';

@@ -57,6 +57,7 @@ export {
 } from './resolve-nanobot-sessions-dir.js';
 export type { RetentionPolicy } from './retention-policy.js';
 export { type SaveTurnOptions, type SaveTurnResult, saveTurn } from './save-turn.js';
+export { COMPACTIONS_METADATA_KEY, sessionCompactions, storedCompactions } from './session-compactions.js';
 export { legacySessionFileName, sessionFileName } from './session-file-name.js';
 export {
   emptySessionRecord,

@@ -1,4 +1,5 @@
 import type { Message } from '../core/message.js';
+import { sessionView } from '../core/session-view.js';
 import type { ArchivedSummary } from '../pipeline/build-input.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import {
@@ -7,6 +8,7 @@ import {
   getHistory,
   replayStart,
 } from './get-history.js';
+import { sessionCompactions, storedCompactions } from './session-compactions.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 
 /** nanobot's session metadata key for the persisted archived summary `{ text, last_active }`. */
@@ -80,7 +82,7 @@ export type ReplaySessionOptions = ReplayBudgetOptions & {
  * const { history, summary } = replaySession(await store.load(key), { tokenCounter, contextWindowTokens, maxOutputTokens });
  */
 export function replaySession(record: SessionRecord, options: ReplaySessionOptions): ReplayedHistory {
-  const history = getHistory(record, historyOptions(options));
+  const history = getHistory(viewOf(record), historyOptions(options));
   const summary = archivedSummaryOf(record);
   return { history, ...(summary === undefined ? {} : { summary }) };
 }
@@ -132,9 +134,23 @@ export async function loadForReplay(
   const requested = load.history.maxMessages ?? 0;
   const lastMessages = requested > 0 ? requested : DEFAULT_REPLAY_MAX_MESSAGES;
   const record = await store.load(load.sessionKey, { lastMessages, ...call });
-  return (record.firstIndex ?? 0) > 0 && replayStart(record, load.history) === undefined
-    ? store.load(load.sessionKey, call)
-    : record;
+  // A session with compaction records replays its view, whose records may reach back before the tail.
+  const needsAll = storedCompactions(record).length > 0 || replayStart(record, load.history) === undefined;
+  return (record.firstIndex ?? 0) > 0 && needsAll ? store.load(load.sessionKey, call) : record;
+}
+
+/**
+ * The session as the model sees it when it has compaction records: the view (summaries in place of
+ * what they replace; the consolidation cursor is its first record, so the view starts after it).
+ */
+function viewOf(record: SessionRecord): SessionRecord {
+  if (storedCompactions(record).length === 0) return record;
+  const { firstIndex: _firstIndex, ...whole } = record;
+  return {
+    ...whole,
+    messages: sessionView(record.messages, sessionCompactions(record)),
+    lastConsolidated: 0,
+  };
 }
 
 function historyOptions(options: ReplaySessionOptions): GetHistoryOptions {

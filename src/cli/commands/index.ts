@@ -1,6 +1,7 @@
 import type { CliCommand } from '../cli-io.js';
 import { buildCommand } from './build.js';
 import { cacheCommand } from './cache.js';
+import { compactCommand } from './compact.js';
 import { initCommand } from './init.js';
 import { inspectCommand } from './inspect.js';
 import { memoryCommand } from './memory.js';
@@ -16,6 +17,7 @@ export const COMMANDS: readonly CliCommand[] = [
   skillsCommand,
   sessionCommand,
   memoryCommand,
+  compactCommand,
   serveCommand,
   cacheCommand,
 ];

@@ -1,7 +1,7 @@
-import type { CompactionRecord } from '../core/compaction-record.js';
-import type { Message } from '../core/message.js';
 import { applyCompactions } from './apply-compactions.js';
+import type { CompactionRecord } from './compaction-record.js';
 import type { LineageViolation } from './lineage-violation.js';
+import type { Message } from './message.js';
 
 /**
  * Checks compaction records against their history: every id they name exists, no message is covered

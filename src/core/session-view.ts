@@ -1,6 +1,6 @@
-import type { CompactionRecord } from '../core/compaction-record.js';
-import type { Message } from '../core/message.js';
 import { applyCompactions } from './apply-compactions.js';
+import type { CompactionRecord } from './compaction-record.js';
+import type { Message } from './message.js';
 
 /**
  * What the model sees of a session: its append-only messages with the compaction records replayed in

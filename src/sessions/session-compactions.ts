@@ -1,6 +1,6 @@
 import type { CompactionRecord } from '../core/compaction-record.js';
 import { isRecord } from '../core/is-record.js';
-import type { SessionRecord } from '../sessions/session-store.js';
+import type { SessionRecord } from './session-store.js';
 
 /**
  * The session metadata key under which stores keep a session's compaction records, in the order they

@@ -1,7 +1,7 @@
-import { COMPACTION_ID_KEY, type CompactionRecord } from '../core/compaction-record.js';
-import type { Message } from '../core/message.js';
-import { groupTransactions } from '../core/transactions.js';
+import { COMPACTION_ID_KEY, type CompactionRecord } from './compaction-record.js';
 import type { LineageViolation } from './lineage-violation.js';
+import type { Message } from './message.js';
+import { groupTransactions } from './transactions.js';
 
 /** What {@link applyCompactions} returns. */
 export type AppliedCompactions = {
