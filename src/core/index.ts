@@ -4,6 +4,13 @@
  * transactions. No I/O.
  */
 export { apportionTokens } from './apportion-tokens.js';
+export {
+  checkOptions,
+  type NestedOptionsShape,
+  type OptionKeys,
+  type OptionsShape,
+} from './check-options.js';
+export { closestName } from './closest-name.js';
 export { hasToolCalls, isBlankContent, partsOf, textOf } from './content.js';
 export { type Decision, decision } from './decision.js';
 export {

@@ -1,4 +1,5 @@
-import { DEFAULT_PROMPTS, type PromptDefaults } from '../config/prompt-defaults.js';
+import { DEFAULT_PROMPTS, PROMPT_DEFAULT_KEYS, type PromptDefaults } from '../config/prompt-defaults.js';
+import type { OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Role } from '../core/message.js';
@@ -8,7 +9,7 @@ import { KeepOverBudgetFilter } from '../filters/keep-over-budget-filter.js';
 import { MaxMessagesFilter } from '../filters/max-messages-filter.js';
 import { SanitizeToolCallsFilter } from '../filters/sanitize-tool-calls-filter.js';
 import { TokenBudgetFilter } from '../filters/token-budget-filter.js';
-import type { PromptRuntimeContext } from '../pipeline/build-input.js';
+import { PROMPT_RUNTIME_CONTEXT_KEYS, type PromptRuntimeContext } from '../pipeline/build-input.js';
 import type { ContextPipelineOptions } from '../pipeline/context-pipeline.js';
 import type { ContextFilter, MessageProvider } from '../pipeline/contracts.js';
 import { BootstrapFilesProvider } from '../providers/bootstrap-files-provider.js';
@@ -86,6 +87,35 @@ export type ChatPresetOptions = {
   /** Check integrity after every filter. @default false */
   readonly debug?: boolean;
 };
+
+/** The keys of {@link ChatPresetOptions}, for `checkOptions`. @internal */
+export const CHAT_PRESET_OPTION_KEYS = {
+  systemPrompt: true,
+  maxMessages: true,
+  maxInputTokens: true,
+  runtimePrompt: true,
+  workspace: true,
+  tokenCounter: true,
+  prompts: true,
+  annotateHistory: true,
+  workingMemory: true,
+  maxFileChars: true,
+  fileCache: true,
+  pinnedRoles: true,
+  onOverBudget: true,
+  trimFromStart: true,
+  sanitizeToolCalls: true,
+  historyWindow: true,
+  now: true,
+  generateId: true,
+  debug: true,
+} as const satisfies OptionKeys<ChatPresetOptions>;
+
+/** The nested option objects of the chat, ReAct and skill presets. @internal */
+export const CHAT_PRESET_NESTED_OPTIONS = {
+  runtimePrompt: { known: PROMPT_RUNTIME_CONTEXT_KEYS },
+  prompts: { known: PROMPT_DEFAULT_KEYS },
+} as const;
 
 /** The effective prompts of a preset: overrides over {@link DEFAULT_PROMPTS}. @internal */
 export function presetPrompts(options: Pick<ChatPresetOptions, 'prompts'>): PromptDefaults {
