@@ -110,6 +110,20 @@ describe('checkOptions', () => {
     expect(error.message).toContain('The known keys of makePreset options.governor: onOverBudget, offload.');
   });
 
+  it('lists the keys of every member of a union options type', () => {
+    type Strategy =
+      | { readonly strategy: 'keep-last'; readonly startOn?: string }
+      | { readonly strategy: 'keep-first' };
+    const keys = { strategy: true, startOn: true } as const satisfies OptionKeys<Strategy>;
+    const where = 'trim options';
+    expect(() =>
+      checkOptions({ strategy: 'keep-last', startOn: 'user' }, { where, known: keys }),
+    ).not.toThrow();
+    expect(() => checkOptions({ strategy: 'keep-first', startsOn: 'user' }, { where, known: keys })).toThrow(
+      'Unknown option startsOn in trim options; did you mean startOn?',
+    );
+  });
+
   it('does not take inherited names for known keys, and quotes keys that are not identifiers', () => {
     expect(() => checkOptions({ toString: 1 }, shape)).toThrow('Unknown option toString in');
     expect(() => checkOptions(JSON.parse('{"__proto__": 1}'), shape)).toThrow('Unknown option __proto__ in');

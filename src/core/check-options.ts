@@ -8,9 +8,9 @@ import { ContextError } from './errors.js';
  * @example
  * export const MAX_MESSAGES_FILTER_OPTION_KEYS = { maxMessages: true, pinnedRoles: true, id: true } as const satisfies OptionKeys<MaxMessagesFilterOptions>;
  */
-export type OptionKeys<TOptions> = { readonly [TKey in KeysOf<TOptions>]-?: true };
-
-type KeysOf<TOptions> = TOptions extends unknown ? keyof TOptions : never;
+export type OptionKeys<TOptions> = {
+  readonly [TKey in TOptions extends unknown ? keyof TOptions : never]-?: true;
+};
 
 /** The known keys of one options object, and the shapes of its nested option objects. */
 export type NestedOptionsShape = {

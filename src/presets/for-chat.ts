@@ -21,7 +21,10 @@ import type { WorkspaceFileCache } from '../workspace/file-cache.js';
 import { chatHistoryFloor, chatMessageFloor } from './chat-history-floor.js';
 import { HistoryWindow } from './history-window.js';
 
-/** Options for `ContextBuilder.forChat`. Skill fields are deliberately not read. */
+/**
+ * Options for `ContextBuilder.forChat`. The skill fields of `runtimePrompt` are deliberately not read; the
+ * skill preset's own options (`skillSet`, ...) are unknown here (pass them to `forSkill` or `resolveForLlm`).
+ */
 export type ChatPresetOptions = {
   /** The persona system prompt. @default prompts.personaDefaultPrompt ("You are a helpful assistant.") */
   readonly systemPrompt?: string;
