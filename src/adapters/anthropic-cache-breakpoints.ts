@@ -1,3 +1,4 @@
+import type { OptionKeys } from '../core/check-options.js';
 import type { AdapterWarning } from './adapter-warning.js';
 import type {
   AnthropicCacheControl,
@@ -18,6 +19,13 @@ export type AnthropicCacheBreakpoints = {
   /** Marks the last block of each named ctxloom message (by message id). */
   readonly messages?: Readonly<Record<string, AnthropicCacheControl>>;
 };
+
+/** The keys of {@link AnthropicCacheBreakpoints}, for `checkOptions`. @internal */
+export const ANTHROPIC_CACHE_BREAKPOINTS_OPTION_KEYS = {
+  tools: true,
+  system: true,
+  messages: true,
+} as const satisfies OptionKeys<AnthropicCacheBreakpoints>;
 
 /** The most `cache_control` breakpoints one Messages API request may carry. */
 export const MAX_ANTHROPIC_CACHE_BREAKPOINTS = 4;

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { IdGenerator } from '../core/ids.js';
 import { isRecord } from '../core/is-record.js';
 import type { ContentPart, Message, ToolCall } from '../core/message.js';
@@ -15,6 +16,11 @@ export type FromAnthropicMessagesOptions = {
   /** Makes the message ids. @default `anthropic-<index>` (`-<n>` for the further messages read from one) */
   readonly generateId?: IdGenerator;
 };
+
+/** The keys of {@link FromAnthropicMessagesOptions}, for `checkOptions`. @internal */
+export const FROM_ANTHROPIC_MESSAGES_OPTION_KEYS = {
+  generateId: true,
+} as const satisfies OptionKeys<FromAnthropicMessagesOptions>;
 
 /** What {@link fromAnthropicMessages} returns. */
 export type FromAnthropicMessagesResult = AdapterResult<Message> & {
@@ -39,6 +45,10 @@ export function fromAnthropicMessages(
   request: AnthropicRequestInput,
   options: FromAnthropicMessagesOptions = {},
 ): FromAnthropicMessagesResult {
+  checkOptions(options, {
+    where: 'fromAnthropicMessages options',
+    known: FROM_ANTHROPIC_MESSAGES_OPTION_KEYS,
+  });
   const reader = new AnthropicReader(options.generateId);
   reader.system(request.system);
   if (!Array.isArray(request.messages)) {

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { IdGenerator } from '../core/ids.js';
 import { isRecord } from '../core/is-record.js';
 import type { ContentPart, Message, ToolCall } from '../core/message.js';
@@ -10,6 +11,11 @@ export type FromOpenAIChatMessagesOptions = {
   /** Makes the message ids. @default `openai-<index>` */
   readonly generateId?: IdGenerator;
 };
+
+/** The keys of {@link FromOpenAIChatMessagesOptions}, for `checkOptions`. @internal */
+export const FROM_OPENAI_CHAT_MESSAGES_OPTION_KEYS = {
+  generateId: true,
+} as const satisfies OptionKeys<FromOpenAIChatMessagesOptions>;
 
 /** Where each message read by {@link fromOpenAIChatMessages} came from. */
 export type OpenAIChatOrigins = ForeignOrigins<Readonly<Record<string, unknown>>>;
@@ -45,6 +51,10 @@ export function fromOpenAIChatMessages(
   input: readonly unknown[],
   options: FromOpenAIChatMessagesOptions = {},
 ): FromOpenAIChatMessagesResult {
+  checkOptions(options, {
+    where: 'fromOpenAIChatMessages options',
+    known: FROM_OPENAI_CHAT_MESSAGES_OPTION_KEYS,
+  });
   const warnings: AdapterWarning[] = [];
   const callNames = new Map<string, string>();
   const messages: Message[] = [];

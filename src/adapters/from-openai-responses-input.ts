@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { IdGenerator } from '../core/ids.js';
 import { isRecord } from '../core/is-record.js';
 import type { ContentPart, Message, ToolCall } from '../core/message.js';
@@ -10,6 +11,11 @@ export type FromOpenAIResponsesInputOptions = {
   /** Makes the message ids. @default `responses-<index of the first item>` */
   readonly generateId?: IdGenerator;
 };
+
+/** The keys of {@link FromOpenAIResponsesInputOptions}, for `checkOptions`. @internal */
+export const FROM_OPENAI_RESPONSES_INPUT_OPTION_KEYS = {
+  generateId: true,
+} as const satisfies OptionKeys<FromOpenAIResponsesInputOptions>;
 
 /** Where a message read by {@link fromOpenAIResponsesInput} came from: the items it was read from. */
 export type OpenAIResponsesOrigins = ForeignOrigins<readonly Readonly<Record<string, unknown>>[]>;
@@ -38,6 +44,10 @@ export function fromOpenAIResponsesInput(
   input: string | readonly unknown[],
   options: FromOpenAIResponsesInputOptions = {},
 ): FromOpenAIResponsesInputResult {
+  checkOptions(options, {
+    where: 'fromOpenAIResponsesInput options',
+    known: FROM_OPENAI_RESPONSES_INPUT_OPTION_KEYS,
+  });
   const reader = new ResponsesReader(options.generateId);
   const items = typeof input === 'string' ? [{ role: 'user', content: input }] : input;
   items.forEach((raw, index) => {

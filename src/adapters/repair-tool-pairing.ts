@@ -1,3 +1,4 @@
+import type { OptionKeys } from '../core/check-options.js';
 import { isBlankContent } from '../core/content.js';
 import { ContextError } from '../core/errors.js';
 import type { Message, ToolCall } from '../core/message.js';
@@ -15,6 +16,11 @@ export type ToolPairingOptions = {
    */
   readonly toolPairing?: ToolPairingPolicy;
 };
+
+/** The keys of {@link ToolPairingOptions}, for `checkOptions`. @internal */
+export const TOOL_PAIRING_OPTION_KEYS = {
+  toolPairing: true,
+} as const satisfies OptionKeys<ToolPairingOptions>;
 
 /** The text sent for a call that has no result. */
 export const DEFAULT_MISSING_RESULT_TEXT = '[Tool result unavailable: the call was not answered]';

@@ -1,14 +1,17 @@
 import {
   type CacheBreakpointPlan,
+  PLAN_CACHE_BREAKPOINTS_OPTION_KEYS,
   type PlanCacheBreakpointsOptions,
   planCacheBreakpoints,
 } from '../cache/plan-cache-breakpoints.js';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { textOf } from '../core/content.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { AdapterWarning } from './adapter-warning.js';
 import { CallIdMap } from './anthropic-blocks.js';
 import {
+  ANTHROPIC_CACHE_BREAKPOINTS_OPTION_KEYS,
   type AnthropicCacheBreakpoints,
   capCacheBreakpoints,
   markLastBlock,
@@ -23,7 +26,11 @@ import type {
   AnthropicTool,
 } from './anthropic-types.js';
 import { checkMessages } from './check-messages.js';
-import { repairToolPairing, type ToolPairingOptions } from './repair-tool-pairing.js';
+import {
+  repairToolPairing,
+  TOOL_PAIRING_OPTION_KEYS,
+  type ToolPairingOptions,
+} from './repair-tool-pairing.js';
 import { scrubWithWarning } from './scrub-lone-surrogates.js';
 
 /** Options for {@link toAnthropicMessages}. */
@@ -48,6 +55,18 @@ export type ToAnthropicMessagesOptions = ToolPairingOptions & {
    */
   readonly cache?: 'auto' | 'off' | PlanCacheBreakpointsOptions;
 };
+
+/** The keys of {@link ToAnthropicMessagesOptions}, for `checkOptions`. @internal */
+export const TO_ANTHROPIC_MESSAGES_OPTION_KEYS = {
+  ...TOOL_PAIRING_OPTION_KEYS,
+  systemSeparator: true,
+  continuationText: true,
+  emptyText: true,
+  origins: true,
+  tools: true,
+  cacheBreakpoints: true,
+  cache: true,
+} as const satisfies OptionKeys<ToAnthropicMessagesOptions>;
 
 /** What {@link toAnthropicMessages} returns: the parts of a `MessageCreateParams`. */
 export type ToAnthropicMessagesResult = {
@@ -83,6 +102,14 @@ export function toAnthropicMessages(
   messages: readonly Message[],
   options: ToAnthropicMessagesOptions = {},
 ): ToAnthropicMessagesResult {
+  checkOptions(options, {
+    where: 'toAnthropicMessages options',
+    known: TO_ANTHROPIC_MESSAGES_OPTION_KEYS,
+    nested: {
+      cache: { known: PLAN_CACHE_BREAKPOINTS_OPTION_KEYS },
+      cacheBreakpoints: { known: ANTHROPIC_CACHE_BREAKPOINTS_OPTION_KEYS },
+    },
+  });
   checkMessages(messages, 'ctxloom messages (to Anthropic)');
   const repaired = repairToolPairing(messages, { policy: options.toolPairing ?? 'repair' });
   const warnings: AdapterWarning[] = [...repaired.warnings];

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { ContentPart, Message, ToolCall } from '../core/message.js';
 import { type AdapterWarning, parseDataUrl } from './adapter-warning.js';
 import { checkMessages } from './check-messages.js';
@@ -10,7 +11,11 @@ import type {
   OpenAIChatToolCall,
   OpenAIChatUserPart,
 } from './openai-chat-types.js';
-import { repairToolPairing, type ToolPairingOptions } from './repair-tool-pairing.js';
+import {
+  repairToolPairing,
+  TOOL_PAIRING_OPTION_KEYS,
+  type ToolPairingOptions,
+} from './repair-tool-pairing.js';
 import { scrubWithWarning } from './scrub-lone-surrogates.js';
 
 /** Options for {@link toOpenAIChatMessages}. */
@@ -24,6 +29,13 @@ export type ToOpenAIChatMessagesOptions = ToolPairingOptions & {
   /** The `origins` of a `fromOpenAIChatMessages` result: messages read there come back as they were. */
   readonly origins?: OpenAIChatOrigins;
 };
+
+/** The keys of {@link ToOpenAIChatMessagesOptions}, for `checkOptions`. @internal */
+export const TO_OPENAI_CHAT_MESSAGES_OPTION_KEYS = {
+  ...TOOL_PAIRING_OPTION_KEYS,
+  reasoning: true,
+  origins: true,
+} as const satisfies OptionKeys<ToOpenAIChatMessagesOptions>;
 
 /** What {@link toOpenAIChatMessages} returns: the request's `messages` and what did not convert exactly. */
 export type ToOpenAIChatMessagesResult = {
@@ -53,6 +65,10 @@ export function toOpenAIChatMessages(
   messages: readonly Message[],
   options: ToOpenAIChatMessagesOptions = {},
 ): ToOpenAIChatMessagesResult {
+  checkOptions(options, {
+    where: 'toOpenAIChatMessages options',
+    known: TO_OPENAI_CHAT_MESSAGES_OPTION_KEYS,
+  });
   checkMessages(messages, 'ctxloom messages (to OpenAI chat)');
   const repaired = repairToolPairing(messages, { policy: options.toolPairing ?? 'repair' });
   const warnings: AdapterWarning[] = [...repaired.warnings];

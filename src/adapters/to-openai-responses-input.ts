@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { ContentPart, Message, ToolCall } from '../core/message.js';
 import { type AdapterWarning, parseDataUrl } from './adapter-warning.js';
 import { checkMessages } from './check-messages.js';
@@ -8,7 +9,11 @@ import type {
   OpenAIResponsesInputContent,
   OpenAIResponsesInputItem,
 } from './openai-responses-types.js';
-import { repairToolPairing, type ToolPairingOptions } from './repair-tool-pairing.js';
+import {
+  repairToolPairing,
+  TOOL_PAIRING_OPTION_KEYS,
+  type ToolPairingOptions,
+} from './repair-tool-pairing.js';
 import { scrubWithWarning } from './scrub-lone-surrogates.js';
 
 /** Options for {@link toOpenAIResponsesInput}. */
@@ -16,6 +21,12 @@ export type ToOpenAIResponsesInputOptions = ToolPairingOptions & {
   /** The `origins` of a `fromOpenAIResponsesInput` result: messages read there come back as their items. */
   readonly origins?: OpenAIResponsesOrigins;
 };
+
+/** The keys of {@link ToOpenAIResponsesInputOptions}, for `checkOptions`. @internal */
+export const TO_OPENAI_RESPONSES_INPUT_OPTION_KEYS = {
+  ...TOOL_PAIRING_OPTION_KEYS,
+  origins: true,
+} as const satisfies OptionKeys<ToOpenAIResponsesInputOptions>;
 
 /** What {@link toOpenAIResponsesInput} returns: the `input` items of a Responses API request. */
 export type ToOpenAIResponsesInputResult = {
@@ -44,6 +55,10 @@ export function toOpenAIResponsesInput(
   messages: readonly Message[],
   options: ToOpenAIResponsesInputOptions = {},
 ): ToOpenAIResponsesInputResult {
+  checkOptions(options, {
+    where: 'toOpenAIResponsesInput options',
+    known: TO_OPENAI_RESPONSES_INPUT_OPTION_KEYS,
+  });
   checkMessages(messages, 'ctxloom messages (to OpenAI Responses)');
   const repaired = repairToolPairing(messages, { policy: options.toolPairing ?? 'repair' });
   const warnings: AdapterWarning[] = [...repaired.warnings];

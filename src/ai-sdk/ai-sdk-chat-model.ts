@@ -1,4 +1,5 @@
 import type { LanguageModel, ToolSet } from 'ai';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { ChatModel, ChatRequest, ChatResult, FinishReason } from '../llm/chat-model.js';
@@ -13,6 +14,12 @@ export type AiSdkChatModelOptions = {
   readonly maxRetries?: number;
 };
 
+/** The keys of {@link AiSdkChatModelOptions}, for `checkOptions`. @internal */
+export const AI_SDK_CHAT_MODEL_OPTION_KEYS = {
+  model: true,
+  maxRetries: true,
+} as const satisfies OptionKeys<AiSdkChatModelOptions>;
+
 const REASONS: readonly FinishReason[] = ['stop', 'length', 'tool-calls', 'content-filter', 'error', 'other'];
 
 /**
@@ -26,6 +33,7 @@ export class AiSdkChatModel implements ChatModel {
   readonly #options: AiSdkChatModelOptions;
 
   constructor(options: AiSdkChatModelOptions) {
+    checkOptions(options, { where: 'new AiSdkChatModel options', known: AI_SDK_CHAT_MODEL_OPTION_KEYS });
     this.#options = options;
     this.id =
       typeof options.model === 'string'

@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
@@ -12,6 +13,7 @@ import { aiSdkUsage } from './ai-sdk-usage.js';
 import { type AiSdkGovernorSource, governAiSdkMessages } from './govern-ai-sdk-messages.js';
 import { IncrementalAiSdkReader } from './incremental-ai-sdk-reader.js';
 import {
+  AI_SDK_ANTHROPIC_CACHE_OPTION_KEYS,
   type AiSdkAnthropicCacheOptions,
   markAiSdkCacheBreakpoints,
 } from './mark-ai-sdk-cache-breakpoints.js';
@@ -47,6 +49,18 @@ export type CreatePrepareStepOptions = {
    */
   readonly cache?: 'auto' | 'off' | AiSdkAnthropicCacheOptions;
 };
+
+/** The keys of {@link CreatePrepareStepOptions}, for `checkOptions`. @internal */
+export const CREATE_PREPARE_STEP_OPTION_KEYS = {
+  tools: true,
+  system: true,
+  input: true,
+  onStep: true,
+  observer: true,
+  generateId: true,
+  signal: true,
+  cache: true,
+} as const satisfies OptionKeys<CreatePrepareStepOptions>;
 
 /** One step of an AI SDK run, as the AI SDK reports it to `prepareStep`. */
 export type AiSdkStepLike = { readonly response: { readonly messages: readonly unknown[] } };
@@ -100,6 +114,11 @@ export function createPrepareStep(
   source: AiSdkGovernorSource,
   options: CreatePrepareStepOptions = {},
 ): CtxloomPrepareStep {
+  checkOptions(options, {
+    where: 'createPrepareStep options',
+    known: CREATE_PREPARE_STEP_OPTION_KEYS,
+    nested: { cache: { known: AI_SDK_ANTHROPIC_CACHE_OPTION_KEYS } },
+  });
   const runs = new WeakMap<object, RunState>();
   const produced = new WeakMap<object, object>();
   let runCount = 0;

@@ -1,4 +1,5 @@
 import type { LanguageModelMiddleware } from 'ai';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { RequestObserver } from '../pipeline/request-observer.js';
@@ -8,6 +9,7 @@ import { promptToolDefinitions } from './ai-sdk-tool-definitions.js';
 import { aiSdkUsage } from './ai-sdk-usage.js';
 import { type AiSdkGovernorSource, governAiSdkMessages } from './govern-ai-sdk-messages.js';
 import {
+  AI_SDK_ANTHROPIC_CACHE_OPTION_KEYS,
   type AiSdkAnthropicCacheOptions,
   markAiSdkCacheBreakpoints,
 } from './mark-ai-sdk-cache-breakpoints.js';
@@ -37,6 +39,15 @@ export type CtxloomMiddlewareOptions = {
   readonly cache?: 'auto' | 'off' | AiSdkAnthropicCacheOptions;
 };
 
+/** The keys of {@link CtxloomMiddlewareOptions}, for `checkOptions`. @internal */
+export const CTXLOOM_MIDDLEWARE_OPTION_KEYS = {
+  input: true,
+  onStep: true,
+  generateId: true,
+  observer: true,
+  cache: true,
+} as const satisfies OptionKeys<CtxloomMiddlewareOptions>;
+
 /**
  * An AI SDK language model middleware (`wrapLanguageModel({ model, middleware })`, AI SDK 6 and 7)
  * that governs every call to the model, inside a tool loop or not: the provider-level prompt (system
@@ -55,6 +66,11 @@ export function ctxloomMiddleware(
   source: AiSdkGovernorSource,
   options: CtxloomMiddlewareOptions = {},
 ): LanguageModelMiddleware {
+  checkOptions(options, {
+    where: 'ctxloomMiddleware options',
+    known: CTXLOOM_MIDDLEWARE_OPTION_KEYS,
+    nested: { cache: { known: AI_SDK_ANTHROPIC_CACHE_OPTION_KEYS } },
+  });
   let callCount = 0;
   const requestIds = new WeakMap<object, string>();
   const observer = options.observer;

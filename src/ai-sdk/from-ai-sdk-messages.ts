@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { AdapterResult } from '../adapters/adapter-warning.js';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Message } from '../core/message.js';
 import type { AiSdkOrigins } from './ai-sdk-origins.js';
@@ -10,6 +11,11 @@ export type FromAiSdkMessagesOptions = {
   /** Makes ids for messages that carry none in `providerOptions.ctxloom`. @default `ai-sdk-<index>` */
   readonly generateId?: IdGenerator;
 };
+
+/** The keys of {@link FromAiSdkMessagesOptions}, for `checkOptions`. @internal */
+export const FROM_AI_SDK_MESSAGES_OPTION_KEYS = {
+  generateId: true,
+} as const satisfies OptionKeys<FromAiSdkMessagesOptions>;
 
 /** What {@link fromAiSdkMessages} returns: the messages, the warnings, and where each message came from. */
 export type FromAiSdkMessagesResult = AdapterResult<Message> & {
@@ -33,5 +39,6 @@ export function fromAiSdkMessages(
   input: readonly ModelMessage[],
   options: FromAiSdkMessagesOptions = {},
 ): FromAiSdkMessagesResult {
+  checkOptions(options, { where: 'fromAiSdkMessages options', known: FROM_AI_SDK_MESSAGES_OPTION_KEYS });
   return readAiSdkMessages(input, { generateId: options.generateId, format: 'AI SDK' });
 }

@@ -1,4 +1,5 @@
 import { anthropicMinCacheableTokens } from '../cache/prompt-cache-rules.js';
+import type { OptionKeys } from '../core/check-options.js';
 import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { type AiSdkProviderOptions, fieldOf } from './ai-sdk-message-like.js';
@@ -14,6 +15,14 @@ export type AiSdkAnthropicCacheOptions = {
   /** Estimates prefix lengths. @default an `EstimatingTokenCounter` */
   readonly tokenCounter?: TokenCounter;
 };
+
+/** The keys of {@link AiSdkAnthropicCacheOptions}, for `checkOptions`. @internal */
+export const AI_SDK_ANTHROPIC_CACHE_OPTION_KEYS = {
+  model: true,
+  minTokens: true,
+  ttl: true,
+  tokenCounter: true,
+} as const satisfies OptionKeys<AiSdkAnthropicCacheOptions>;
 
 /** A provider-level tool (middleware) that can carry `providerOptions`. */
 type ToolLike = { readonly type?: string; readonly providerOptions?: AiSdkProviderOptions | undefined };

@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { AdapterWarning } from '../adapters/adapter-warning.js';
-import type { ToolPairingOptions } from '../adapters/repair-tool-pairing.js';
+import { TOOL_PAIRING_OPTION_KEYS, type ToolPairingOptions } from '../adapters/repair-tool-pairing.js';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { Message } from '../core/message.js';
 import type { AiSdkOrigins } from './ai-sdk-origins.js';
 import { writeAiSdkMessages } from './write-ai-sdk-messages.js';
@@ -16,6 +17,13 @@ export type ToAiSdkMessagesOptions = ToolPairingOptions & {
   /** The `origins` of a `fromAiSdkMessages` result: messages read there come back as they were. */
   readonly origins?: AiSdkOrigins;
 };
+
+/** The keys of {@link ToAiSdkMessagesOptions}, for `checkOptions`. @internal */
+export const TO_AI_SDK_MESSAGES_OPTION_KEYS = {
+  ...TOOL_PAIRING_OPTION_KEYS,
+  carryMetadata: true,
+  origins: true,
+} as const satisfies OptionKeys<ToAiSdkMessagesOptions>;
 
 /** What {@link toAiSdkMessages} returns: messages to pass to `generateText` and what did not convert exactly. */
 export type ToAiSdkMessagesResult = {
@@ -38,6 +46,7 @@ export function toAiSdkMessages(
   messages: readonly Message[],
   options: ToAiSdkMessagesOptions = {},
 ): ToAiSdkMessagesResult {
+  checkOptions(options, { where: 'toAiSdkMessages options', known: TO_AI_SDK_MESSAGES_OPTION_KEYS });
   const result = writeAiSdkMessages(messages, {
     dialect: 'model-message',
     origins: options.origins,

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { decision } from '../core/decision.js';
 import type { Message } from '../core/message.js';
 import type { BuildInput } from '../pipeline/build-input.js';
@@ -16,6 +17,14 @@ export type CacheAwareTrimFilterOptions = Pick<
   readonly id?: string;
 };
 
+/** The keys of {@link CacheAwareTrimFilterOptions}, for `checkOptions`. @internal */
+export const CACHE_AWARE_TRIM_FILTER_OPTION_KEYS = {
+  maxTokens: true,
+  id: true,
+  lowWater: true,
+  isConsolidationPoint: true,
+} as const satisfies OptionKeys<CacheAwareTrimFilterOptions>;
+
 /**
  * Trims the conversation (everything after the leading system messages) with
  * {@link planCacheAwareTrim}: cuts in steps to a low-water mark at legal user-message starts, so the
@@ -31,6 +40,10 @@ export class CacheAwareTrimFilter implements ContextFilter {
   readonly #options: CacheAwareTrimFilterOptions;
 
   constructor(options: CacheAwareTrimFilterOptions) {
+    checkOptions(options, {
+      where: 'new CacheAwareTrimFilter options',
+      known: CACHE_AWARE_TRIM_FILTER_OPTION_KEYS,
+    });
     this.id = options.id ?? 'cache-aware-trim';
     this.#options = options;
   }

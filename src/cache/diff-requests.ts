@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -18,6 +19,13 @@ export type DiffRequestsOptions = {
   /** Characters shown on each side of the first differing byte. @default 40 */
   readonly excerptChars?: number;
 };
+
+/** The keys of {@link DiffRequestsOptions}, for `checkOptions`. @internal */
+export const DIFF_REQUESTS_OPTION_KEYS = {
+  tokenCounter: true,
+  tools: true,
+  excerptChars: true,
+} as const satisfies OptionKeys<DiffRequestsOptions>;
 
 /** Where two consecutive requests first differ. */
 export type RequestDivergence = {
@@ -62,6 +70,7 @@ export function diffRequests(
   next: readonly Message[] | PromptCacheRequest,
   options: DiffRequestsOptions = {},
 ): RequestDiff {
+  checkOptions(options, { where: 'diffRequests options', known: DIFF_REQUESTS_OPTION_KEYS });
   const before = asRequest(previous, options);
   const after = asRequest(next, options);
   const keysBefore = prefixKeys(before);

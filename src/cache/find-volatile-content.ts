@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { textOf } from '../core/content.js';
 import { type Message, sectionOf } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
@@ -36,6 +37,13 @@ export type FindVolatileContentOptions = {
   readonly now?: Date;
 };
 
+/** The keys of {@link FindVolatileContentOptions}, for `checkOptions`. @internal */
+export const FIND_VOLATILE_CONTENT_OPTION_KEYS = {
+  tools: true,
+  compareWith: true,
+  now: true,
+} as const satisfies OptionKeys<FindVolatileContentOptions>;
+
 /** Bytes in the stable prefix (tools and the leading system messages) that bust the prompt cache. */
 export type VolatileContent = {
   readonly kind: VolatileKind;
@@ -67,6 +75,7 @@ export function findVolatileContent(
   messages: readonly Message[],
   options: FindVolatileContentOptions = {},
 ): readonly VolatileContent[] {
+  checkOptions(options, { where: 'findVolatileContent options', known: FIND_VOLATILE_CONTENT_OPTION_KEYS });
   const current: ContextBuildSample = {
     messages,
     ...(options.tools === undefined ? {} : { tools: options.tools }),

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 /** Prices per million tokens, in any currency (the cost comes out in the same one). */
 export type UsagePriceTable = {
   /** Uncached input tokens. */
@@ -17,6 +18,11 @@ export type NormalizeUsageOptions = {
   /** Prices; when given, the result carries `cost`. */
   readonly prices?: UsagePriceTable;
 };
+
+/** The keys of {@link NormalizeUsageOptions}, for `checkOptions`. @internal */
+export const NORMALIZE_USAGE_OPTION_KEYS = {
+  prices: true,
+} as const satisfies OptionKeys<NormalizeUsageOptions>;
 
 /** One usage shape for every provider. */
 export type NormalizedUsage = {
@@ -57,6 +63,7 @@ type Fields = { readonly [key: string]: unknown };
  * @example normalizeUsage(response.usage, { prices: { input: 3, output: 15 } }).hitRate
  */
 export function normalizeUsage(usage: unknown, options: NormalizeUsageOptions = {}): NormalizedUsage {
+  checkOptions(options, { where: 'normalizeUsage options', known: NORMALIZE_USAGE_OPTION_KEYS });
   const fields: Fields = typeof usage === 'object' && usage !== null ? (usage as Fields) : {};
   const read = readShape(fields);
   const inputTokens = read.uncached + read.cacheRead + read.cacheWrite;

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContentHash } from '../tokens/content-hash.js';
 
 /** Options for {@link openAIPromptCacheParams}. */
@@ -9,6 +10,13 @@ export type OpenAIPromptCacheParamsOptions = {
   /** Prepended to the key (an app or tenant name). @default '' */
   readonly prefix?: string;
 };
+
+/** The keys of {@link OpenAIPromptCacheParamsOptions}, for `checkOptions`. @internal */
+export const OPENAI_PROMPT_CACHE_PARAMS_OPTION_KEYS = {
+  sessionKey: true,
+  retention: true,
+  prefix: true,
+} as const satisfies OptionKeys<OpenAIPromptCacheParamsOptions>;
 
 /** The prompt-cache fields of an OpenAI chat completions or Responses request. */
 export type OpenAIPromptCacheParams = {
@@ -27,6 +35,10 @@ const MAX_KEY_LENGTH = 64;
  * @example await client.chat.completions.create({ model, messages, ...openAIPromptCacheParams({ sessionKey }) });
  */
 export function openAIPromptCacheParams(options: OpenAIPromptCacheParamsOptions): OpenAIPromptCacheParams {
+  checkOptions(options, {
+    where: 'openAIPromptCacheParams options',
+    known: OPENAI_PROMPT_CACHE_PARAMS_OPTION_KEYS,
+  });
   const raw = `${options.prefix ?? ''}${options.sessionKey}`;
   const key =
     raw.length <= MAX_KEY_LENGTH && /^[A-Za-z0-9:_.-]+$/.test(raw)

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import type { Message } from '../core/message.js';
 import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
@@ -14,6 +15,14 @@ export type PlanCacheAwareTrimOptions = {
   /** Marks preferred cut points (a consolidation boundary, a summary). @default none */
   readonly isConsolidationPoint?: (message: Message, index: number) => boolean;
 };
+
+/** The keys of {@link PlanCacheAwareTrimOptions}, for `checkOptions`. @internal */
+export const PLAN_CACHE_AWARE_TRIM_OPTION_KEYS = {
+  budgetTokens: true,
+  lowWater: true,
+  tokenCounter: true,
+  isConsolidationPoint: true,
+} as const satisfies OptionKeys<PlanCacheAwareTrimOptions>;
 
 /** What {@link planCacheAwareTrim} decided. */
 export type CacheAwareTrimPlan = {
@@ -47,6 +56,7 @@ export function planCacheAwareTrim(
   messages: readonly Message[],
   options: PlanCacheAwareTrimOptions,
 ): CacheAwareTrimPlan {
+  checkOptions(options, { where: 'planCacheAwareTrim options', known: PLAN_CACHE_AWARE_TRIM_OPTION_KEYS });
   const lowWater = options.lowWater ?? DEFAULT_CACHE_AWARE_TRIM.lowWater;
   if (!(options.budgetTokens >= 0) || !(lowWater > 0 && lowWater <= 1)) {
     throw new ContextError({

@@ -5,6 +5,7 @@ import type {
   AnthropicSystem,
   AnthropicTool,
 } from '../adapters/anthropic-types.js';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { applyCacheMarkers, stripCacheMarkers } from './apply-cache-markers.js';
 import { type PromptCacheBlock, prefixKeys, prefixTokens } from './prompt-cache-request.js';
@@ -33,6 +34,16 @@ export type PlanCacheBreakpointsOptions = {
   /** Counts block tokens for the minimum length. @default an `EstimatingTokenCounter` */
   readonly tokenCounter?: TokenCounter;
 };
+
+/** The keys of {@link PlanCacheBreakpointsOptions}, for `checkOptions`. @internal */
+export const PLAN_CACHE_BREAKPOINTS_OPTION_KEYS = {
+  model: true,
+  minTokens: true,
+  ttl: true,
+  previous: true,
+  existing: true,
+  tokenCounter: true,
+} as const satisfies OptionKeys<PlanCacheBreakpointsOptions>;
 
 /** Why a marker is where it is. */
 export type CacheMarkerKind = 'tools' | 'system' | 'carried' | 'tail';
@@ -83,6 +94,7 @@ export function planCacheBreakpoints(
   request: AnthropicCacheableRequest,
   options: PlanCacheBreakpointsOptions = {},
 ): PlannedCacheRequest {
+  checkOptions(options, { where: 'planCacheBreakpoints options', known: PLAN_CACHE_BREAKPOINTS_OPTION_KEYS });
   const resolved = { ...DEFAULT_PLAN_CACHE_BREAKPOINTS, ...options };
   const base = resolved.existing === 'replace' ? stripCacheMarkers(request) : request;
   const described = anthropicPromptCacheRequest(base, {

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import type { PromptCacheRequest } from './prompt-cache-request.js';
 import {
@@ -28,6 +29,18 @@ export type SimulatePromptCacheOptions = {
   /** Requests before this index are warm-up and left out of `steadyStateHitRate`. @default 1 */
   readonly steadyStateFrom?: number;
 };
+
+/** The keys of {@link SimulatePromptCacheOptions}, for `checkOptions`. @internal */
+export const SIMULATE_PROMPT_CACHE_OPTION_KEYS = {
+  provider: true,
+  model: true,
+  minTokens: true,
+  lookback: true,
+  retention: true,
+  inMemoryRetentionMs: true,
+  multipliers: true,
+  steadyStateFrom: true,
+} as const satisfies OptionKeys<SimulatePromptCacheOptions>;
 
 /** What one request read and wrote under the simulated rules. */
 export type SimulatedCacheRequest = {
@@ -79,6 +92,7 @@ export function simulatePromptCache(
   requests: readonly PromptCacheRequest[],
   options: SimulatePromptCacheOptions,
 ): PromptCacheSimulation {
+  checkOptions(options, { where: 'simulatePromptCache options', known: SIMULATE_PROMPT_CACHE_OPTION_KEYS });
   const multipliers = { ...DEFAULT_PROMPT_CACHE_MULTIPLIERS[options.provider], ...options.multipliers };
   const lookback = options.lookback ?? ANTHROPIC_LOOKBACK_BLOCKS;
   if (lookback < 1 || (options.minTokens ?? 0) < 0) {

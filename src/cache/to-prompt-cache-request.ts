@@ -1,4 +1,5 @@
 import type { AnthropicContentBlock, AnthropicSystem, AnthropicTool } from '../adapters/anthropic-types.js';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { type Message, sectionOf } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
@@ -14,6 +15,13 @@ export type PromptCacheRequestOptions = {
   /** The model the request goes to. */
   readonly model?: string;
 };
+
+/** The keys of {@link PromptCacheRequestOptions}, for `checkOptions`. @internal */
+export const PROMPT_CACHE_REQUEST_OPTION_KEYS = {
+  tokenCounter: true,
+  at: true,
+  model: true,
+} as const satisfies OptionKeys<PromptCacheRequestOptions>;
 
 /** Flat cost of an image or document block (Anthropic bills about 1,600 tokens for a 1092×1092 image). */
 const MEDIA_TOKENS = 1_600;
@@ -38,6 +46,10 @@ export function anthropicPromptCacheRequest(
   request: AnthropicCacheInput,
   options: PromptCacheRequestOptions = {},
 ): PromptCacheRequest {
+  checkOptions(options, {
+    where: 'anthropicPromptCacheRequest options',
+    known: PROMPT_CACHE_REQUEST_OPTION_KEYS,
+  });
   const counter = options.tokenCounter ?? new EstimatingTokenCounter();
   const blocks: PromptCacheBlock[] = [];
   (request.tools ?? []).forEach((tool, index) => {
@@ -92,6 +104,10 @@ export function openAIPromptCacheRequest(
   request: { readonly messages: readonly object[]; readonly tools?: readonly object[] | undefined },
   options: PromptCacheRequestOptions = {},
 ): PromptCacheRequest {
+  checkOptions(options, {
+    where: 'openAIPromptCacheRequest options',
+    known: PROMPT_CACHE_REQUEST_OPTION_KEYS,
+  });
   const counter = options.tokenCounter ?? new EstimatingTokenCounter();
   const blocks: PromptCacheBlock[] = [];
   (request.tools ?? []).forEach((tool, index) => {
@@ -121,6 +137,10 @@ export function messagesPromptCacheRequest(
   messages: readonly Message[],
   options: PromptCacheRequestOptions & { readonly tools?: readonly ToolDefinition[] } = {},
 ): PromptCacheRequest {
+  checkOptions(options, {
+    where: 'messagesPromptCacheRequest options',
+    known: { ...PROMPT_CACHE_REQUEST_OPTION_KEYS, tools: true },
+  });
   const counter = options.tokenCounter ?? new EstimatingTokenCounter();
   const blocks: PromptCacheBlock[] = [];
   (options.tools ?? []).forEach((tool, index) => {

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
@@ -26,6 +27,16 @@ export type UsageCalibratedTokenCounterOptions = {
   /** Called after each recorded sample with the new snapshot (to persist it). */
   readonly onUpdate?: (snapshot: TokenCalibrationSnapshot) => void;
 };
+
+/** The keys of {@link UsageCalibratedTokenCounterOptions}, for `checkOptions`. @internal */
+export const USAGE_CALIBRATED_TOKEN_COUNTER_OPTION_KEYS = {
+  model: true,
+  window: true,
+  minSamples: true,
+  maxRatio: true,
+  snapshot: true,
+  onUpdate: true,
+} as const satisfies OptionKeys<UsageCalibratedTokenCounterOptions>;
 
 /** One provider-reported request to learn from. */
 export type TokenCalibrationSample = {
@@ -69,6 +80,10 @@ export class UsageCalibratedTokenCounter implements TokenCounter {
   #state: State;
 
   constructor(inner: TokenCounter, options: UsageCalibratedTokenCounterOptions = {}) {
+    checkOptions(options, {
+      where: 'new UsageCalibratedTokenCounter options',
+      known: USAGE_CALIBRATED_TOKEN_COUNTER_OPTION_KEYS,
+    });
     const resolved = { ...DEFAULT_USAGE_CALIBRATION, ...options };
     if (!(resolved.window >= 1 && resolved.minSamples >= 1 && resolved.maxRatio > 1)) {
       throw new ContextError({

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { textOf } from '../core/content.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { BuildCheck, BuildCheckRequest } from '../pipeline/build-check.js';
@@ -23,6 +24,13 @@ export type VolatileContentCheckOptions = {
    */
   readonly repeat?: 'looks-volatile' | 'all';
 };
+
+/** The keys of {@link VolatileContentCheckOptions}, for `checkOptions`. @internal */
+export const VOLATILE_CONTENT_CHECK_OPTION_KEYS = {
+  maxSessions: true,
+  clock: true,
+  repeat: true,
+} as const satisfies OptionKeys<VolatileContentCheckOptions>;
 
 /** Defaults of {@link VolatileContentCheckOptions}. */
 export const DEFAULT_VOLATILE_CONTENT_CHECK = Object.freeze({ maxSessions: 64, repeat: 'looks-volatile' });
@@ -58,6 +66,10 @@ export class VolatileContentCheck implements BuildCheck {
   readonly #previous = new Map<string, Remembered>();
 
   constructor(options: VolatileContentCheckOptions = {}) {
+    checkOptions(options, {
+      where: 'new VolatileContentCheck options',
+      known: VOLATILE_CONTENT_CHECK_OPTION_KEYS,
+    });
     this.#maxSessions = Math.max(1, options.maxSessions ?? DEFAULT_VOLATILE_CONTENT_CHECK.maxSessions);
     this.#clock = options.clock ?? (() => new Date());
     this.#isRepeatingAll = (options.repeat ?? DEFAULT_VOLATILE_CONTENT_CHECK.repeat) === 'all';

@@ -7,14 +7,14 @@ import type { CompactionRecord } from '../core/compaction-record.js';
 import { ContextError } from '../core/errors.js';
 import type { Message } from '../core/message.js';
 import { sessionView } from '../core/session-view.js';
-import { loadReplayedSession } from '../sessions/replay-session.js';
-import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import { JsonlSessionStore } from '../sessions/jsonl-session-store.js';
 import { MemorySessionStore } from '../sessions/memory-session-store.js';
 import { PostgresSessionStore } from '../sessions/postgres-session-store.js';
+import { loadReplayedSession } from '../sessions/replay-session.js';
 import { sessionCompactions } from '../sessions/session-compactions.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { SqliteSessionStore } from '../sessions/sqlite-session-store.js';
+import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import { appendCompaction } from './append-compaction.js';
 
 const dirs: string[] = [];

@@ -1,4 +1,5 @@
 import { applyCompactions } from '../core/apply-compactions.js';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { CompactionRecord } from '../core/compaction-record.js';
 import { ContextError } from '../core/errors.js';
 import {
@@ -15,6 +16,12 @@ export type AppendCompactionOptions = {
   readonly signal?: AbortSignal;
 };
 
+const APPEND_COMPACTION_OPTION_KEYS = {
+  sessionKey: true,
+  record: true,
+  signal: true,
+} as const satisfies OptionKeys<AppendCompactionOptions>;
+
 /**
  * Appends a compaction record to a session, under the store's session lock (across processes and
  * servers for the built-in stores): it loads the session, checks the record against its messages and
@@ -25,6 +32,7 @@ export type AppendCompactionOptions = {
  * was compacted meanwhile), naming the violation; `INVALID_INPUT` when the session does not exist.
  */
 export async function appendCompaction(store: SessionStore, options: AppendCompactionOptions): Promise<void> {
+  checkOptions(options, { where: 'appendCompaction options', known: APPEND_COMPACTION_OPTION_KEYS });
   const write = async (): Promise<void> => {
     const session = await store.load(
       options.sessionKey,

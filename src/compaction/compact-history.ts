@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { viewId } from '../core/apply-compactions.js';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import {
   COMPACTION_DEPTH_KEY,
   COMPACTION_ID_KEY,
@@ -14,7 +15,7 @@ import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionBreaker } from './compaction-breaker.js';
 import { DEFAULT_COMPACTION_PROMPT, renderTranscript } from './compaction-prompt.js';
-import type { PinnedContextOptions } from './pinned-context.js';
+import { PINNED_CONTEXT_OPTION_KEYS, type PinnedContextOptions } from './pinned-context.js';
 import { type CompactionPlan, DEFAULT_KEEP_RECENT, planCompaction } from './plan-compaction.js';
 
 /** Options for {@link compactHistory}. */
@@ -49,6 +50,25 @@ export type CompactHistoryOptions = {
   readonly now?: () => Date;
   readonly signal?: AbortSignal;
 };
+
+/** The keys of {@link CompactHistoryOptions}. */
+export const COMPACT_HISTORY_OPTION_KEYS = {
+  summarizer: true,
+  keepRecent: true,
+  instructions: true,
+  prompt: true,
+  pinned: true,
+  triggerTokens: true,
+  minGain: true,
+  tokenCounter: true,
+  breaker: true,
+  timeoutMs: true,
+  maxOutputTokens: true,
+  trigger: true,
+  generateId: true,
+  now: true,
+  signal: true,
+} as const satisfies OptionKeys<CompactHistoryOptions>;
 
 /** Why {@link compactHistory} made no record. */
 export type CompactionSkipReason =
@@ -103,6 +123,11 @@ export async function compactHistory(
   messages: readonly Message[],
   options: CompactHistoryOptions,
 ): Promise<CompactHistoryResult> {
+  checkOptions(options, {
+    where: 'compactHistory options',
+    known: COMPACT_HISTORY_OPTION_KEYS,
+    nested: { pinned: { known: PINNED_CONTEXT_OPTION_KEYS } },
+  });
   const counter = options.tokenCounter ?? new SimpleTokenCounter();
   const now = options.now ?? (() => new Date());
   const skip = (reason: CompactionSkipReason, detail: string): CompactHistoryResult => ({
@@ -113,7 +138,11 @@ export async function compactHistory(
   });
   const refusal = refusalOf(messages, { ...options, counter, now });
   if (refusal !== undefined) return skip(refusal.reason, refusal.detail);
-  const plan = planCompaction(messages, { ...options, tokenCounter: counter });
+  const plan = planCompaction(messages, {
+    tokenCounter: counter,
+    ...(options.keepRecent === undefined ? {} : { keepRecent: options.keepRecent }),
+    ...(options.pinned === undefined ? {} : { pinned: options.pinned }),
+  });
   if (plan === undefined)
     return skip(
       'nothing-to-compact',

@@ -1,3 +1,5 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
+
 /** Options for {@link CompactionBreaker}. */
 export type CompactionBreakerOptions = {
   /** Failures in a row that open the breaker. @default 3 */
@@ -5,6 +7,11 @@ export type CompactionBreakerOptions = {
   /** How long an open breaker refuses to try, in milliseconds. @default 300000 (5 minutes) */
   readonly cooldownMs?: number;
 };
+
+const COMPACTION_BREAKER_OPTION_KEYS = {
+  maxFailures: true,
+  cooldownMs: true,
+} as const satisfies OptionKeys<CompactionBreakerOptions>;
 
 /** Defaults of {@link CompactionBreakerOptions}. */
 export const DEFAULT_COMPACTION_BREAKER = Object.freeze({ maxFailures: 3, cooldownMs: 300_000 });
@@ -21,6 +28,7 @@ export class CompactionBreaker {
   #openedAt: number | undefined;
 
   constructor(options: CompactionBreakerOptions = {}) {
+    checkOptions(options, { where: 'new CompactionBreaker options', known: COMPACTION_BREAKER_OPTION_KEYS });
     this.#maxFailures = options.maxFailures ?? DEFAULT_COMPACTION_BREAKER.maxFailures;
     this.#cooldownMs = options.cooldownMs ?? DEFAULT_COMPACTION_BREAKER.cooldownMs;
   }

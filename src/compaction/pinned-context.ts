@@ -1,3 +1,4 @@
+import type { OptionKeys } from '../core/check-options.js';
 import { COMPACTION_ID_KEY } from '../core/compaction-record.js';
 import type { Message } from '../core/message.js';
 import type { MessageUnit } from '../core/transactions.js';
@@ -16,6 +17,13 @@ export type PinnedContextOptions = {
    */
   readonly maxTokens?: number;
 };
+
+/** The keys of {@link PinnedContextOptions}. */
+export const PINNED_CONTEXT_OPTION_KEYS = {
+  latestUserRequests: true,
+  tools: true,
+  maxTokens: true,
+} as const satisfies OptionKeys<PinnedContextOptions>;
 
 /** Defaults of {@link PinnedContextOptions}. */
 export const DEFAULT_PINNED_CONTEXT = Object.freeze({ latestUserRequests: 1, maxTokens: 8000 });

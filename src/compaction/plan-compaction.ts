@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { Message } from '../core/message.js';
 import { groupTransactions, type MessageUnit } from '../core/transactions.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
@@ -5,6 +6,7 @@ import type { TokenCounter } from '../tokens/token-counter.js';
 import {
   capPins,
   DEFAULT_PINNED_CONTEXT,
+  PINNED_CONTEXT_OPTION_KEYS,
   type PinnedContextOptions,
   type PinnedUnit,
   pinnedUnits,
@@ -40,6 +42,13 @@ export type PlanCompactionOptions = {
   readonly tokenCounter?: TokenCounter;
 };
 
+/** The keys of {@link PlanCompactionOptions}. */
+export const PLAN_COMPACTION_OPTION_KEYS = {
+  keepRecent: true,
+  pinned: true,
+  tokenCounter: true,
+} as const satisfies OptionKeys<PlanCompactionOptions>;
+
 /**
  * The run a compaction of `messages` would replace: the units after the leading system messages and
  * before the newest `keepRecent` tokens (an unfinished tool transaction is always kept), with the
@@ -49,6 +58,11 @@ export function planCompaction(
   messages: readonly Message[],
   options: PlanCompactionOptions = {},
 ): CompactionPlan | undefined {
+  checkOptions(options, {
+    where: 'planCompaction options',
+    known: PLAN_COMPACTION_OPTION_KEYS,
+    nested: { pinned: { known: PINNED_CONTEXT_OPTION_KEYS } },
+  });
   const counter = options.tokenCounter ?? new SimpleTokenCounter();
   const units = groupTransactions(messages);
   let first = 0;

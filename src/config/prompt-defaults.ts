@@ -1,3 +1,5 @@
+import type { OptionKeys } from '../core/check-options.js';
+
 /**
  * Every configurable prompt fragment. Each field can be overridden in the `prompt`
  * section of `ctxloom.yaml`; `resolvePrompts` merges overrides over {@link DEFAULT_PROMPTS}.
@@ -22,6 +24,19 @@ export type PromptDefaults = {
   /** The workspace bootstrap files, in order, relative to the workspace root. */
   readonly bootstrapFiles: readonly string[];
 };
+
+/** The keys of {@link PromptDefaults}, for `checkOptions`. @internal */
+export const PROMPT_DEFAULT_KEYS = {
+  personaDefaultPrompt: true,
+  reactProtocolPrompt: true,
+  historySemanticsPrompt: true,
+  skillCapabilityPolicyPrompt: true,
+  skillOnDemandPolicyPrompt: true,
+  skillFallbackPolicyPrompt: true,
+  skillResourceUsagePolicyPrompt: true,
+  toolsTemplate: true,
+  bootstrapFiles: true,
+} as const satisfies OptionKeys<PromptDefaults>;
 
 /** The built-in prompt texts (frozen). */
 export const DEFAULT_PROMPTS: PromptDefaults = Object.freeze({

@@ -6,6 +6,13 @@
 export { type AppliedCompactions, applyCompactions, viewId } from './apply-compactions.js';
 export { apportionTokens } from './apportion-tokens.js';
 export {
+  checkOptions,
+  type NestedOptionsShape,
+  type OptionKeys,
+  type OptionsShape,
+} from './check-options.js';
+export { closestName } from './closest-name.js';
+export {
   COMPACTION_DEPTH_KEY,
   COMPACTION_ID_KEY,
   type CompactionKind,

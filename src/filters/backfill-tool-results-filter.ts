@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { type Decision, decision } from '../core/decision.js';
 import { type Message, SECTION_KEY, sectionOf } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
@@ -11,6 +12,12 @@ export type BackfillToolResultsFilterOptions = {
   /** The content of a backfilled result. @default '[Tool result unavailable — call was interrupted or lost]' */
   readonly text?: string;
 };
+
+/** The keys of {@link BackfillToolResultsFilterOptions}, for `checkOptions`. @internal */
+export const BACKFILL_TOOL_RESULTS_FILTER_OPTION_KEYS = {
+  id: true,
+  text: true,
+} as const satisfies OptionKeys<BackfillToolResultsFilterOptions>;
 
 /**
  * Governor steps 4 and 9: for every declared tool call without a result, inserts a tool message
@@ -27,6 +34,10 @@ export class BackfillToolResultsFilter implements ContextFilter {
   readonly #memo = new UnchangedListMemo();
 
   constructor(options: BackfillToolResultsFilterOptions = {}) {
+    checkOptions(options, {
+      where: 'new BackfillToolResultsFilter options',
+      known: BACKFILL_TOOL_RESULTS_FILTER_OPTION_KEYS,
+    });
     this.id = options.id ?? 'backfill-tool-results';
     this.#text = options.text ?? DEFAULT_BACKFILL_TEXT;
   }

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { BudgetUnsatisfiableError, ContextError } from '../core/errors.js';
 import { visitListDelta } from '../core/list-delta.js';
 import type { Message } from '../core/message.js';
@@ -18,6 +19,14 @@ export type BudgetGuardFilterOptions = {
   /** How to reach the budget, appended to the error message. @default a generic hint */
   readonly hint?: string;
 };
+
+/** The keys of {@link BudgetGuardFilterOptions}, for `checkOptions`. @internal */
+export const BUDGET_GUARD_FILTER_OPTION_KEYS = {
+  id: true,
+  budgetTokens: true,
+  onOverBudget: true,
+  hint: true,
+} as const satisfies OptionKeys<BudgetGuardFilterOptions>;
 
 /**
  * The last step of a budgeted chain: checks that the request (messages plus tool schemas, counted
@@ -40,6 +49,7 @@ export class BudgetGuardFilter implements ContextFilter {
     | undefined;
 
   constructor(options: BudgetGuardFilterOptions) {
+    checkOptions(options, { where: 'new BudgetGuardFilter options', known: BUDGET_GUARD_FILTER_OPTION_KEYS });
     if (!(Number.isFinite(options.budgetTokens) && options.budgetTokens >= 0)) {
       throw new ContextError({
         code: 'INVALID_OPTIONS',

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import { checkMessageList, messageListGrowth } from '../pipeline/build-input-validator.js';
@@ -81,6 +82,44 @@ export type ContextGovernorOptions = InputBudgetOptions & {
   readonly historyWindow?: boolean;
 };
 
+/** The keys of {@link ContextGovernorOptions}, for `checkOptions`. @internal */
+export const CONTEXT_GOVERNOR_OPTION_KEYS = {
+  contextWindowTokens: true,
+  maxOutputTokens: true,
+  blockLimit: true,
+  safetyBufferTokens: true,
+  maxToolResultChars: true,
+  workspace: true,
+  sessionKey: true,
+  tokenCounter: true,
+  placeholderTexts: true,
+  backfillText: true,
+  offloadExemptTools: true,
+  offload: true,
+  compactableTools: true,
+  minCompactChars: true,
+  compactionTargetRatio: true,
+  compactionText: true,
+  onOverBudget: true,
+  debug: true,
+  now: true,
+  observer: true,
+  historyWindow: true,
+} as const satisfies OptionKeys<ContextGovernorOptions>;
+
+/** The nested option objects of {@link ContextGovernorOptions}. @internal */
+export const CONTEXT_GOVERNOR_NESTED_OPTIONS = {
+  offload: {
+    known: {
+      previewChars: true,
+      maxBucketAgeMs: true,
+      maxBuckets: true,
+      clock: true,
+      dryRun: true,
+    } satisfies OptionKeys<NonNullable<ContextGovernorOptions['offload']>>,
+  },
+} as const;
+
 /** Per-call options of {@link ContextGovernor.prepareForModel}. */
 export type PrepareForModelOptions = {
   /**
@@ -131,6 +170,11 @@ export class ContextGovernor {
   readonly #windowTokens: number;
 
   constructor(options: ContextGovernorOptions = {}) {
+    checkOptions(options, {
+      where: 'new ContextGovernor options',
+      known: CONTEXT_GOVERNOR_OPTION_KEYS,
+      nested: CONTEXT_GOVERNOR_NESTED_OPTIONS,
+    });
     this.budgetTokens = resolveInputBudget(options);
     this.filters = governorFilters(options, this.budgetTokens);
     this.#windowTokens = Math.max(

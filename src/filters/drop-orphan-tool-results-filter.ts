@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { decision } from '../core/decision.js';
 import type { Message, ToolCall } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
@@ -8,6 +9,11 @@ export type DropOrphanToolResultsFilterOptions = {
   /** The stage id. @default 'drop-orphan-tool-results' */
   readonly id?: string;
 };
+
+/** The keys of {@link DropOrphanToolResultsFilterOptions}, for `checkOptions`. @internal */
+export const DROP_ORPHAN_TOOL_RESULTS_FILTER_OPTION_KEYS = {
+  id: true,
+} as const satisfies OptionKeys<DropOrphanToolResultsFilterOptions>;
 
 /**
  * Governor steps 3 and 8: drops tool results that cannot be paired. A result is dropped when its
@@ -26,6 +32,10 @@ export class DropOrphanToolResultsFilter implements ContextFilter {
   readonly #memo = new UnchangedListMemo();
 
   constructor(options: DropOrphanToolResultsFilterOptions = {}) {
+    checkOptions(options, {
+      where: 'new DropOrphanToolResultsFilter options',
+      known: DROP_ORPHAN_TOOL_RESULTS_FILTER_OPTION_KEYS,
+    });
     this.id = options.id ?? 'drop-orphan-tool-results';
   }
 

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { type Decision, decision } from '../core/decision.js';
 import type { Message } from '../core/message.js';
 import type { BuildInput } from '../pipeline/build-input.js';
@@ -28,6 +29,16 @@ export type InflightCompactionFilterOptions = {
   readonly text?: (toolName: string) => string;
 };
 
+/** The keys of {@link InflightCompactionFilterOptions}, for `checkOptions`. @internal */
+export const INFLIGHT_COMPACTION_FILTER_OPTION_KEYS = {
+  id: true,
+  budgetTokens: true,
+  compactableTools: true,
+  minCompactChars: true,
+  targetRatio: true,
+  text: true,
+} as const satisfies OptionKeys<InflightCompactionFilterOptions>;
+
 /**
  * Governor step 6: under pressure only, replaces this run's large tool results (from
  * `inflightStartIndex`, or the ids in `inflightMessageIds`, of the governor state) with an
@@ -43,6 +54,10 @@ export class InflightCompactionFilter implements ContextFilter {
   readonly #compactable: ReadonlySet<string>;
 
   constructor(options: InflightCompactionFilterOptions) {
+    checkOptions(options, {
+      where: 'new InflightCompactionFilter options',
+      known: INFLIGHT_COMPACTION_FILTER_OPTION_KEYS,
+    });
     this.id = options.id ?? 'inflight-compaction';
     this.#options = options;
     this.#compactable = new Set(options.compactableTools ?? DEFAULT_COMPACTABLE_TOOLS);

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { type Decision, decision } from '../core/decision.js';
 import { type Message, SECTION_KEY, sectionOf } from '../core/message.js';
 import { withLead } from '../core/with-lead.js';
@@ -12,6 +13,13 @@ export type JoinSystemMessagesFilterOptions = {
   /** The section of the joined message. @default 'system-prompt' */
   readonly section?: string;
 };
+
+/** The keys of {@link JoinSystemMessagesFilterOptions}, for `checkOptions`. @internal */
+export const JOIN_SYSTEM_MESSAGES_FILTER_OPTION_KEYS = {
+  id: true,
+  separator: true,
+  section: true,
+} as const satisfies OptionKeys<JoinSystemMessagesFilterOptions>;
 
 /** One part of a joined system message: the section that made it and its length in characters. */
 export type SystemPromptPart = { readonly section: string; readonly chars: number };
@@ -43,6 +51,10 @@ export class JoinSystemMessagesFilter implements ContextFilter {
     | undefined;
 
   constructor(options: JoinSystemMessagesFilterOptions = {}) {
+    checkOptions(options, {
+      where: 'new JoinSystemMessagesFilter options',
+      known: JOIN_SYSTEM_MESSAGES_FILTER_OPTION_KEYS,
+    });
     this.id = options.id ?? 'join-system-messages';
     this.separator = options.separator ?? '\n\n---\n\n';
     this.section = options.section ?? 'system-prompt';

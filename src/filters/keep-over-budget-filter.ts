@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { decision } from '../core/decision.js';
 import { BudgetUnsatisfiableError } from '../core/errors.js';
 import type { Message, Role } from '../core/message.js';
@@ -13,6 +14,12 @@ export type KeepOverBudgetFilterOptions = {
   readonly pinnedRoles?: readonly Role[];
 };
 
+/** The keys of {@link KeepOverBudgetFilterOptions}, for `checkOptions`. @internal */
+export const KEEP_OVER_BUDGET_FILTER_OPTION_KEYS = {
+  filter: true,
+  pinnedRoles: true,
+} as const satisfies OptionKeys<KeepOverBudgetFilterOptions>;
+
 /**
  * Runs a budget filter and, when it reports that even the pinned part does not fit
  * (`BudgetUnsatisfiableError`), sends the smallest request instead of failing: the pinned prefix and
@@ -27,6 +34,10 @@ export class KeepOverBudgetFilter implements ContextFilter {
   readonly #pinnedRoles: ReadonlySet<Role>;
 
   constructor(options: KeepOverBudgetFilterOptions) {
+    checkOptions(options, {
+      where: 'new KeepOverBudgetFilter options',
+      known: KEEP_OVER_BUDGET_FILTER_OPTION_KEYS,
+    });
     this.#filter = options.filter;
     this.id = options.filter.id;
     this.#pinnedRoles = new Set(options.pinnedRoles ?? ['system']);

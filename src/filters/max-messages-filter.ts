@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { type Decision, decision } from '../core/decision.js';
 import { ContextError } from '../core/errors.js';
 import type { Message, Role } from '../core/message.js';
@@ -14,6 +15,12 @@ export type MaxMessagesFilterOptions = {
   /** Roles whose leading run is the pinned prefix, always kept. @default ['system'] */
   readonly pinnedRoles?: readonly Role[];
 };
+
+/** The keys of {@link MaxMessagesFilterOptions}, for `checkOptions`. @internal */
+export const MAX_MESSAGES_FILTER_OPTION_KEYS = {
+  maxMessages: true,
+  pinnedRoles: true,
+} as const satisfies OptionKeys<MaxMessagesFilterOptions>;
 
 /** Defaults of {@link MaxMessagesFilterOptions}. */
 export const DEFAULT_MAX_MESSAGES_FILTER = Object.freeze({ pinnedRoles: Object.freeze(['system'] as const) });
@@ -39,6 +46,7 @@ export class MaxMessagesFilter implements ContextFilter {
   readonly pinnedRoles: ReadonlySet<Role>;
 
   constructor(options: MaxMessagesFilterOptions) {
+    checkOptions(options, { where: 'new MaxMessagesFilter options', known: MAX_MESSAGES_FILTER_OPTION_KEYS });
     if (!Number.isInteger(options.maxMessages) || options.maxMessages < 1) {
       throw new ContextError({
         code: 'INVALID_OPTIONS',

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { Decision } from '../core/decision.js';
 import { decision } from '../core/decision.js';
 import { type Message, sectionOf } from '../core/message.js';
@@ -11,6 +12,12 @@ export type MergeCurrentMessageFilterOptions = {
   /** The section of the current message. @default 'current-message' */
   readonly currentSection?: string;
 };
+
+/** The keys of {@link MergeCurrentMessageFilterOptions}, for `checkOptions`. @internal */
+export const MERGE_CURRENT_MESSAGE_FILTER_OPTION_KEYS = {
+  id: true,
+  currentSection: true,
+} as const satisfies OptionKeys<MergeCurrentMessageFilterOptions>;
 
 /** Metadata key naming the message merged into the current one (also makes the merge happen once). */
 export const MERGED_FROM_KEY = 'mergedFrom';
@@ -32,6 +39,10 @@ export class MergeCurrentMessageFilter implements ContextFilter {
   readonly currentSection: string;
 
   constructor(options: MergeCurrentMessageFilterOptions = {}) {
+    checkOptions(options, {
+      where: 'new MergeCurrentMessageFilter options',
+      known: MERGE_CURRENT_MESSAGE_FILTER_OPTION_KEYS,
+    });
     this.id = options.id ?? 'merge-current-message';
     this.currentSection = options.currentSection ?? 'current-message';
   }

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { type Decision, decision } from '../core/decision.js';
 import type { Message } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
@@ -12,6 +13,13 @@ export type RoleAlternationFilterOptions = {
   /** Replaces empty string content (providers reject it); `undefined` keeps it. @default '(empty)' */
   readonly emptyContentText?: string | undefined;
 };
+
+/** The keys of {@link RoleAlternationFilterOptions}, for `checkOptions`. @internal */
+export const ROLE_ALTERNATION_FILTER_OPTION_KEYS = {
+  id: true,
+  continuationText: true,
+  emptyContentText: true,
+} as const satisfies OptionKeys<RoleAlternationFilterOptions>;
 
 /**
  * Makes the role sequence legal for strict providers (GLM error 1214, Anthropic): merges neighbouring
@@ -30,6 +38,10 @@ export class RoleAlternationFilter implements ContextFilter {
   readonly #empty: string | undefined;
 
   constructor(options: RoleAlternationFilterOptions = {}) {
+    checkOptions(options, {
+      where: 'new RoleAlternationFilter options',
+      known: ROLE_ALTERNATION_FILTER_OPTION_KEYS,
+    });
     this.id = options.id ?? 'role-alternation';
     this.#continuation = options.continuationText ?? '(conversation continued)';
     this.#empty = 'emptyContentText' in options ? options.emptyContentText : '(empty)';

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Message } from '../core/message.js';
 import type { BuildInput } from '../pipeline/build-input.js';
@@ -9,6 +10,11 @@ export type SanitizeToolCallsFilterOptions = {
   /** Makes ids for calls that have none on either side. @default the builder's `context.generateId` */
   readonly generateId?: IdGenerator;
 };
+
+/** The keys of {@link SanitizeToolCallsFilterOptions}, for `checkOptions`. @internal */
+export const SANITIZE_TOOL_CALLS_FILTER_OPTION_KEYS = {
+  generateId: true,
+} as const satisfies OptionKeys<SanitizeToolCallsFilterOptions>;
 
 /**
  * The filter form of {@link sanitizeToolCallHistory} (id `sanitize-tool-calls`): removes broken
@@ -23,6 +29,10 @@ export class SanitizeToolCallsFilter implements ContextFilter {
   readonly #generateId: IdGenerator | undefined;
 
   constructor(options: SanitizeToolCallsFilterOptions = {}) {
+    checkOptions(options, {
+      where: 'new SanitizeToolCallsFilter options',
+      known: SANITIZE_TOOL_CALLS_FILTER_OPTION_KEYS,
+    });
     this.#generateId = options.generateId;
   }
 

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { decision } from '../core/decision.js';
 import { findLegalMessageStart } from '../core/find-legal-message-start.js';
 import { visitListDelta } from '../core/list-delta.js';
@@ -15,6 +16,12 @@ export type SnipHistoryFilterOptions = {
   /** The input budget in tokens; 0 turns the step off (see `resolveInputBudget`). */
   readonly budgetTokens: number;
 };
+
+/** The keys of {@link SnipHistoryFilterOptions}, for `checkOptions`. @internal */
+export const SNIP_HISTORY_FILTER_OPTION_KEYS = {
+  id: true,
+  budgetTokens: true,
+} as const satisfies OptionKeys<SnipHistoryFilterOptions>;
 
 /**
  * Governor step 7: when the prompt (messages + tool definitions) exceeds the budget, keeps every
@@ -39,6 +46,7 @@ export class SnipHistoryFilter implements ContextFilter {
   #last: NonSystemTokens | undefined;
 
   constructor(options: SnipHistoryFilterOptions) {
+    checkOptions(options, { where: 'new SnipHistoryFilter options', known: SNIP_HISTORY_FILTER_OPTION_KEYS });
     this.id = options.id ?? 'snip-history';
     this.#budget = options.budgetTokens;
   }

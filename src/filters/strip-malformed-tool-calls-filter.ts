@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { type Decision, decision } from '../core/decision.js';
 import type { Message, ToolCall } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
@@ -8,6 +9,11 @@ export type StripMalformedToolCallsFilterOptions = {
   /** The stage id. @default 'strip-malformed-tool-calls' */
   readonly id?: string;
 };
+
+/** The keys of {@link StripMalformedToolCallsFilterOptions}, for `checkOptions`. @internal */
+export const STRIP_MALFORMED_TOOL_CALLS_FILTER_OPTION_KEYS = {
+  id: true,
+} as const satisfies OptionKeys<StripMalformedToolCallsFilterOptions>;
 
 /** True when a tool call can be sent: its name is a non-empty string (nanobot's rule). */
 export function isValidToolCallName(call: ToolCall): boolean {
@@ -36,6 +42,10 @@ export class StripMalformedToolCallsFilter implements ContextFilter {
   #declared = new Set<string>();
 
   constructor(options: StripMalformedToolCallsFilterOptions = {}) {
+    checkOptions(options, {
+      where: 'new StripMalformedToolCallsFilter options',
+      known: STRIP_MALFORMED_TOOL_CALLS_FILTER_OPTION_KEYS,
+    });
     this.id = options.id ?? 'strip-malformed-tool-calls';
   }
 

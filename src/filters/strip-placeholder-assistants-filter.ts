@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { decision } from '../core/decision.js';
 import type { Message } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
@@ -13,6 +14,12 @@ export type StripPlaceholderAssistantsFilterOptions = {
   readonly placeholders?: readonly string[];
 };
 
+/** The keys of {@link StripPlaceholderAssistantsFilterOptions}, for `checkOptions`. @internal */
+export const STRIP_PLACEHOLDER_ASSISTANTS_FILTER_OPTION_KEYS = {
+  id: true,
+  placeholders: true,
+} as const satisfies OptionKeys<StripPlaceholderAssistantsFilterOptions>;
+
 /**
  * Governor step 1: removes assistant messages whose string content is a placeholder (such as
  * `[Previous assistant message omitted.]`) unless they carry tool calls. List content never matches.
@@ -26,6 +33,10 @@ export class StripPlaceholderAssistantsFilter implements ContextFilter {
   readonly #memo = new UnchangedListMemo();
 
   constructor(options: StripPlaceholderAssistantsFilterOptions = {}) {
+    checkOptions(options, {
+      where: 'new StripPlaceholderAssistantsFilter options',
+      known: STRIP_PLACEHOLDER_ASSISTANTS_FILTER_OPTION_KEYS,
+    });
     this.id = options.id ?? 'strip-placeholder-assistants';
     this.#placeholders = new PlaceholderTexts(options.placeholders ?? DEFAULT_PLACEHOLDER_TEXTS);
   }

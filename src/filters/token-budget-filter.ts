@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { decision } from '../core/decision.js';
 import { BudgetUnsatisfiableError, ContextError } from '../core/errors.js';
 import type { Message, Role } from '../core/message.js';
@@ -22,6 +23,14 @@ export type TokenBudgetFilterOptions = {
   /** Roles whose leading run is the pinned prefix, always kept. @default ['system'] */
   readonly pinnedRoles?: readonly Role[];
 };
+
+/** The keys of {@link TokenBudgetFilterOptions}, for `checkOptions`. @internal */
+export const TOKEN_BUDGET_FILTER_OPTION_KEYS = {
+  maxTokens: true,
+  tokenCounter: true,
+  trimFromStart: true,
+  pinnedRoles: true,
+} as const satisfies OptionKeys<TokenBudgetFilterOptions>;
 
 /** Defaults of {@link TokenBudgetFilterOptions}. */
 export const DEFAULT_TOKEN_BUDGET_FILTER = Object.freeze({
@@ -59,6 +68,7 @@ export class TokenBudgetFilter implements ContextFilter {
   readonly #tokenCounter: TokenCounter | undefined;
 
   constructor(options: TokenBudgetFilterOptions) {
+    checkOptions(options, { where: 'new TokenBudgetFilter options', known: TOKEN_BUDGET_FILTER_OPTION_KEYS });
     if (
       typeof options.maxTokens !== 'number' ||
       !Number.isFinite(options.maxTokens) ||

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { codePointLength } from '../core/code-points.js';
 import { type Decision, decision } from '../core/decision.js';
 import { throwIfAborted } from '../core/errors.js';
@@ -62,6 +63,29 @@ export type ToolResultBudgetFilterOptions = {
   >;
 };
 
+/** The keys of {@link ToolResultBudgetFilterOptions}, for `checkOptions`. @internal */
+export const TOOL_RESULT_BUDGET_FILTER_OPTION_KEYS = {
+  id: true,
+  maxToolResultChars: true,
+  workspace: true,
+  sessionKey: true,
+  exemptTools: true,
+  offload: true,
+} as const satisfies OptionKeys<ToolResultBudgetFilterOptions>;
+
+/** The nested option objects of {@link ToolResultBudgetFilterOptions}. @internal */
+export const TOOL_RESULT_BUDGET_FILTER_NESTED_OPTIONS = {
+  offload: {
+    known: {
+      previewChars: true,
+      maxBucketAgeMs: true,
+      maxBuckets: true,
+      clock: true,
+      dryRun: true,
+    } satisfies OptionKeys<NonNullable<ToolResultBudgetFilterOptions['offload']>>,
+  },
+} as const;
+
 /**
  * Governor step 5: normalises every tool result (history included) with `normalizeToolResult`:
  * empty results get the `({tool} completed with no output)` text, oversized ones are offloaded to
@@ -85,6 +109,11 @@ export class ToolResultBudgetFilter implements ContextFilter {
   #lastCall: LastCall | undefined;
 
   constructor(options: ToolResultBudgetFilterOptions = {}) {
+    checkOptions(options, {
+      where: 'new ToolResultBudgetFilter options',
+      known: TOOL_RESULT_BUDGET_FILTER_OPTION_KEYS,
+      nested: TOOL_RESULT_BUDGET_FILTER_NESTED_OPTIONS,
+    });
     this.id = options.id ?? 'tool-result-budget';
     this.#options = options;
   }

@@ -1,8 +1,10 @@
 import { toOpenAIChatMessages } from '../adapters/to-openai-chat-messages.js';
 import {
+  OPENAI_PROMPT_CACHE_PARAMS_OPTION_KEYS,
   type OpenAIPromptCacheParamsOptions,
   openAIPromptCacheParams,
 } from '../cache/openai-prompt-cache-params.js';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import type { ChatModel, ChatRequest, ChatResult } from './chat-model.js';
 import { ChatModelError } from './chat-model-error.js';
@@ -39,6 +41,20 @@ export type OpenAICompatibleChatModelOptions = {
   readonly promptCache?: OpenAIPromptCacheParamsOptions;
 };
 
+/** The keys of {@link OpenAICompatibleChatModelOptions}, for `checkOptions`. @internal */
+export const OPENAI_COMPATIBLE_CHAT_MODEL_OPTION_KEYS = {
+  baseURL: true,
+  apiKey: true,
+  model: true,
+  timeoutMs: true,
+  maxRetries: true,
+  retryBaseDelayMs: true,
+  maxRetryDelayMs: true,
+  headers: true,
+  fetch: true,
+  promptCache: true,
+} as const satisfies OptionKeys<OpenAICompatibleChatModelOptions>;
+
 /** Defaults of {@link OpenAICompatibleChatModelOptions}. */
 export const DEFAULT_OPENAI_COMPATIBLE_CHAT_MODEL = Object.freeze({
   timeoutMs: 60_000,
@@ -63,6 +79,11 @@ export class OpenAICompatibleChatModel implements ChatModel {
   readonly #url: string;
 
   constructor(options: OpenAICompatibleChatModelOptions) {
+    checkOptions(options, {
+      where: 'new OpenAICompatibleChatModel options',
+      known: OPENAI_COMPATIBLE_CHAT_MODEL_OPTION_KEYS,
+      nested: { promptCache: { known: OPENAI_PROMPT_CACHE_PARAMS_OPTION_KEYS } },
+    });
     if (options.baseURL.trim() === '' || options.model.trim() === '') {
       throw new ContextError({
         code: 'INVALID_OPTIONS',

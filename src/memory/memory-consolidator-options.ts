@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { ChatModel } from '../llm/chat-model.js';
@@ -54,6 +55,27 @@ export type MemoryConsolidatorOptions = {
   readonly onProgress?: (line: string) => void;
 };
 
+/** The keys of {@link MemoryConsolidatorOptions}, for `checkOptions`. @internal */
+export const MEMORY_CONSOLIDATOR_OPTION_KEYS = {
+  workspace: true,
+  store: true,
+  model: true,
+  contextWindowTokens: true,
+  maxOutputTokens: true,
+  consolidationRatio: true,
+  tokenCounter: true,
+  systemPrompt: true,
+  tools: true,
+  archiveInstruction: true,
+  historyFormat: true,
+  maxSummaryChars: true,
+  maxRawArchiveChars: true,
+  maxRounds: true,
+  unusableReply: true,
+  now: true,
+  onProgress: true,
+} as const satisfies OptionKeys<MemoryConsolidatorOptions>;
+
 /** Defaults of {@link MemoryConsolidatorOptions}. */
 export const DEFAULT_MEMORY_CONSOLIDATOR = Object.freeze({
   consolidationRatio: 0.5,
@@ -73,6 +95,7 @@ export function consolidationBudget(
 
 /** @throws ContextError `INVALID_OPTIONS` for a ratio outside 0.1–0.95, a window with no budget or bad counts. */
 export function validateMemoryConsolidatorOptions(options: MemoryConsolidatorOptions): void {
+  checkOptions(options, { where: 'new MemoryConsolidator options', known: MEMORY_CONSOLIDATOR_OPTION_KEYS });
   const invalid = (message: string): never => {
     throw new ContextError({ code: 'INVALID_OPTIONS', message });
   };

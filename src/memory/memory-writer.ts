@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import { system, user } from '../core/factories.js';
 import type { ChatModel } from '../llm/chat-model.js';
@@ -50,6 +51,23 @@ export type MemoryWriterOptions = {
   readonly onProgress?: (line: string) => void;
 };
 
+/** The keys of {@link MemoryWriterOptions}, for `checkOptions`. @internal */
+export const MEMORY_WRITER_OPTION_KEYS = {
+  workspace: true,
+  model: true,
+  batchSize: true,
+  maxOutputTokens: true,
+  maxFileChars: true,
+  prompt: true,
+  minRetainedRatio: true,
+  extraTemplates: true,
+  maxBackups: true,
+  now: true,
+  maxHistoryEntries: true,
+  lockTimeoutMs: true,
+  onProgress: true,
+} as const satisfies OptionKeys<MemoryWriterOptions>;
+
 // A live writer's lock is broken only after this long (a run makes many slow model calls).
 const WRITER_LOCK_STALE_MS = 3_600_000;
 
@@ -92,6 +110,7 @@ export class MemoryWriter {
   readonly #lockPath: string;
 
   constructor(options: MemoryWriterOptions) {
+    checkOptions(options, { where: 'new MemoryWriter options', known: MEMORY_WRITER_OPTION_KEYS });
     const ratio = options.minRetainedRatio ?? DEFAULT_MEMORY_WRITER.minRetainedRatio;
     if (!(ratio >= 0 && ratio <= 1)) {
       throw new ContextError({

@@ -1,3 +1,4 @@
+import type { OptionKeys } from '../core/check-options.js';
 import type { Content, Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 
@@ -21,6 +22,17 @@ export type PromptRuntimeContext = {
   /** Inject the workspace bootstrap files. */
   readonly includeBootstrapFiles?: boolean;
 };
+
+/** The keys of {@link PromptRuntimeContext}, for `checkOptions`. @internal */
+export const PROMPT_RUNTIME_CONTEXT_KEYS = {
+  contextBuilder: true,
+  workspaceDir: true,
+  skillsDir: true,
+  skillsCatalog: true,
+  includeSkillsSummary: true,
+  includeActiveSkills: true,
+  includeBootstrapFiles: true,
+} as const satisfies OptionKeys<PromptRuntimeContext>;
 
 /** One block of runtime context appended after the user's text (never put in the system prompt). */
 export type RuntimeContextBlock = {

@@ -1,6 +1,11 @@
+import type { OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
-import { ContextGovernor, type ContextGovernorOptions } from '../filters/context-governor.js';
+import {
+  CONTEXT_GOVERNOR_NESTED_OPTIONS,
+  ContextGovernor,
+  type ContextGovernorOptions,
+} from '../filters/context-governor.js';
 import {
   DEFAULT_MAX_TOOL_RESULT_CHARS,
   DEFAULT_OFFLOAD_EXEMPT_TOOLS,
@@ -124,6 +129,95 @@ export type AgentPresetOptions = {
    */
   readonly historyWindow?: boolean;
 };
+
+/** The keys of {@link AgentPresetOptions}, for `checkOptions`. @internal */
+export const AGENT_PRESET_OPTION_KEYS = {
+  workspace: true,
+  projectWorkspace: true,
+  channel: true,
+  tokenCounter: true,
+  contextWindowTokens: true,
+  maxOutputTokens: true,
+  skills: true,
+  platform: true,
+  bootstrap: true,
+  toolContract: true,
+  includeMemory: true,
+  memoryReader: true,
+  recentHistory: true,
+  currentMessage: true,
+  governor: true,
+  strictRoles: true,
+  fileCache: true,
+  now: true,
+  generateId: true,
+  debug: true,
+  historyWindow: true,
+} as const satisfies OptionKeys<AgentPresetOptions>;
+
+type Defined<TValue> = Exclude<TValue, undefined | false>;
+
+/** The nested option objects of {@link AgentPresetOptions}. @internal */
+export const AGENT_PRESET_NESTED_OPTIONS = {
+  skills: {
+    known: {
+      dirs: true,
+      disabled: true,
+      indexFormat: true,
+      builtinDir: true,
+      environment: true,
+      catalog: true,
+    } satisfies OptionKeys<AgentSkillsOptions>,
+  },
+  bootstrap: {
+    known: {
+      includeToolsFile: true,
+      extraTemplates: true,
+      legacySoulTemplates: true,
+      soulTemplate: true,
+      maxFileChars: true,
+    } satisfies OptionKeys<Defined<AgentPresetOptions['bootstrap']>>,
+  },
+  recentHistory: {
+    known: {
+      maxEntries: true,
+      maxTokens: true,
+      tokenizer: true,
+      unified: true,
+      source: true,
+    } satisfies OptionKeys<Defined<AgentPresetOptions['recentHistory']>>,
+  },
+  currentMessage: {
+    known: {
+      cwd: true,
+      mediaRoots: true,
+      maxImageBytes: true,
+      runtimeMetadata: true,
+    } satisfies OptionKeys<Defined<AgentPresetOptions['currentMessage']>>,
+  },
+  governor: {
+    known: {
+      blockLimit: true,
+      safetyBufferTokens: true,
+      maxToolResultChars: true,
+      sessionKey: true,
+      placeholderTexts: true,
+      backfillText: true,
+      offloadExemptTools: true,
+      offload: true,
+      compactableTools: true,
+      minCompactChars: true,
+      compactionTargetRatio: true,
+      compactionText: true,
+      onOverBudget: true,
+      debug: true,
+      now: true,
+      observer: true,
+      historyWindow: true,
+    } satisfies OptionKeys<Defined<AgentPresetOptions['governor']>>,
+    nested: CONTEXT_GOVERNOR_NESTED_OPTIONS,
+  },
+} as const;
 
 /** Defaults of {@link AgentPresetOptions}. */
 export const DEFAULT_AGENT_PRESET = Object.freeze({ contextWindowTokens: 65_536, maxOutputTokens: 8192 });

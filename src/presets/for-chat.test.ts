@@ -133,7 +133,7 @@ describe('ContextBuilder.forChat', () => {
     expect(messages[1]?.content).toBe('## NOTES.md\n\nnotes');
   });
 
-  it('ignores the skill fields of the runtime prompt and of the options', async () => {
+  it('ignores the skill fields of the runtime prompt', async () => {
     const withSkills = {
       runtimePrompt: {
         skillsDir: workspace,
@@ -141,8 +141,6 @@ describe('ContextBuilder.forChat', () => {
         includeActiveSkills: true,
         skillsCatalog: {},
       },
-      skillSet: ['deploy'],
-      allowSkillContext: true,
     };
     const builder = ContextBuilder.forChat(withSkills);
     expect(builder.providers.map((provider) => provider.id)).toEqual([
@@ -161,6 +159,12 @@ describe('ContextBuilder.forChat', () => {
       runtimePrompt: withSkills.runtimePrompt,
     });
     expect(skilled.messages).toEqual(plain.messages);
+  });
+
+  it('rejects the skill preset options (forSkill or resolveForLlm take them)', () => {
+    expect(() => ContextBuilder.forChat({ skillSet: [], allowSkillContext: true } as never)).toThrow(
+      /Unknown option skillSet in ContextBuilder\.forChat options\. Unknown option allowSkillContext/,
+    );
   });
 
   it('annotates the history when annotateHistory is set, with the configured semantics text', async () => {

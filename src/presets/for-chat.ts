@@ -1,4 +1,5 @@
-import { DEFAULT_PROMPTS, type PromptDefaults } from '../config/prompt-defaults.js';
+import { DEFAULT_PROMPTS, PROMPT_DEFAULT_KEYS, type PromptDefaults } from '../config/prompt-defaults.js';
+import type { OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Role } from '../core/message.js';
@@ -8,7 +9,7 @@ import { KeepOverBudgetFilter } from '../filters/keep-over-budget-filter.js';
 import { MaxMessagesFilter } from '../filters/max-messages-filter.js';
 import { SanitizeToolCallsFilter } from '../filters/sanitize-tool-calls-filter.js';
 import { TokenBudgetFilter } from '../filters/token-budget-filter.js';
-import type { PromptRuntimeContext } from '../pipeline/build-input.js';
+import { PROMPT_RUNTIME_CONTEXT_KEYS, type PromptRuntimeContext } from '../pipeline/build-input.js';
 import type { ContextPipelineOptions } from '../pipeline/context-pipeline.js';
 import type { ContextFilter, MessageProvider } from '../pipeline/contracts.js';
 import { BootstrapFilesProvider } from '../providers/bootstrap-files-provider.js';
@@ -20,7 +21,10 @@ import type { WorkspaceFileCache } from '../workspace/file-cache.js';
 import { chatHistoryFloor, chatMessageFloor } from './chat-history-floor.js';
 import { HistoryWindow } from './history-window.js';
 
-/** Options for `ContextBuilder.forChat`. Skill fields are deliberately not read. */
+/**
+ * Options for `ContextBuilder.forChat`. The skill fields of `runtimePrompt` are deliberately not read; the
+ * skill preset's own options (`skillSet`, ...) are unknown here (pass them to `forSkill` or `resolveForLlm`).
+ */
 export type ChatPresetOptions = {
   /** The persona system prompt. @default prompts.personaDefaultPrompt ("You are a helpful assistant.") */
   readonly systemPrompt?: string;
@@ -86,6 +90,35 @@ export type ChatPresetOptions = {
   /** Check integrity after every filter. @default false */
   readonly debug?: boolean;
 };
+
+/** The keys of {@link ChatPresetOptions}, for `checkOptions`. @internal */
+export const CHAT_PRESET_OPTION_KEYS = {
+  systemPrompt: true,
+  maxMessages: true,
+  maxInputTokens: true,
+  runtimePrompt: true,
+  workspace: true,
+  tokenCounter: true,
+  prompts: true,
+  annotateHistory: true,
+  workingMemory: true,
+  maxFileChars: true,
+  fileCache: true,
+  pinnedRoles: true,
+  onOverBudget: true,
+  trimFromStart: true,
+  sanitizeToolCalls: true,
+  historyWindow: true,
+  now: true,
+  generateId: true,
+  debug: true,
+} as const satisfies OptionKeys<ChatPresetOptions>;
+
+/** The nested option objects of the chat, ReAct and skill presets. @internal */
+export const CHAT_PRESET_NESTED_OPTIONS = {
+  runtimePrompt: { known: PROMPT_RUNTIME_CONTEXT_KEYS },
+  prompts: { known: PROMPT_DEFAULT_KEYS },
+} as const;
 
 /** The effective prompts of a preset: overrides over {@link DEFAULT_PROMPTS}. @internal */
 export function presetPrompts(options: Pick<ChatPresetOptions, 'prompts'>): PromptDefaults {

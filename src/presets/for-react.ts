@@ -1,3 +1,4 @@
+import type { OptionKeys } from '../core/check-options.js';
 import type { ContextPipelineOptions } from '../pipeline/context-pipeline.js';
 import type { MessageProvider } from '../pipeline/contracts.js';
 import { StaticPromptProvider } from '../providers/static-prompt-provider.js';
@@ -5,6 +6,7 @@ import { ToolsDescProvider } from '../providers/tools-desc-provider.js';
 import {
   bootstrapProviders,
   budgetFilters,
+  CHAT_PRESET_OPTION_KEYS,
   type ChatPresetOptions,
   historyProviders,
   personaProvider,
@@ -22,6 +24,13 @@ export type ReactPresetOptions = ChatPresetOptions & {
   /** Add the tools-description block at all. @default true */
   readonly includeToolsDesc?: boolean;
 };
+
+/** The keys of {@link ReactPresetOptions}, for `checkOptions`. @internal */
+export const REACT_PRESET_OPTION_KEYS = {
+  ...CHAT_PRESET_OPTION_KEYS,
+  toolsDesc: true,
+  includeToolsDesc: true,
+} as const satisfies OptionKeys<ReactPresetOptions>;
 
 /** The ReAct protocol and tools-description providers. @internal */
 export function reactProviders(options: ReactPresetOptions): readonly MessageProvider[] {

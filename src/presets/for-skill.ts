@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { OptionKeys } from '../core/check-options.js';
 import type { BuildInput } from '../pipeline/build-input.js';
 import type { ContextPipelineOptions } from '../pipeline/context-pipeline.js';
 import {
@@ -17,7 +18,7 @@ import {
   pipelineOptions,
   presetPrompts,
 } from './for-chat.js';
-import { type ReactPresetOptions, reactProviders } from './for-react.js';
+import { REACT_PRESET_OPTION_KEYS, type ReactPresetOptions, reactProviders } from './for-react.js';
 
 /** Options for `ContextBuilder.forSkill`. */
 export type SkillPresetOptions = ReactPresetOptions & {
@@ -38,6 +39,19 @@ export type SkillPresetOptions = ReactPresetOptions & {
   /** Tool names that read files (summary mode's on-demand policy). @default DEFAULT_FILE_READING_TOOLS */
   readonly fileReadingTools?: readonly string[];
 };
+
+/** The keys of {@link SkillPresetOptions}, for `checkOptions`. @internal */
+export const SKILL_PRESET_OPTION_KEYS = {
+  ...REACT_PRESET_OPTION_KEYS,
+  skillSet: true,
+  mode: true,
+  includeReactProtocol: true,
+  configSkillsDir: true,
+  cwd: true,
+  environment: true,
+  indexFormat: true,
+  fileReadingTools: true,
+} as const satisfies OptionKeys<SkillPresetOptions>;
 
 /** Where {@link resolveSkillSet} found the skills. */
 export type SkillSetOrigin =

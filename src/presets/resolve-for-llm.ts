@@ -1,9 +1,11 @@
 import { assertNever } from '../core/assert-never.js';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import type { PromptRuntimeContext } from '../pipeline/build-input.js';
 import { ContextPipeline } from '../pipeline/context-pipeline.js';
-import { ContextBuilder } from './context-builder.js';
-import type { SkillPresetOptions } from './for-skill.js';
+import { presetBuilder } from './context-builder.js';
+import { CHAT_PRESET_NESTED_OPTIONS } from './for-chat.js';
+import { SKILL_PRESET_OPTION_KEYS, type SkillPresetOptions } from './for-skill.js';
 
 /**
  * Options for {@link resolveForLlm}: how an LLM node chooses its builder. The preset
@@ -17,6 +19,14 @@ export type ResolveForLlmOptions = SkillPresetOptions & {
   /** Prefer ReAct semantics even before a tool description is known (priority 4). @default false */
   readonly preferReact?: boolean;
 };
+
+/** The keys of {@link ResolveForLlmOptions}, for `checkOptions`. @internal */
+export const RESOLVE_FOR_LLM_OPTION_KEYS = {
+  ...SKILL_PRESET_OPTION_KEYS,
+  contextBuilder: true,
+  allowSkillContext: true,
+  preferReact: true,
+} as const satisfies OptionKeys<ResolveForLlmOptions>;
 
 /** Which branch of the priority chain {@link resolveForLlm} takes. */
 export type BuilderChoice = 'explicit' | 'runtime' | 'skill' | 'react' | 'chat';
@@ -49,21 +59,27 @@ export function chooseBuilder(options: ResolveForLlmOptions): BuilderChoice {
  * Chooses the builder for an LLM call with this exact priority chain (see
  * {@link chooseBuilder}). A simple LLM node passes nothing and gets `forChat`; an agent node passes
  * `preferReact: true` and gets `forReact`.
- * @throws ContextError `INVALID_OPTIONS` when `runtimePrompt.contextBuilder` is not a ContextBuilder.
+ * @throws ContextError `INVALID_OPTIONS` when `runtimePrompt.contextBuilder` is not a ContextBuilder, or
+ * for an unknown option (naming it and the closest known one).
  * @example const builder = resolveForLlm({ preferReact: true, maxInputTokens: 8000 });
  */
 export function resolveForLlm(options: ResolveForLlmOptions = {}): ContextPipeline {
+  checkOptions(options, {
+    where: 'resolveForLlm options',
+    known: RESOLVE_FOR_LLM_OPTION_KEYS,
+    nested: CHAT_PRESET_NESTED_OPTIONS,
+  });
   if (options.contextBuilder !== undefined) return options.contextBuilder;
   const choice = chooseBuilder(options);
   switch (choice) {
     case 'runtime':
       return runtimeBuilder(options.runtimePrompt?.contextBuilder);
     case 'skill':
-      return ContextBuilder.forSkill(options);
+      return presetBuilder('skill', options);
     case 'react':
-      return ContextBuilder.forReact(options);
+      return presetBuilder('react', options);
     case 'chat':
-      return ContextBuilder.forChat(options);
+      return presetBuilder('chat', options);
     case 'explicit':
       throw new ContextError({
         code: 'UNEXPECTED',

@@ -1,5 +1,6 @@
 import { appendFile, mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import { KeyedQueue } from '../sessions/keyed-queue.js';
 import { sessionFileName } from '../sessions/session-file-name.js';
@@ -17,6 +18,13 @@ export type JsonlRequestStoreOptions = {
   /** A log past this many lines is rotated the same way. @default 5000 */
   readonly maxRecords?: number;
 };
+
+/** The keys of {@link JsonlRequestStoreOptions}, for `checkOptions`. @internal */
+export const JSONL_REQUEST_STORE_OPTION_KEYS = {
+  dir: true,
+  maxBytes: true,
+  maxRecords: true,
+} as const satisfies OptionKeys<JsonlRequestStoreOptions>;
 
 /** Defaults of {@link JsonlRequestStoreOptions}. */
 export const DEFAULT_JSONL_REQUEST_STORE: Readonly<{ maxBytes: number; maxRecords: number }> = Object.freeze({
@@ -46,6 +54,7 @@ export class JsonlRequestStore implements RequestRecordStore {
   readonly #sizes = new Map<string, Size>();
 
   constructor(options: JsonlRequestStoreOptions) {
+    checkOptions(options, { where: 'new JsonlRequestStore options', known: JSONL_REQUEST_STORE_OPTION_KEYS });
     this.dir = options.dir;
     this.#limits = { ...DEFAULT_JSONL_REQUEST_STORE, ...definedLimits(options) };
   }

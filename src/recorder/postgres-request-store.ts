@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import { loadOptional } from '../sessions/load-optional.js';
 import type { RecorderRecord } from './request-record.js';
@@ -15,6 +16,14 @@ export type PostgresRequestStoreOptions = {
   /** Milliseconds to wait for a connection before failing with `STORE_UNAVAILABLE`. @default 5000 */
   readonly connectTimeoutMs?: number;
 };
+
+/** The keys of {@link PostgresRequestStoreOptions}, for `checkOptions`. @internal */
+export const POSTGRES_REQUEST_STORE_OPTION_KEYS = {
+  connectionString: true,
+  schema: true,
+  maxRecords: true,
+  connectTimeoutMs: true,
+} as const satisfies OptionKeys<PostgresRequestStoreOptions>;
 
 /** Defaults of {@link PostgresRequestStoreOptions}. */
 export const DEFAULT_POSTGRES_REQUEST_STORE = Object.freeze({
@@ -35,6 +44,10 @@ export class PostgresRequestStore implements RequestRecordStore {
   #pool: Promise<pg.Pool> | undefined;
 
   constructor(options: PostgresRequestStoreOptions) {
+    checkOptions(options, {
+      where: 'new PostgresRequestStore options',
+      known: POSTGRES_REQUEST_STORE_OPTION_KEYS,
+    });
     this.#options = { ...DEFAULT_POSTGRES_REQUEST_STORE, ...options };
     if (!/^[A-Za-z_][A-Za-z0-9_]{0,40}$/.test(this.#options.schema)) {
       throw new ContextError({

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError, toContextError } from '../core/errors.js';
 import { generateMessageId, type IdGenerator } from '../core/ids.js';
 import type { ObservedRequest, ObservedUsage, RequestObserver } from '../pipeline/request-observer.js';
@@ -23,6 +24,17 @@ export type RequestRecorderOptions = {
   /** Makes record ids. @default random 32-hex ids */
   readonly generateId?: IdGenerator;
 };
+
+/** The keys of {@link RequestRecorderOptions}, for `checkOptions`. @internal */
+export const REQUEST_RECORDER_OPTION_KEYS = {
+  store: true,
+  includeMessages: true,
+  sessionKey: true,
+  onStoreError: true,
+  onWarning: true,
+  clock: true,
+  generateId: true,
+} as const satisfies OptionKeys<RequestRecorderOptions>;
 
 /** Defaults of {@link RequestRecorderOptions}. */
 export const DEFAULT_REQUEST_RECORDER = Object.freeze({
@@ -53,6 +65,7 @@ export class RequestRecorder implements RequestObserver {
   #tail: Promise<void> = Promise.resolve();
 
   constructor(options: RequestRecorderOptions) {
+    checkOptions(options, { where: 'new RequestRecorder options', known: REQUEST_RECORDER_OPTION_KEYS });
     this.store = options.store;
     this.#options = {
       ...DEFAULT_REQUEST_RECORDER,

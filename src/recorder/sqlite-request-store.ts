@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import {
   openSqliteDatabase,
@@ -17,6 +18,13 @@ export type SqliteRequestStoreOptions = {
   /** The SQLite binding. @default 'auto' (node:sqlite when Node has it, else better-sqlite3) */
   readonly driver?: SqliteDriverChoice;
 };
+
+/** The keys of {@link SqliteRequestStoreOptions}, for `checkOptions`. @internal */
+export const SQLITE_REQUEST_STORE_OPTION_KEYS = {
+  path: true,
+  maxRecords: true,
+  driver: true,
+} as const satisfies OptionKeys<SqliteRequestStoreOptions>;
 
 /** Defaults of {@link SqliteRequestStoreOptions}. */
 export const DEFAULT_SQLITE_REQUEST_STORE = Object.freeze({ maxRecords: 5_000, driver: 'auto' as const });
@@ -44,6 +52,10 @@ export class SqliteRequestStore implements RequestRecordStore {
   #db: Promise<SqliteDatabase> | undefined;
 
   constructor(options: SqliteRequestStoreOptions) {
+    checkOptions(options, {
+      where: 'new SqliteRequestStore options',
+      known: SQLITE_REQUEST_STORE_OPTION_KEYS,
+    });
     const maxRecords = options.maxRecords ?? DEFAULT_SQLITE_REQUEST_STORE.maxRecords;
     if (!Number.isInteger(maxRecords) || maxRecords < 1) {
       throw new ContextError({

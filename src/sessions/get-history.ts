@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import { findLegalMessageStart } from '../core/find-legal-message-start.js';
 import type { Message } from '../core/message.js';
@@ -39,6 +40,15 @@ export type GetHistoryOptions = {
   readonly includeRuntimeContext?: boolean;
 };
 
+/** The keys of {@link GetHistoryOptions}, for `checkOptions`. @internal */
+export const GET_HISTORY_OPTION_KEYS = {
+  maxMessages: true,
+  maxTokens: true,
+  tokenCounter: true,
+  extendToUser: true,
+  includeRuntimeContext: true,
+} as const satisfies OptionKeys<GetHistoryOptions>;
+
 /** Counts for the token cap when no counter is given (one, so its cache serves every call). */
 const DEFAULT_COUNTER = new EstimatingTokenCounter();
 
@@ -73,6 +83,7 @@ function sameFields(source: Message, message: Message): boolean {
  * Pure: the session is not changed; a stored message object replays to the same object every call.
  */
 export function getHistory(session: ReplaySession, options: GetHistoryOptions = {}): readonly Message[] {
+  checkOptions(options, { where: 'getHistory options', known: GET_HISTORY_OPTION_KEYS });
   const { messages } = session;
   const start = replayStart(session, options);
   const firstIndex = session.firstIndex ?? 0;

@@ -1,6 +1,7 @@
 // Over 300 lines: one class per the SessionStore contract; reading, rewriting, naming and locking live in their own files.
 import { appendFile, copyFile, mkdir, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError, SessionStoreError, throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
 import { endsWithNewline, fileExists, hasErrorCode } from '../workspace/fs-helpers.js';
@@ -67,6 +68,17 @@ export type JsonlSessionStoreOptions = {
   readonly cachedSessionBytes?: number;
 };
 
+/** The keys of {@link JsonlSessionStoreOptions}, for `checkOptions`. @internal */
+export const JSONL_SESSION_STORE_OPTION_KEYS = {
+  dir: true,
+  legacyDirs: true,
+  now: true,
+  fsync: true,
+  lockTimeoutMs: true,
+  maxLineBytes: true,
+  cachedSessionBytes: true,
+} as const satisfies OptionKeys<JsonlSessionStoreOptions>;
+
 /** Defaults of {@link JsonlSessionStoreOptions}. */
 export const DEFAULT_JSONL_SESSION_STORE = Object.freeze({ cachedSessionBytes: 64 * 1024 * 1024 });
 
@@ -112,6 +124,7 @@ export class JsonlSessionStore implements SessionStore {
   #dirReady: Promise<void> | undefined;
 
   constructor(options: JsonlSessionStoreOptions) {
+    checkOptions(options, { where: 'new JsonlSessionStore options', known: JSONL_SESSION_STORE_OPTION_KEYS });
     this.dir = path.resolve(options.dir);
     this.#folders = {
       dir: this.dir,

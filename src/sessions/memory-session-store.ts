@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
 import { checkSessionKey } from './check-session-key.js';
@@ -25,6 +26,11 @@ export type MemorySessionStoreOptions = {
   readonly now?: () => Date;
 };
 
+/** The keys of {@link MemorySessionStoreOptions}, for `checkOptions`. @internal */
+export const MEMORY_SESSION_STORE_OPTION_KEYS = {
+  now: true,
+} as const satisfies OptionKeys<MemorySessionStoreOptions>;
+
 type Entry = {
   readonly messages: readonly Message[];
   readonly metadata: Metadata;
@@ -43,6 +49,10 @@ export class MemorySessionStore implements SessionStore {
   readonly #now: () => Date;
 
   constructor(options: MemorySessionStoreOptions = {}) {
+    checkOptions(options, {
+      where: 'new MemorySessionStore options',
+      known: MEMORY_SESSION_STORE_OPTION_KEYS,
+    });
     this.#now = options.now ?? (() => new Date());
   }
 

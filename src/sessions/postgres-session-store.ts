@@ -1,6 +1,7 @@
 // Over 300 lines: one class per the SessionStore contract; schema setup and LISTEN live in their own files.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError, SessionStoreError, throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
 import { checkSessionKey } from './check-session-key.js';
@@ -48,6 +49,15 @@ export type PostgresSessionStoreOptions = {
   readonly cachedSessionChars?: number;
 };
 
+/** The keys of {@link PostgresSessionStoreOptions}, for `checkOptions`. @internal */
+export const POSTGRES_SESSION_STORE_OPTION_KEYS = {
+  connectionString: true,
+  schema: true,
+  maxConnections: true,
+  now: true,
+  cachedSessionChars: true,
+} as const satisfies OptionKeys<PostgresSessionStoreOptions>;
+
 /**
  * A {@link SessionStore} in PostgreSQL on `pg` (loaded on first use), for several servers sharing
  * sessions. Each append is one transaction that upserts the session row (taking its row lock, so
@@ -69,6 +79,10 @@ export class PostgresSessionStore implements SessionStore {
   #notifier: PostgresNotifier | undefined;
 
   constructor(options: PostgresSessionStoreOptions) {
+    checkOptions(options, {
+      where: 'new PostgresSessionStore options',
+      known: POSTGRES_SESSION_STORE_OPTION_KEYS,
+    });
     const schema = options.schema ?? 'public';
     if (!/^[A-Za-z_][A-Za-z0-9_]{0,40}$/.test(schema)) {
       throw new ContextError({

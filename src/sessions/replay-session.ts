@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { Message } from '../core/message.js';
 import { sessionView } from '../core/session-view.js';
 import type { ArchivedSummary } from '../pipeline/build-input.js';
@@ -31,6 +32,12 @@ export type ReplayBudgetOptions = {
   readonly contextWindowTokens: number;
   readonly maxOutputTokens: number;
 };
+
+/** The keys of {@link ReplayBudgetOptions}, for `checkOptions`. @internal */
+export const REPLAY_BUDGET_OPTION_KEYS = {
+  contextWindowTokens: true,
+  maxOutputTokens: true,
+} as const satisfies OptionKeys<ReplayBudgetOptions>;
 
 /**
  * nanobot's replay budget: `window − max(1, maxOutput) − 1024`, or, when that is not positive,
@@ -71,6 +78,13 @@ export type ReplaySessionOptions = ReplayBudgetOptions & {
   readonly extendToUser?: boolean;
 };
 
+/** The keys of {@link ReplaySessionOptions}, for `checkOptions`. @internal */
+export const REPLAY_SESSION_OPTION_KEYS = {
+  ...REPLAY_BUDGET_OPTION_KEYS,
+  tokenCounter: true,
+  extendToUser: true,
+} as const satisfies OptionKeys<ReplaySessionOptions>;
+
 /**
  * Replays a stored session the way nanobot's model loop does before a turn: `getHistory` capped at
  * {@link replayMaxMessages} messages and {@link replayBudget} tokens (extended back to the user turn
@@ -82,6 +96,7 @@ export type ReplaySessionOptions = ReplayBudgetOptions & {
  * const { history, summary } = replaySession(await store.load(key), { tokenCounter, contextWindowTokens, maxOutputTokens });
  */
 export function replaySession(record: SessionRecord, options: ReplaySessionOptions): ReplayedHistory {
+  checkOptions(options, { where: 'replaySession options', known: REPLAY_SESSION_OPTION_KEYS });
   const history = getHistory(viewOf(record), historyOptions(options));
   const summary = archivedSummaryOf(record);
   return { history, ...(summary === undefined ? {} : { summary }) };
@@ -93,6 +108,13 @@ export type LoadReplayedSessionOptions = ReplaySessionOptions & {
   /** Aborts the loads (throws `ABORTED`). */
   readonly signal?: AbortSignal;
 };
+
+/** The keys of {@link LoadReplayedSessionOptions}, for `checkOptions`. @internal */
+export const LOAD_REPLAYED_SESSION_OPTION_KEYS = {
+  ...REPLAY_SESSION_OPTION_KEYS,
+  sessionKey: true,
+  signal: true,
+} as const satisfies OptionKeys<LoadReplayedSessionOptions>;
 
 /** A session as {@link loadReplayedSession} loaded it, and its replay. */
 export type LoadedReplay = ReplayedHistory & {
@@ -113,6 +135,7 @@ export async function loadReplayedSession(
   store: SessionStore,
   options: LoadReplayedSessionOptions,
 ): Promise<LoadedReplay> {
+  checkOptions(options, { where: 'loadReplayedSession options', known: LOAD_REPLAYED_SESSION_OPTION_KEYS });
   const { sessionKey, signal, ...replay } = options;
   const record = await loadForReplay(store, {
     sessionKey,

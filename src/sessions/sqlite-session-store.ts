@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError, SessionStoreError, throwIfAborted } from '../core/errors.js';
 import type { Message, Metadata } from '../core/message.js';
 import { checkSessionKey } from './check-session-key.js';
@@ -50,6 +51,15 @@ export type SqliteSessionStoreOptions = {
   readonly cachedSessionChars?: number;
 };
 
+/** The keys of {@link SqliteSessionStoreOptions}, for `checkOptions`. @internal */
+export const SQLITE_SESSION_STORE_OPTION_KEYS = {
+  path: true,
+  busyTimeoutMs: true,
+  now: true,
+  driver: true,
+  cachedSessionChars: true,
+} as const satisfies OptionKeys<SqliteSessionStoreOptions>;
+
 type Open = { readonly db: SqliteDatabase; readonly driver: SqliteDriverName };
 
 const SCHEMA = `
@@ -92,6 +102,10 @@ export class SqliteSessionStore implements SessionStore {
   #db: Promise<Open> | undefined;
 
   constructor(options: SqliteSessionStoreOptions) {
+    checkOptions(options, {
+      where: 'new SqliteSessionStore options',
+      known: SQLITE_SESSION_STORE_OPTION_KEYS,
+    });
     this.path = options.path;
     this.#now = options.now ?? (() => new Date());
     this.#busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
