@@ -13,7 +13,11 @@ export type ChatPresetStrategyOptions = {
   readonly label?: string;
   /** More `forChat` options (the system prompt, budget and counter come from the run). @default {} */
   readonly chat?: Omit<ChatPresetOptions, 'systemPrompt' | 'maxInputTokens' | 'tokenCounter'>;
-  /** Whether this is a default configuration the invariants apply to. @default true */
+  /**
+   * Whether this is a default configuration the invariants apply to. forChat is the preset for chat
+   * turns; in a tool loop its token budget pins the last message only when it is a user message, so
+   * a later step may trim the turn's user request (the eval reports it). @default false
+   */
   readonly isDefault?: boolean;
 };
 
@@ -28,7 +32,7 @@ export function chatPresetStrategy(options: ChatPresetStrategyOptions = {}): Eva
     id: options.id ?? 'ctxloom-for-chat',
     label: options.label ?? 'ctxloom forChat (maxInputTokens)',
     usesSummariser: false,
-    isDefault: options.isDefault ?? true,
+    isDefault: options.isDefault ?? false,
     anthropicCache: 'planned',
     async start(setup) {
       const builder = ContextBuilder.forChat({

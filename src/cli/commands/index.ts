@@ -1,6 +1,7 @@
 import type { CliCommand } from '../cli-io.js';
 import { buildCommand } from './build.js';
 import { cacheCommand } from './cache.js';
+import { evalCommand } from './eval.js';
 import { initCommand } from './init.js';
 import { inspectCommand } from './inspect.js';
 import { memoryCommand } from './memory.js';
@@ -18,4 +19,5 @@ export const COMMANDS: readonly CliCommand[] = [
   memoryCommand,
   serveCommand,
   cacheCommand,
+  evalCommand,
 ];
