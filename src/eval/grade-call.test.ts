@@ -42,10 +42,9 @@ describe('gradeCall', () => {
     ];
     const grade = gradeCall({ scenario, call: { ...call, turn: 0 }, messages });
     expect(grade.latestRequestPresent).toBe(false);
-    expect(grade.problems).toEqual([
-      'message 1 (a1): call c1 has no result',
-      'the request ends with a assistant message',
-    ]);
+    expect(grade.problems).toHaveLength(2);
+    expect(grade.problems[0]).toMatch(/call c1 has no result$/);
+    expect(grade.problems[1]).toBe('the request ends with a assistant message');
   });
 
   it('reports a strategy that sent nothing', () => {
