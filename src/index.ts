@@ -56,16 +56,6 @@ export type {
 } from './core/message.js';
 export { type ToolCallViolation, validateToolCallIntegrity } from './core/tool-call-integrity.js';
 export type { ToolDefinition } from './core/tool-definition.js';
-export {
-  checkEvalInvariants,
-  type EvalResult,
-  type EvalStrategy,
-  evalTierCells,
-  renderEvalHtml,
-  renderEvalMarkdown,
-  runEval,
-  summarizeEval,
-} from './eval/index.js';
 export { ContextGovernor, type ContextGovernorOptions } from './filters/context-governor.js';
 export { MaxMessagesFilter, type MaxMessagesFilterOptions } from './filters/max-messages-filter.js';
 export {

@@ -29,15 +29,21 @@ export function evalCells(grid: {
 
 /**
  * The cells of a tier. `small` (CI): every family, 40 turns, budgets of 6,000 and 16,000 tokens.
- * `full`: every family at 40 and 200 turns and budgets of 6,000, 24,000 and 64,000 tokens, plus a
- * 1,000-turn session of every family at 6,000 and 24,000 tokens.
+ * `full`: every family at 40 turns and budgets of 6,000, 16,000 and 64,000 tokens and at 200 turns
+ * and 16,000 tokens, plus 1,000-turn sessions of `rules-user` and `facts-updates` at 16,000 tokens.
  */
 export function evalTierCells(tier: EvalTier, seed = 1): readonly EvalCell[] {
   const families = EVAL_FAMILIES;
   if (tier === 'small')
     return evalCells({ families, turnCounts: [40], budgets: [6_000, 16_000], seeds: [seed] });
   return [
-    ...evalCells({ families, turnCounts: [40, 200], budgets: [6_000, 24_000, 64_000], seeds: [seed] }),
-    ...evalCells({ families, turnCounts: [1_000], budgets: [6_000, 24_000], seeds: [seed] }),
+    ...evalCells({ families, turnCounts: [40], budgets: [6_000, 16_000, 64_000], seeds: [seed] }),
+    ...evalCells({ families, turnCounts: [200], budgets: [16_000], seeds: [seed] }),
+    ...evalCells({
+      families: ['rules-user', 'facts-updates'],
+      turnCounts: [1_000],
+      budgets: [16_000],
+      seeds: [seed],
+    }),
   ];
 }

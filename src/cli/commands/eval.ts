@@ -5,23 +5,18 @@ import { resolveAgentSettings } from '../../config/index.js';
 import {
   agentPresetStrategy,
   chatPresetStrategy,
+  checkEvalInvariants,
   type EvalResult,
   type EvalStrategy,
   type EvalTier,
-  governorStrategy,
-} from '../../eval/index.js';
-import {
-  ContextError,
-  checkEvalInvariants,
-  createTokenCounter,
   evalTierCells,
-  loadConfig,
-  OpenAICompatibleChatModel,
+  governorStrategy,
   renderEvalHtml,
   renderEvalMarkdown,
   runEval,
   summarizeEval,
-} from '../../index.js';
+} from '../../eval/index.js';
+import { ContextError, createTokenCounter, loadConfig, OpenAICompatibleChatModel } from '../../index.js';
 import { agentOptionsFromSettings } from '../../presets/index.js';
 import { withTokenCache } from '../../tokens/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
@@ -45,8 +40,8 @@ Exit code 0 when the default-configuration invariants held (system rules visible
 the latest user request in every request, every request valid for both providers), 1 otherwise.
 
 Options:
-  --tier small|full   small: 40-turn sessions at 6,000 and 16,000 tokens (default); full: 40, 200
-                      and 1,000 turns at up to 64,000 tokens (minutes)
+  --tier small|full   small: 40-turn sessions at 6,000 and 16,000 tokens (default); full: 40 turns
+                      at up to 64,000 tokens, 200 turns, and two 1,000-turn sessions (minutes)
   --seed N            the scenario seed (default 1)
   --out DIR           write eval.md and eval.html (self-contained, quality-against-cost chart) there
   --workspace DIR     run forAgent on this workspace with its ctxloom.yaml settings and token counter
