@@ -29,6 +29,8 @@ td:first-child,th:first-child{text-align:left}th{background:#f6f8fa}.ours{font-w
 Prices: ${escapeHtml(result.prices.anthropic.model)} $${result.prices.anthropic.inputUsdPerMillionTokens}/M input, ${escapeHtml(result.prices.openai.model)} $${result.prices.openai.inputUsdPerMillionTokens}/M input (${escapeHtml(result.prices.anthropic.source)}; ${escapeHtml(result.prices.openai.source)}).</p>
 <h2>Quality against cost</h2>
 ${chart(rows)}
+<ol>${rows.map((row) => `<li${row.isDefault ? ' class="ours"' : ''}>${escapeHtml(rowLabel(row))}: quality ${percent(row.quality)}, ${dollars(row.anthropicCostUsd)}</li>`).join('')}</ol>
+<p>Points are numbered as listed; filled points are on the Pareto front (no other strategy is both cheaper and better). Quality is the mean of the graded rates; cost is the Anthropic input cost of all runs with prompt caching.</p>
 <h2>All scenarios</h2>
 ${table(rows)}
 <h2>Default-configuration invariants</h2>
@@ -106,7 +108,7 @@ function chart(rows: readonly EvalSummaryRow[]): string {
       const color = point.row.isDefault ? '#0969da' : '#8250df';
       return (
         `<circle cx="${x(point.cost).toFixed(1)}" cy="${y(point.quality).toFixed(1)}" r="5" fill="${isFront ? color : '#fff'}" stroke="${color}" stroke-width="2"/>` +
-        `<text x="${(x(point.cost) + 8).toFixed(1)}" y="${(y(point.quality) - 6 - (index % 3) * 10).toFixed(1)}" font-size="10">${escapeHtml(rowLabel(point.row))}</text>`
+        `<text x="${(x(point.cost) + 7).toFixed(1)}" y="${(y(point.quality) - 5 - (index % 3) * 9).toFixed(1)}" font-size="10">${index + 1}</text>`
       );
     })
     .join('');
