@@ -36,7 +36,7 @@ describe('ctxloom eval', () => {
     } finally {
       await rm(out, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 300_000);
 
   it('rejects an unknown tier with exit code 2', async () => {
     const io = memoryIo(tmpdir(), {});
