@@ -2,6 +2,7 @@ import type { CliCommand } from '../cli-io.js';
 import { buildCommand } from './build.js';
 import { cacheCommand } from './cache.js';
 import { compactCommand } from './compact.js';
+import { evalCommand } from './eval.js';
 import { initCommand } from './init.js';
 import { inspectCommand } from './inspect.js';
 import { memoryCommand } from './memory.js';
@@ -20,4 +21,5 @@ export const COMMANDS: readonly CliCommand[] = [
   compactCommand,
   serveCommand,
   cacheCommand,
+  evalCommand,
 ];

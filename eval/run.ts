@@ -1,0 +1,77 @@
+/**
+ * `npm run eval`: the context-quality eval of ctxloom's strategies and the peers' on the same seeded
+ * scenarios. Writes eval.md and eval.html to --out (default eval-report/), prints the Markdown, and
+ * exits 1 when a default-configuration invariant of ctxloom did not hold.
+ *
+ *   npm run eval -- [--tier small|full] [--seed N] [--out DIR]
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  agentPresetStrategy,
+  chatPresetStrategy,
+  checkEvalInvariants,
+  evalTierCells,
+  governorStrategy,
+  renderEvalHtml,
+  renderEvalMarkdown,
+  runEval,
+} from '../src/eval/index.js';
+import { OpenAICompatibleChatModel } from '../src/index.js';
+import { peerStrategies } from './peer-strategies.js';
+
+const { values } = parseArgs({
+  options: { tier: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } },
+});
+const tier = values.tier === 'full' ? 'full' : 'small';
+const out = path.resolve(values.out ?? 'eval-report');
+const scratch = await mkdtemp(path.join(tmpdir(), 'ctxloom-eval-'));
+try {
+  const workspace = path.join(scratch, 'workspace');
+  await mkdir(workspace, { recursive: true });
+  const strategies = [
+    chatPresetStrategy(),
+    governorStrategy(),
+    agentPresetStrategy({ workspace, scratchDir: scratch }),
+    ...peerStrategies(),
+  ];
+  const started = performance.now();
+  const cells = evalTierCells(tier, Number(values.seed ?? 1));
+  const result = await runEval({
+    strategies,
+    cells,
+    onProgress: (event) =>
+      process.stderr.write(
+        `${event.done}/${event.total} ${event.run} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`,
+      ),
+  });
+  await mkdir(out, { recursive: true });
+  await writeFile(path.join(out, 'eval.md'), renderEvalMarkdown(result));
+  await writeFile(path.join(out, 'eval.html'), renderEvalHtml(result));
+  await writeFile(path.join(out, 'eval.json'), `${JSON.stringify(result, null, 2)}\n`);
+  process.stdout.write(renderEvalMarkdown(result));
+  process.stderr.write(
+    `\n${tier} tier: ${result.runs.length} runs in ${((performance.now() - started) / 1000).toFixed(0)} s; wrote ${out}/eval.{md,html,json}\n`,
+  );
+  const url = process.env['CTXLOOM_EVAL_MODEL_URL'];
+  const model = process.env['CTXLOOM_EVAL_MODEL'];
+  if (url === undefined || model === undefined) {
+    process.stderr.write('LLM tier skipped: set CTXLOOM_EVAL_MODEL_URL and CTXLOOM_EVAL_MODEL to run it.\n');
+  } else {
+    const apiKey = process.env['CTXLOOM_EVAL_MODEL_API_KEY'];
+    const agent = new OpenAICompatibleChatModel({
+      baseURL: url,
+      model,
+      ...(apiKey === undefined ? {} : { apiKey }),
+    });
+    const llm = await runEval({ strategies, cells: evalTierCells('small'), agent, summarisers: [agent] });
+    await writeFile(path.join(out, 'eval-llm.md'), renderEvalMarkdown(llm));
+    await writeFile(path.join(out, 'eval-llm.html'), renderEvalHtml(llm));
+    process.stdout.write(`\n${renderEvalMarkdown(llm)}`);
+  }
+  process.exitCode = checkEvalInvariants(result.runs).length === 0 ? 0 : 1;
+} finally {
+  await rm(scratch, { recursive: true, force: true });
+}

@@ -1,0 +1,61 @@
+import type { Message } from '../core/message.js';
+import type { ToolDefinition } from '../core/tool-definition.js';
+import type { ChatModel } from '../llm/chat-model.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import type { EvalScenario } from './eval-scenario.js';
+
+/** What a strategy is given for one run (one scenario at one budget with one summariser). */
+export type EvalStrategySetup = {
+  readonly scenario: EvalScenario;
+  /** The system prompt to send (the persona and any system rules). */
+  readonly systemPrompt: string;
+  /** The input budget: the whole request (system prompt, history, current turn, tool schemas) in tokens. */
+  readonly budgetTokens: number;
+  readonly tools: readonly ToolDefinition[];
+  readonly tokenCounter: TokenCounter;
+  /** The summariser, for a strategy with `usesSummariser`. */
+  readonly summariser?: ChatModel;
+  readonly signal?: AbortSignal;
+};
+
+/** One model call as the strategy sees it: the stored history, the user message, the in-flight messages. */
+export type EvalCallInput = {
+  readonly history: readonly Message[];
+  readonly user: Message;
+  /** The assistant tool calls and results of this turn so far (empty at step 0). */
+  readonly inflight: readonly Message[];
+  readonly turn: number;
+  readonly step: number;
+};
+
+/** A started run of a strategy: what it sends for each call, oldest first. */
+export interface EvalStrategyRun {
+  /** The messages of the request (system prompt first); the tools are the setup's. */
+  messagesFor(call: EvalCallInput): Promise<readonly Message[]>;
+  /** Releases what the run holds (files, handles). */
+  close?(): Promise<void>;
+}
+
+/**
+ * A context strategy the eval grades: ctxloom's presets and governor, the peers' trimming, and
+ * later the compaction strategies. Shared code reads only these fields, never the `id`.
+ */
+export interface EvalStrategy {
+  /** The contract version. */
+  readonly specificationVersion: 'v1';
+  /** Stable kebab-case id (reports, `--strategy`). */
+  readonly id: string;
+  /** The row label of the report. */
+  readonly label: string;
+  /** Run once per summariser (else once, without one). */
+  readonly usesSummariser: boolean;
+  /** ctxloom's default configuration: the default invariants must hold for it. */
+  readonly isDefault: boolean;
+  /**
+   * How the Anthropic request gets its prompt-cache breakpoints: `planned` (ctxloom's planner, as
+   * `toAnthropicMessages({ cache })` does) or `last-message` (the AI SDK's default marker).
+   */
+  readonly anthropicCache: 'planned' | 'last-message';
+  /** Starts a run. */
+  start(setup: EvalStrategySetup): Promise<EvalStrategyRun>;
+}
