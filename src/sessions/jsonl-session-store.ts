@@ -18,6 +18,7 @@ import { mergeMetadata } from './merge-metadata.js';
 import { replaceFileAtomically } from './replace-file-atomically.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
 import { type HeaderFields, rewriteSessionFile, type SessionFileRewrite } from './rewrite-session-file.js';
+import { rewriteTimes } from './rewrite-times.js';
 import type { SessionFileScan } from './scan-session-file.js';
 import { sessionFileName } from './session-file-name.js';
 import { SessionFileReads } from './session-file-reads.js';
@@ -241,8 +242,8 @@ export class JsonlSessionStore implements SessionStore {
   }
 
   async rewrite(sessionKey: string, rewrite: SessionRewrite, options: StoreCallOptions = {}): Promise<void> {
-    const time = this.#now().toISOString();
-    const messages = rewrite.messages.map((message) => stampMessage(message, time));
+    const times = rewriteTimes(rewrite, this.#now().toISOString());
+    const messages = rewrite.messages.map((message) => stampMessage(message, times.updatedAt));
     await this.#rewrite(sessionKey, {
       ...options,
       messages,
@@ -252,8 +253,13 @@ export class JsonlSessionStore implements SessionStore {
           rewrite.lastConsolidated ?? pointerOf(before),
           after.messageCount,
         );
+        const header = this.#header(before, { key: sessionKey, lastConsolidated, preserveUpdatedAt: false });
         return {
-          header: this.#header(before, { key: sessionKey, lastConsolidated, preserveUpdatedAt: false }),
+          header: {
+            ...header,
+            createdAt: times.createdAt ?? header.createdAt,
+            updatedAt: times.updatedAt,
+          },
           providerState: 'drop',
         };
       },

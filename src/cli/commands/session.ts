@@ -389,8 +389,14 @@ async function importOne(request: {
   for (const warning of record.warnings) io.stderr.write(`warning: ${warning}\n`);
   const existing = await store.load(key);
   if (existing.exists && existing.messages.length > 0 && !request.replace) return { skipped: key };
-  await store.rewrite(key, { messages: record.messages, lastConsolidated: record.lastConsolidated });
-  await store.setMetadata(key, record.metadata);
+  // The copy keeps the source's times, so "most recently updated" follows the sessions, not the import.
+  await store.rewrite(key, {
+    messages: record.messages,
+    lastConsolidated: record.lastConsolidated,
+    ...(record.createdAt === undefined ? {} : { createdAt: record.createdAt }),
+    ...(record.updatedAt === undefined ? {} : { updatedAt: record.updatedAt }),
+  });
+  await store.setMetadata(key, record.metadata, { preserveUpdatedAt: true });
   const copied = (await store.load(key)).messages.length;
   if (copied !== record.messages.length)
     return {
