@@ -103,11 +103,12 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
     io,
     sessionsDir: settings.sessionsDir,
   });
+  const { loadWarnings, ...input } = turn;
   const sessionKey = turn.sessionKey ?? DEFAULT_SESSION_KEY;
   const builder =
     BUILD_PRESETS[presetName]?.({ options, workspace, agent, sessionKey }) ?? ContextBuilder.forChat(options);
   const { messages, trace } = await builder.build({
-    ...turn,
+    ...input,
     current: flags.message,
     runtimePrompt: options.runtimePrompt ?? {},
   });
@@ -117,7 +118,15 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   if (problems.length > 0 && flags['allow-over-budget'] !== true)
     throw overBudgetError(problems, agent.budget, trace.totalTokens);
   const rendered = renderBuildFormat(formatName, messages, flags['strict-format'] === true);
-  writeBuildResult(io, { flags, presetName, formatName, rendered, shown, problems, budget: agent.budget });
+  writeBuildResult(io, {
+    flags,
+    presetName,
+    formatName,
+    rendered,
+    shown,
+    problems: [...loadWarnings, ...problems],
+    budget: agent.budget,
+  });
   return EXIT_CODES.ok;
 }
 

@@ -105,11 +105,13 @@ export const inspectCommand: CliCommand = {
               ...messageOption,
             })
           : await inspector.inspectSession(key, messageOption);
+      const shown = withStoreWarnings(result);
       io.stdout.write(
-        values['json'] === true ? `${JSON.stringify(jsonReport(result), null, 2)}\n` : textReport(result, io),
+        values['json'] === true ? `${JSON.stringify(jsonReport(shown), null, 2)}\n` : textReport(shown, io),
       );
-      for (const warning of result.inspection.warnings)
-        if (warning.type === 'over-window') io.stderr.write(`warning: ${warning.message}\n`);
+      for (const warning of shown.inspection.warnings)
+        if (warning.type === 'over-window' || warning.type === 'store-load')
+          io.stderr.write(`warning: ${warning.message}\n`);
       return EXIT_CODES.ok;
     } finally {
       await store.close();
@@ -161,6 +163,16 @@ async function historyStore(file: string, key: string): Promise<SessionStore> {
   const store = new MemorySessionStore();
   await store.append(key, await readMessagesFile(file));
   return store;
+}
+
+/** The inspection with the store's load warnings (corrupt lines skipped) first among its warnings. */
+function withStoreWarnings(result: SessionInspection): SessionInspection {
+  if (result.storeWarnings.length === 0) return result;
+  const store = result.storeWarnings.map((message) => ({ type: 'store-load' as const, message }));
+  return {
+    ...result,
+    inspection: { ...result.inspection, warnings: [...store, ...result.inspection.warnings] },
+  };
 }
 
 async function newestSession(inspector: SessionInspector): Promise<string | undefined> {
