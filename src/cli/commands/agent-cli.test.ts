@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,6 +27,25 @@ describe('ctxloom init', () => {
     expect(again.out()).toContain('  kept     SOUL.md (already there)');
     expect(again.out()).toContain('Nothing to create');
     expect(await readFile(path.join(dir, 'agent', 'SOUL.md'), 'utf8')).toBe('my soul');
+  });
+
+  it('fails at once with exit 2 where the folder cannot be made (/proc, a file in the way)', {
+    timeout: 5_000,
+  }, async () => {
+    if (existsSync('/proc/self')) {
+      const proc = memoryIo(dir);
+      expect(await main(['init', '/proc/forbidden/agent'], proc)).toBe(2);
+      expect(proc.err()).toMatch(
+        /^INVALID_INPUT: Cannot create the folder \/proc\/forbidden\/agent: making \/proc\/forbidden failed \(\/proc exists but takes no new folders/,
+      );
+    }
+    await writeFile(path.join(dir, 'file'), 'x');
+    const file = memoryIo(dir);
+    expect(await main(['init', 'file/agent'], file)).toBe(2);
+    expect(file.err()).toContain(`${path.join(dir, 'file')} is a file, not a folder`);
+    const nested = memoryIo(dir);
+    expect(await main(['init', 'a/b/agent'], nested)).toBe(0);
+    expect(nested.out()).toContain('  created  .\n');
   });
 
   it('needs exactly one folder', async () => {
