@@ -151,11 +151,11 @@ describe('ctxloom build', () => {
       ],
       [
         ['build', '--workspace', 'ws', '--max-tokens=-3', 'hi'],
-        /--max-tokens must be a positive integer, got "-3"/,
+        /--max-tokens must be a whole number from 1 to 1,000,000,000, got "-3"/,
       ],
       [
         ['build', '--workspace', 'ws', '--max-messages', '2.5', 'hi'],
-        /--max-messages must be a positive integer, got "2.5"/,
+        /--max-messages must be a whole number from 1 to 1,000,000,000, got "2.5"/,
       ],
       [['build', '--workspace', 'ws', '--bogus', 'hi'], /Unknown option --bogus for 'ctxloom build'/],
       [['build', '--workspace', 'ws', '--history', 'missing.jsonl', 'hi'], /missing\.jsonl does not exist/],

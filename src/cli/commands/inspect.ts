@@ -12,6 +12,7 @@ import type { RequestRecordStore } from '../../recorder/index.js';
 import { readMessagesFile } from '../../sessions/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { parseIntegerFlag } from '../integer-flag.js';
 import { type ParsedCliArgs, parseCliArgs } from '../parse-cli-args.js';
 import { sectionTotals } from '../section-tokens.js';
 import {
@@ -221,13 +222,7 @@ function jsonReport(result: SessionInspection): Readonly<Record<string, unknown>
 }
 
 function parseTokens(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = Number(value.replaceAll('_', ''));
-  if (Number.isInteger(parsed) && parsed >= 0) return parsed;
-  throw new ContextError({
-    code: 'INVALID_OPTIONS',
-    message: `${flag} must be a whole number of tokens, got ${JSON.stringify(value)}; e.g. ${flag} 128000.`,
-  });
+  return parseIntegerFlag(flag, { text: value, min: 0 });
 }
 
 function parsePercent(value: string | undefined): number | undefined {
