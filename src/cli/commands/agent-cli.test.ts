@@ -106,6 +106,49 @@ describe('ctxloom skills list', () => {
   });
 });
 
+describe('a fresh workspace (ctxloom init)', () => {
+  it('build and inspect count the same tokens for the same preset and input', async () => {
+    expect(await main(['init', 'ws'], memoryIo(dir))).toBe(0);
+    const built = memoryIo(dir);
+    expect(await main(['build', '--preset', 'agent', '--workspace', 'ws', '--json', 'hello'], built)).toBe(0);
+    const inspected = memoryIo(dir);
+    expect(await main(['inspect', '--workspace', 'ws', '--json', 'hello'], inspected)).toBe(0);
+    const build = JSON.parse(built.out()) as { totalTokens: number; sections: { tokens: number }[] };
+    const inspect = JSON.parse(inspected.out()) as { usedTokens: number; sections: { tokens: number }[] };
+    expect(inspect.usedTokens).toBe(build.totalTokens);
+    expect(inspect.sections.map((section) => section.tokens)).toEqual(
+      build.sections.map((section) => section.tokens),
+    );
+  });
+
+  it('the chat preset leaves out the untouched AGENTS.md, USER.md and TOOLS.md templates, as the agent preset does', async () => {
+    expect(await main(['init', 'ws'], memoryIo(dir))).toBe(0);
+    const fresh = memoryIo(dir);
+    expect(await main(['build', '--preset', 'chat', '--workspace', 'ws', '--json', 'hello'], fresh)).toBe(0);
+    const report = JSON.parse(fresh.out()) as {
+      messages: Message[];
+      decisions: { type: string; reason: string }[];
+    };
+    const prompt = report.messages.map((message) => String(message.content)).join('\n');
+    expect(prompt).toContain('SOUL.md');
+    expect(prompt).not.toContain('USER.md');
+    expect(prompt).not.toContain('TOOLS.md');
+    expect(report.decisions.map((decision) => decision.reason)).toEqual(
+      expect.arrayContaining([
+        'USER.md is left out: it is the untouched template.',
+        'TOOLS.md is left out: it is the untouched template.',
+      ]),
+    );
+    await writeFile(path.join(dir, 'ws', 'USER.md'), '# User\n\nAna, a night nurse in Berlin.\n');
+    const edited = memoryIo(dir);
+    expect(await main(['build', '--preset', 'chat', '--workspace', 'ws', '--json', 'hello'], edited)).toBe(0);
+    const messages = (JSON.parse(edited.out()) as { messages: Message[] }).messages;
+    expect(messages.map((message) => String(message.content)).join('\n')).toContain(
+      '## USER.md\n\n# User\n\nAna, a night nurse in Berlin.',
+    );
+  });
+});
+
 describe('ctxloom build --preset agent', () => {
   it('builds the agent context for a fresh workspace with an explicit skill', async () => {
     expect(await main(['init', 'ws'], memoryIo(dir))).toBe(0);

@@ -100,8 +100,10 @@ export const inspectCommand: CliCommand = {
       const messageOption = message === undefined ? {} : { message };
       const result =
         key === undefined
-          ? await inspector.inspectHistory({
-              key: '(no session)',
+          ? // No session: the context build makes without --session (the CLI channel's default key,
+            // whose channel shapes the prompt), so the two commands count the same tokens.
+            await inspector.inspectHistory({
+              key: DEFAULT_SESSION_KEY,
               replayed: { history: [] },
               ...messageOption,
             })
