@@ -295,5 +295,9 @@ describe('ctxloom build', () => {
     const io = memoryIo(dir);
     expect(await main(['build', '--help'], io)).toBe(0);
     expect(io.out()).toMatch(/^Usage: ctxloom build --workspace DIR/);
+    expect(io.out()).not.toContain('BuildFlags');
+    expect(io.out()).toContain(
+      'Which setting wins: a flag you pass overrides the same setting in ctxloom.yaml',
+    );
   });
 });

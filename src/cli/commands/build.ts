@@ -31,7 +31,11 @@ import { writeBuildResult } from './write-build-result.js';
 const USAGE = `Usage: ctxloom build --workspace DIR [options] MESSAGE
 
 Builds the context for MESSAGE from the workspace (bootstrap files, ctxloom.yaml, history) and prints
-the messages on stdout; the token table per section goes to stderr. BuildFlags win over ctxloom.yaml.
+the messages on stdout; the token table per section goes to stderr.
+
+Which setting wins: a flag you pass overrides the same setting in ctxloom.yaml (DIR/ctxloom.yaml, or
+--config FILE), and ctxloom.yaml overrides the built-in defaults shown below. E.g. --max-tokens 4000
+wins over maxInputTokens in ctxloom.yaml; without either, the preset's own budget applies.
 
 Options:
   --workspace DIR        the workspace folder (required)
