@@ -386,7 +386,7 @@ describe('one error style', () => {
       ],
       [
         ['build', '--workspace', 'ws', '--max-tokens', '-5', 'hi'],
-        /^INVALID_OPTIONS: --max-tokens must be a positive integer, got "-5"/,
+        /^INVALID_OPTIONS: --max-tokens must be a whole number from 1 to 1,000,000,000, got "-5"/,
       ],
       [['build', '--workspace', 'ws', '--max-tokens'], /^INVALID_OPTIONS: --max-tokens needs a value/],
       [

@@ -50,11 +50,13 @@ export type ContextCategory = {
 
 /**
  * Something worth a look: one large item, a context over the window, a stage that failed, bytes of
- * the cached prefix that change between builds (`volatile-content`, from the trace's warnings) or
- * another warning of the trace (`check`).
+ * the cached prefix that change between builds (`volatile-content`, from the trace's warnings),
+ * another warning of the trace (`check`), or a problem the session store reported while loading the
+ * session (`store-load`: a corrupt line skipped; `inspectContext` never makes these, the caller that
+ * loaded the session adds them, as `ctxloom inspect` does).
  */
 export type ContextWarning = {
-  readonly type: 'large-item' | 'over-window' | 'stage-error' | 'volatile-content' | 'check';
+  readonly type: 'large-item' | 'over-window' | 'stage-error' | 'volatile-content' | 'check' | 'store-load';
   readonly message: string;
   readonly tokens?: number;
   readonly messageId?: string;

@@ -134,7 +134,12 @@ function categoryLine(category: ContextCategory, style: Style | undefined): stri
 
 function warningLines(inspection: ContextInspection): readonly string[] {
   if (inspection.warnings.length === 0) return ['Warnings: none'];
-  return ['Warnings:', ...inspection.warnings.map((warning) => `  ! ${clean(warning.message)}`)];
+  return [
+    'Warnings:',
+    ...inspection.warnings.map(
+      (warning) => `  ! ${warning.type === 'store-load' ? 'Store: ' : ''}${clean(warning.message)}`,
+    ),
+  ];
 }
 
 function decisionLines(decisions: readonly Decision[]): readonly string[] {

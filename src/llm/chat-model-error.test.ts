@@ -117,6 +117,26 @@ describe('OpenAICompatibleChatModel failures', () => {
     );
   });
 
+  it('fails at once on a port fetch refuses ("bad port"): it never works, so it is configuration', async () => {
+    let calls = 0;
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      calls += 1;
+      return globalThis.fetch(input, init);
+    };
+    const model = new OpenAICompatibleChatModel({
+      baseURL: 'http://127.0.0.1:6000/v1',
+      model: 'm',
+      fetch,
+      maxRetries: 3,
+      ...fast,
+    });
+    const error = await model.generate({ messages: [user('hi')] }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ kind: 'configuration', reason: 'blocked-port', attempts: 1 });
+    expect(calls).toBe(1);
+    expect(String(error)).toMatch(/fetch refuses port 6000 .*Run the model server on another port/);
+    expect(String(error)).not.toMatch(/work again later/);
+  });
+
   it.each<[string, Record<string, unknown>, ModelFailureKind, ModelFailureReason]>([
     ['an unknown host', { code: 'ENOTFOUND' }, 'configuration', 'host-not-found'],
     ['an unreachable network', { code: 'ENETUNREACH' }, 'configuration', 'host-unreachable'],
@@ -223,6 +243,10 @@ describe('toChatModelError with the AI SDK', () => {
     expect(toChatModelError(await call(await closedServerURL()))).toMatchObject({
       kind: 'configuration',
       reason: 'connection-refused',
+    });
+    expect(toChatModelError(await call('http://127.0.0.1:6000/v1'))).toMatchObject({
+      kind: 'configuration',
+      reason: 'blocked-port',
     });
   });
 });

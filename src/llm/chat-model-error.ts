@@ -22,6 +22,7 @@ export type ModelFailureReason =
   | 'host-unreachable'
   | 'tls'
   | 'invalid-url'
+  | 'blocked-port'
   | 'connection-reset'
   | 'timeout'
   | 'truncated-body'

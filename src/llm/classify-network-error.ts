@@ -33,7 +33,8 @@ const TLS_CODE = /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/;
 /**
  * Classifies an error thrown by `fetch` (Node's undici: a `TypeError` whose `cause`, or one of the
  * cause's `errors`, carries a system `code`). Nothing listening, an unknown or unreachable host, a bad
- * URL or a TLS certificate problem is `configuration`; a reset, a closed socket, a network timeout or
+ * URL, a port fetch refuses to connect to (undici's "bad port": 6000, 10080, …) or a TLS certificate
+ * problem is `configuration`; a reset, a closed socket, a network timeout or
  * anything unrecognised is `transient`.
  */
 export function classifyNetworkError(error: unknown): NetworkFailure {
@@ -43,6 +44,9 @@ export function classifyNetworkError(error: unknown): NetworkFailure {
     if (known !== undefined) return { ...known, code };
     if (TLS_CODE.test(code)) return { kind: 'configuration', reason: 'tls', code };
   }
+  // fetch (undici) refuses ports such as 6000 (X11) and 10080 before connecting ("bad port"): the URL
+  // never works, whenever it is retried.
+  if (isBadPort(error, 0)) return { kind: 'configuration', reason: 'blocked-port', code };
   if (error instanceof TypeError && /invalid url|failed to parse url/i.test(error.message)) {
     return { kind: 'configuration', reason: 'invalid-url', code };
   }
@@ -65,4 +69,10 @@ function findCode(error: unknown, depth: number): string | undefined {
     }
   }
   return findCode(Reflect.get(error, 'cause'), depth + 1);
+}
+
+/** True when the error or one of its causes is undici's "bad port" refusal. */
+function isBadPort(error: unknown, depth: number): boolean {
+  if (!(error instanceof Error) || depth > 4) return false;
+  return /^bad port$/i.test(error.message) || isBadPort(error.cause, depth + 1);
 }

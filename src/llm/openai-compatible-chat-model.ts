@@ -169,8 +169,10 @@ export class OpenAICompatibleChatModel implements ChatModel {
       }
       const network = classifyNetworkError(error);
       const text =
-        NETWORK_TEXT[network.reason] ??
-        `the request failed: ${error instanceof Error ? error.message : String(error)}`;
+        network.reason === 'blocked-port'
+          ? `fetch refuses port ${portOf(this.#url)} ("bad port": Node, like browsers, never connects to ports of other protocols such as 6000, 6665-6669 or 10080)`
+          : (NETWORK_TEXT[network.reason] ??
+            `the request failed: ${error instanceof Error ? error.message : String(error)}`);
       return failedWith({
         message: `${text}${network.code === undefined ? '' : ` (${network.code})`}`,
         kind: network.kind,
@@ -277,6 +279,8 @@ function fixFor(failure: ResponseFailure, model: string): string {
     case 'host-not-found':
     case 'invalid-url':
       return 'Fix the base URL (CLI --model-url).';
+    case 'blocked-port':
+      return 'Run the model server on another port (e.g. 8000, 8080 or 11434) and fix the base URL (CLI --model-url).';
     case 'tls':
       return "Check the URL's scheme (http or https) and the server's certificate.";
     case 'not-json':
@@ -308,6 +312,12 @@ function statusFix(status: number | undefined, model: string): string {
     default:
       return `The endpoint refused the request: check the model name '${model}' and the request options.`;
   }
+}
+
+/** The URL's port, the scheme's default when it names none. */
+function portOf(url: string): string {
+  const parsed = new URL(url);
+  return parsed.port !== '' ? parsed.port : parsed.protocol === 'https:' ? '443' : '80';
 }
 
 function isHttpUrl(text: string): boolean {

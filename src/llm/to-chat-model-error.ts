@@ -16,7 +16,8 @@ export function failureKindForStatus(status: number): ModelFailureKind {
  * `ABORTED` (which callers rethrow). A ChatModelError passes through; an error carrying an HTTP
  * status (`details.status`, `status` or `statusCode`, also on its causes, as the AI SDK's
  * `APICallError` has) is classified by {@link failureKindForStatus}; one caused by a known network
- * error (`ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`, …) by `classifyNetworkError`; other ctxloom errors
+ * error (`ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`, …) or by a port fetch refuses to connect to
+ * (undici's "bad port", `configuration`: retrying never helps) by `classifyNetworkError`; other ctxloom errors
  * (`DEPENDENCY_MISSING`, `INVALID_OPTIONS`, …) are `configuration`; anything else is `transient`
  * (nanobot raw-archives when the call raises).
  */
@@ -35,7 +36,9 @@ export function toChatModelError(error: unknown): ChatModelError | undefined {
     });
   }
   const network = classifyNetworkError(error);
-  if (network.code !== undefined && network.reason !== 'other') {
+  // A failure known by its system code, or one that never works however often it is retried (a port
+  // fetch refuses: the AI SDK's "Cannot connect to API: bad port" carries no code).
+  if (network.reason !== 'other' && (network.code !== undefined || network.kind === 'configuration')) {
     return new ChatModelError({ message, kind: network.kind, reason: network.reason, cause: error });
   }
   const isConfiguration = ContextError.isInstance(error) && error.code !== 'MODEL_REQUEST_FAILED';

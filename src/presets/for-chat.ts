@@ -14,6 +14,7 @@ import type { ContextPipelineOptions } from '../pipeline/context-pipeline.js';
 import type { ContextFilter, MessageProvider } from '../pipeline/contracts.js';
 import { BootstrapFilesProvider } from '../providers/bootstrap-files-provider.js';
 import { CurrentMessageProvider } from '../providers/current-message-provider.js';
+import { isUntouchedTemplate } from '../providers/is-untouched-template.js';
 import { StateHistoryProvider, type WorkingMemoryAdapter } from '../providers/state-history-provider.js';
 import { StaticPromptProvider } from '../providers/static-prompt-provider.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -133,7 +134,8 @@ export function personaProvider(options: ChatPresetOptions): StaticPromptProvide
 
 /**
  * The bootstrap-files provider when `runtimePrompt.includeBootstrapFiles` is true and a workspace is
- * known (`workspace` or `runtimePrompt.workspaceDir`), else nothing. @internal
+ * known (`workspace` or `runtimePrompt.workspaceDir`), else nothing. Untouched AGENTS.md, USER.md and
+ * TOOLS.md templates (what `ctxloom init` wrote) are skipped, as the agent preset skips them. @internal
  */
 export function bootstrapProviders(options: ChatPresetOptions): readonly MessageProvider[] {
   const workspace = options.workspace ?? options.runtimePrompt?.workspaceDir;
@@ -142,6 +144,8 @@ export function bootstrapProviders(options: ChatPresetOptions): readonly Message
     new BootstrapFilesProvider({
       workspace,
       files: presetPrompts(options).bootstrapFiles,
+      // The agent preset's rule: an untouched AGENTS.md, USER.md or TOOLS.md template says nothing.
+      isTemplate: (file, content) => isUntouchedTemplate(file, { content }),
       ...(options.maxFileChars === undefined ? {} : { maxFileChars: options.maxFileChars }),
       ...(options.fileCache === undefined ? {} : { fileCache: options.fileCache }),
     }),

@@ -3,6 +3,7 @@ import { resolveAgentWorkspace } from '../workspace/agent-workspace.js';
 import type { WorkspaceFileCache } from '../workspace/file-cache.js';
 import { matchesWorkspaceTemplate, WORKSPACE_TEMPLATES } from '../workspace/workspace-templates.js';
 import { BootstrapFilesProvider } from './bootstrap-files-provider.js';
+import { isUntouchedTemplate } from './is-untouched-template.js';
 
 /** Options for {@link AgentBootstrapProvider}. */
 export type AgentBootstrapProviderOptions = {
@@ -54,8 +55,7 @@ export class AgentBootstrapProvider extends BootstrapFilesProvider {
         ...(options.includeToolsFile === true ? ['TOOLS.md'] : []),
       ],
       isTemplate: (file, content) =>
-        file !== 'SOUL.md' &&
-        matchesWorkspaceTemplate({ file, content, extraTemplates: options.extraTemplates?.[file] ?? [] }),
+        isUntouchedTemplate(file, { content, extraTemplates: options.extraTemplates?.[file] ?? [] }),
       rewrite: (file, content) =>
         file === 'SOUL.md' &&
         matchesWorkspaceTemplate({ file: 'legacy/SOUL.md', content, extraTemplates: legacySoul })

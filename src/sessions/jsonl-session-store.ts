@@ -19,6 +19,7 @@ import { mergeMetadata } from './merge-metadata.js';
 import { replaceFileAtomically } from './replace-file-atomically.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
 import { type HeaderFields, rewriteSessionFile, type SessionFileRewrite } from './rewrite-session-file.js';
+import { rewriteTimes } from './rewrite-times.js';
 import type { SessionFileScan } from './scan-session-file.js';
 import { sessionFileName } from './session-file-name.js';
 import { SessionFileReads } from './session-file-reads.js';
@@ -95,16 +96,19 @@ export type SessionRepair = {
  * a metadata record, then one message dict per line), reading existing nanobot files as they are,
  * under current and legacy names (`cli_direct.jsonl`).
  *
- * - Reads never write: `load` and `list` stream the file (`list` reads only its first and last line)
- *   and report torn, corrupt or non-UTF-8 lines in `warnings` without touching anything, not even a
- *   lock file, so they work on a read-only folder.
+ * - Reads never write a session: `load` and `list` stream the file (`list` reads only its first and
+ *   last line) and report torn, corrupt or non-UTF-8 lines in `warnings` without touching it, not even
+ *   a lock file, so they work on a read-only folder. The one thing a load removes is debris: the first
+ *   load of a store object removes the temp files of writers killed mid-rewrite (see below).
  * - `append` appends lines under a per-session cross-process lock (`<file>.lock`); it never rewrites
  *   the file, so the metadata record's `updated_at` may be stale on disk: `load` and `list` report the
  *   later of it and the last message's timestamp. A torn last line gets a newline first.
  * - Metadata changes, the archive pointer, `rewrite` and `repair` replace the file atomically in a
  *   streaming copy that keeps every line they do not mean to change byte for byte, and move
- *   unreadable lines (bytes as they were) to `<file>.corrupt`. A kill mid-rewrite leaves the old file;
- *   its temp file is removed by a later write.
+ *   unreadable lines (bytes as they were) to `<file>.corrupt`. A kill mid-rewrite leaves the old file
+ *   and a temp file named for its writer's host and pid (`.{file}.ctxloom-{host}-{pid}-{hex}.tmp`);
+ *   every rewrite, and the first load of a store object, removes the temp files whose writer on this
+ *   host is gone (and any older than a day), never a live writer's.
  * - Advancing the archive pointer, or rewriting the messages, drops nanobot's `provider_state` record,
  *   as nanobot does after archiving, so a stale `previous_response_id` is never continued.
  * - Events reach subscribers of this store object only (no cross-process delivery).
@@ -122,6 +126,8 @@ export class JsonlSessionStore implements SessionStore {
   readonly #lockTimeoutMs: number;
   readonly #reads: SessionFileReads;
   #dirReady: Promise<void> | undefined;
+  /** The first load's sweep of temp files dead writers left in `dir` (once per store object). */
+  #tempSweep: Promise<void> | undefined;
 
   constructor(options: JsonlSessionStoreOptions) {
     checkOptions(options, { where: 'new JsonlSessionStore options', known: JSONL_SESSION_STORE_OPTION_KEYS });
@@ -201,6 +207,10 @@ export class JsonlSessionStore implements SessionStore {
     const where = { backend: 'jsonl', operation: 'load' };
     checkSessionKey(sessionKey, where);
     const lastMessages = lastMessagesOf(options.lastMessages, where);
+    this.#tempSweep ??= removeStaleTempFiles(this.dir, { now: () => this.#now().getTime() }).then(
+      () => undefined,
+    );
+    await this.#tempSweep;
     return this.#queue.run(sessionKey, () =>
       this.#guard('load', async () => {
         // A second look when the file vanished between finding and opening it (another process moved
@@ -254,8 +264,8 @@ export class JsonlSessionStore implements SessionStore {
   }
 
   async rewrite(sessionKey: string, rewrite: SessionRewrite, options: StoreCallOptions = {}): Promise<void> {
-    const time = this.#now().toISOString();
-    const messages = rewrite.messages.map((message) => stampMessage(message, time));
+    const times = rewriteTimes(rewrite, this.#now().toISOString());
+    const messages = rewrite.messages.map((message) => stampMessage(message, times.updatedAt));
     await this.#rewrite(sessionKey, {
       ...options,
       messages,
@@ -265,8 +275,13 @@ export class JsonlSessionStore implements SessionStore {
           rewrite.lastConsolidated ?? pointerOf(before),
           after.messageCount,
         );
+        const header = this.#header(before, { key: sessionKey, lastConsolidated, preserveUpdatedAt: false });
         return {
-          header: this.#header(before, { key: sessionKey, lastConsolidated, preserveUpdatedAt: false }),
+          header: {
+            ...header,
+            createdAt: times.createdAt ?? header.createdAt,
+            updatedAt: times.updatedAt,
+          },
           providerState: 'drop',
         };
       },

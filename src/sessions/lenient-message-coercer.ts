@@ -26,8 +26,9 @@ const ROLE_ALIASES: Readonly<Record<string, Role>> = {
  * `reasoning_content`) and nanobot dicts are converted; `{ type, content }` shapes such as
  * LangChain's `{ type: 'human' }` / `{ type: 'ai', tool_calls: [{ id, name, args }] }` map their type
  * to a role (`human`→user, `ai`→assistant, `developer`→system, `function`→tool); numbers and booleans
- * become user text; non-text content becomes its JSON. Only `null`, `undefined` and objects with no
- * recognisable role throw `INVALID_INPUT`.
+ * become user text; non-text content becomes its JSON (`null` content the empty string). `null`,
+ * `undefined`, objects with no recognisable role and objects with no `content` (nor `text`) field,
+ * unless an assistant message with tool calls, throw `INVALID_INPUT` naming what is missing.
  */
 export class LenientMessageCoercer implements MessageCoercer {
   readonly specificationVersion = 'v1';
@@ -47,6 +48,11 @@ export class LenientMessageCoercer implements MessageCoercer {
     if (parsed.success) return parsed.value;
     const role = ROLE_ALIASES[String(record['role'] ?? record['type'] ?? '').toLowerCase()];
     if (role === undefined) throw invalid(context, 'it has no recognisable role or type');
+    if (record['content'] === undefined && record['text'] === undefined && !hasToolCalls(record))
+      throw invalid(
+        context,
+        `it has no "content" field (a ${role} message carries its text or parts in "content"; only an assistant message with tool calls may leave it out)`,
+      );
     const dict = {
       ...record,
       role,
@@ -87,6 +93,11 @@ function unwrapLangChain(record: Record<string, unknown>): Record<string, unknow
     name: record['name'],
     ...(typeof record['id'] === 'string' ? { id: record['id'] } : {}),
   };
+}
+
+function hasToolCalls(record: Record<string, unknown>): boolean {
+  const calls = record['tool_calls'] ?? record['toolCalls'];
+  return Array.isArray(calls) && calls.length > 0;
 }
 
 function normaliseContent(content: unknown): unknown {

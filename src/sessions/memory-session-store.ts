@@ -7,6 +7,7 @@ import { lastMessagesOf, newestOf } from './last-messages.js';
 import { ListenerSet } from './listener-set.js';
 import { compareKeys, mergeMetadata } from './merge-metadata.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
+import { rewriteTimes } from './rewrite-times.js';
 import type {
   MessageEventListener,
   SessionLoadOptions,
@@ -109,15 +110,21 @@ export class MemorySessionStore implements SessionStore {
   async rewrite(sessionKey: string, rewrite: SessionRewrite, options: StoreCallOptions = {}): Promise<void> {
     throwIfAborted(options.signal);
     checkSessionKey(sessionKey, { backend: 'memory', operation: 'rewrite' });
-    const time = this.#now().toISOString();
-    const entry = this.#entry(sessionKey, time);
+    const { createdAt, updatedAt } = rewriteTimes(rewrite, this.#now().toISOString());
+    const entry = this.#entry(sessionKey, updatedAt);
     checkRewriteCount(rewrite, { backend: 'memory', actual: entry.messages.length });
-    const messages = rewrite.messages.map((message) => stampMessage(message, time));
+    const messages = rewrite.messages.map((message) => stampMessage(message, updatedAt));
     const lastConsolidated = clampLastConsolidated(
       rewrite.lastConsolidated ?? entry.lastConsolidated,
       messages.length,
     );
-    this.#sessions.set(sessionKey, { ...entry, messages, lastConsolidated, updatedAt: time });
+    this.#sessions.set(sessionKey, {
+      ...entry,
+      messages,
+      lastConsolidated,
+      createdAt: createdAt ?? entry.createdAt,
+      updatedAt,
+    });
   }
 
   async delete(sessionKey: string, options: StoreCallOptions = {}): Promise<boolean> {

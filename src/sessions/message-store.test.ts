@@ -40,6 +40,24 @@ describe('MessageStore', () => {
     expect(await store.messages()).toEqual([]);
   });
 
+  it('the lenient coercer refuses a message with no content field, naming it (a tool-calling assistant may omit it)', async () => {
+    const store = new MessageStore({ sessionKey: 's', coercer: new LenientMessageCoercer() });
+    for (const value of [{ role: 'user' }, { type: 'human' }, { role: 'tool', tool_call_id: 'c' }])
+      await expect(store.append([user('ok'), value])).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringMatching(/^Cannot make a message from input\[1\]: it has no "content" field/),
+      });
+    expect(await store.messages()).toEqual([]);
+    await store.append([
+      {
+        role: 'assistant',
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }],
+      },
+      { role: 'user', content: null },
+    ]);
+    expect((await store.messages()).map((message) => message.content)).toEqual(['', '']);
+  });
+
   it('coerces loose input with the lenient coercer', async () => {
     const store = new MessageStore({
       sessionKey: 's',

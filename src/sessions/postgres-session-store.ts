@@ -12,6 +12,7 @@ import { mergeMetadata } from './merge-metadata.js';
 import { PostgresNotifier } from './postgres-notifier.js';
 import { migrate, parseNotification } from './postgres-schema.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
+import { rewriteTimes } from './rewrite-times.js';
 import {
   parseMessageRow,
   parseMetadataColumn,
@@ -190,8 +191,8 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async rewrite(sessionKey: string, rewrite: SessionRewrite, options: StoreCallOptions = {}): Promise<void> {
-    const time = this.#now().toISOString();
-    const messages = rewrite.messages.map((message) => stampMessage(message, time));
+    const times = rewriteTimes(rewrite, this.#now().toISOString());
+    const messages = rewrite.messages.map((message) => stampMessage(message, times.updatedAt));
     await this.#update(sessionKey, options, async (client, row) => {
       checkRewriteCount(rewrite, { backend: 'postgres', actual: row.message_count });
       await client.query(`DELETE FROM ${this.#table('messages')} WHERE session_key = $1`, [sessionKey]);
@@ -202,8 +203,9 @@ export class PostgresSessionStore implements SessionStore {
       );
       const last = clampLastConsolidated(rewrite.lastConsolidated ?? row.last_consolidated, messages.length);
       await client.query(
-        `UPDATE ${this.#table('sessions')} SET message_count = $2, last_consolidated = $3 WHERE key = $1`,
-        [sessionKey, messages.length, last],
+        `UPDATE ${this.#table('sessions')} SET message_count = $2, last_consolidated = $3,
+         created_at = coalesce($4, created_at), updated_at = coalesce($5, updated_at) WHERE key = $1`,
+        [sessionKey, messages.length, last, times.createdAt ?? null, rewrite.updatedAt ?? null],
       );
     });
   }

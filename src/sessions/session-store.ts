@@ -74,6 +74,17 @@ export type SessionRewrite = {
    * @default no check
    */
   readonly ifMessageCount?: number;
+  /**
+   * The session's creation time to record (ISO 8601), for a copy that keeps its source's times
+   * (`ctxloom session import`). @default unchanged (now for a new session)
+   */
+  readonly createdAt?: string;
+  /**
+   * The session's last-change time to record (ISO 8601) instead of now, for a copy that keeps its
+   * source's recency, so "most recently updated" follows the sessions' activity, not the import
+   * order; messages without a timestamp are stamped with it. @default now
+   */
+  readonly updatedAt?: string;
 };
 
 /** Options every store operation accepts. */

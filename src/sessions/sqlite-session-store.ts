@@ -8,6 +8,7 @@ import { firstIndexOf, lastMessagesOf } from './last-messages.js';
 import { ListenerSet } from './listener-set.js';
 import { mergeMetadata } from './merge-metadata.js';
 import { checkRewriteCount } from './rewrite-conflict.js';
+import { rewriteTimes } from './rewrite-times.js';
 import { parseMetadataColumn, type SessionRow, sessionSummaryFromRow } from './session-row.js';
 import { DEFAULT_CACHED_SESSION_CHARS, type MessageRow, SessionRowReads } from './session-row-reads.js';
 import type {
@@ -209,18 +210,17 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async rewrite(sessionKey: string, rewrite: SessionRewrite, options: StoreCallOptions = {}): Promise<void> {
-    const time = this.#now().toISOString();
-    const messages = rewrite.messages.map((message) => stampMessage(message, time));
+    const times = rewriteTimes(rewrite, this.#now().toISOString());
+    const messages = rewrite.messages.map((message) => stampMessage(message, times.updatedAt));
     await this.#update(sessionKey, options, (db, row) => {
       checkRewriteCount(rewrite, { backend: 'sqlite', actual: row.message_count });
       db.prepare('DELETE FROM ctxloom_messages WHERE session_key = ?').run(sessionKey);
       insertMessages(db, { sessionKey, start: 0, messages });
       const last = clampLastConsolidated(rewrite.lastConsolidated ?? row.last_consolidated, messages.length);
-      db.prepare('UPDATE ctxloom_sessions SET message_count = ?, last_consolidated = ? WHERE key = ?').run(
-        messages.length,
-        last,
-        sessionKey,
-      );
+      db.prepare(
+        `UPDATE ctxloom_sessions SET message_count = ?, last_consolidated = ?,
+         created_at = coalesce(?, created_at), updated_at = coalesce(?, updated_at) WHERE key = ?`,
+      ).run(messages.length, last, times.createdAt ?? null, rewrite.updatedAt ?? null, sessionKey);
     });
   }
 

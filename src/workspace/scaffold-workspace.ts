@@ -1,6 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { throwIfAborted } from '../core/errors.js';
+import { makeFolders } from './make-folders.js';
 import { WORKSPACE_TEMPLATES } from './workspace-templates.js';
 
 /** Options for {@link scaffoldWorkspace}. */
@@ -24,6 +25,8 @@ const FOLDERS = ['memory', 'skills', 'sessions'] as const;
  * {@link WORKSPACE_TEMPLATES}, an empty memory/history.jsonl, and the skills/ and sessions/ folders.
  * Never overwrites: an existing file is kept and reported in `kept` (each file is created with an
  * exclusive flag, so a file appearing concurrently is not clobbered either).
+ * @throws ContextError `INVALID_INPUT` at once when `dir` cannot be made (a file in the way, a parent
+ *   that takes no new folders such as `/proc`, no permission).
  */
 export async function scaffoldWorkspace(
   dir: string,
@@ -32,9 +35,9 @@ export async function scaffoldWorkspace(
   const root = path.resolve(dir);
   const created: string[] = [];
   const kept: string[] = [];
-  if (await makeDir(root)) created.push('.');
+  if (await makeFolders(root)) created.push('.');
   for (const folder of FOLDERS) {
-    if (await makeDir(path.join(root, folder))) created.push(`${folder}/`);
+    if (await makeFolders(path.join(root, folder))) created.push(`${folder}/`);
   }
   const files: readonly (readonly [string, string])[] = [
     ...Object.entries(WORKSPACE_TEMPLATES),
@@ -46,11 +49,6 @@ export async function scaffoldWorkspace(
     (wrote ? created : kept).push(file);
   }
   return { created, kept };
-}
-
-async function makeDir(dir: string): Promise<boolean> {
-  // mkdir with `recursive` resolves to the first folder it created, or undefined when it existed
-  return (await mkdir(dir, { recursive: true })) !== undefined;
 }
 
 async function writeNew(file: string, text: string): Promise<boolean> {

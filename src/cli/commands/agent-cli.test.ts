@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,6 +27,25 @@ describe('ctxloom init', () => {
     expect(again.out()).toContain('  kept     SOUL.md (already there)');
     expect(again.out()).toContain('Nothing to create');
     expect(await readFile(path.join(dir, 'agent', 'SOUL.md'), 'utf8')).toBe('my soul');
+  });
+
+  it('fails at once with exit 2 where the folder cannot be made (/proc, a file in the way)', {
+    timeout: 5_000,
+  }, async () => {
+    if (existsSync('/proc/self')) {
+      const proc = memoryIo(dir);
+      expect(await main(['init', '/proc/forbidden/agent'], proc)).toBe(2);
+      expect(proc.err()).toMatch(
+        /^INVALID_INPUT: Cannot create the folder \/proc\/forbidden\/agent: making \/proc\/forbidden failed \(\/proc exists but takes no new folders/,
+      );
+    }
+    await writeFile(path.join(dir, 'file'), 'x');
+    const file = memoryIo(dir);
+    expect(await main(['init', 'file/agent'], file)).toBe(2);
+    expect(file.err()).toContain(`${path.join(dir, 'file')} is a file, not a folder`);
+    const nested = memoryIo(dir);
+    expect(await main(['init', 'a/b/agent'], nested)).toBe(0);
+    expect(nested.out()).toContain('  created  .\n');
   });
 
   it('needs exactly one folder', async () => {
@@ -83,6 +103,49 @@ describe('ctxloom skills list', () => {
   it('rejects an unknown action', async () => {
     const io = memoryIo(dir);
     expect(await main(['skills', 'remove'], io)).toBe(2);
+  });
+});
+
+describe('a fresh workspace (ctxloom init)', () => {
+  it('build and inspect count the same tokens for the same preset and input', async () => {
+    expect(await main(['init', 'ws'], memoryIo(dir))).toBe(0);
+    const built = memoryIo(dir);
+    expect(await main(['build', '--preset', 'agent', '--workspace', 'ws', '--json', 'hello'], built)).toBe(0);
+    const inspected = memoryIo(dir);
+    expect(await main(['inspect', '--workspace', 'ws', '--json', 'hello'], inspected)).toBe(0);
+    const build = JSON.parse(built.out()) as { totalTokens: number; sections: { tokens: number }[] };
+    const inspect = JSON.parse(inspected.out()) as { usedTokens: number; sections: { tokens: number }[] };
+    expect(inspect.usedTokens).toBe(build.totalTokens);
+    expect(inspect.sections.map((section) => section.tokens)).toEqual(
+      build.sections.map((section) => section.tokens),
+    );
+  });
+
+  it('the chat preset leaves out the untouched AGENTS.md, USER.md and TOOLS.md templates, as the agent preset does', async () => {
+    expect(await main(['init', 'ws'], memoryIo(dir))).toBe(0);
+    const fresh = memoryIo(dir);
+    expect(await main(['build', '--preset', 'chat', '--workspace', 'ws', '--json', 'hello'], fresh)).toBe(0);
+    const report = JSON.parse(fresh.out()) as {
+      messages: Message[];
+      decisions: { type: string; reason: string }[];
+    };
+    const prompt = report.messages.map((message) => String(message.content)).join('\n');
+    expect(prompt).toContain('SOUL.md');
+    expect(prompt).not.toContain('USER.md');
+    expect(prompt).not.toContain('TOOLS.md');
+    expect(report.decisions.map((decision) => decision.reason)).toEqual(
+      expect.arrayContaining([
+        'USER.md is left out: it is the untouched template.',
+        'TOOLS.md is left out: it is the untouched template.',
+      ]),
+    );
+    await writeFile(path.join(dir, 'ws', 'USER.md'), '# User\n\nAna, a night nurse in Berlin.\n');
+    const edited = memoryIo(dir);
+    expect(await main(['build', '--preset', 'chat', '--workspace', 'ws', '--json', 'hello'], edited)).toBe(0);
+    const messages = (JSON.parse(edited.out()) as { messages: Message[] }).messages;
+    expect(messages.map((message) => String(message.content)).join('\n')).toContain(
+      '## USER.md\n\n# User\n\nAna, a night nurse in Berlin.',
+    );
   });
 });
 

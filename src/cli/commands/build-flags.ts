@@ -1,4 +1,5 @@
 import { ContextError } from '../../index.js';
+import { parseIntegerFlag } from '../integer-flag.js';
 import { parseCliArgs } from '../parse-cli-args.js';
 import { STORE_FLAGS } from './session-store-flags.js';
 
@@ -43,24 +44,12 @@ export function parseBuildFlags(args: readonly string[]): BuildFlags {
   return { ...(parsed.values as Omit<BuildFlags, 'message'>), message };
 }
 
-/** @throws ContextError `INVALID_OPTIONS` unless the flag is a whole number ≥ 0. */
+/** @throws ContextError `INVALID_OPTIONS` unless the flag is a whole number ≥ 0 in its range. */
 export function wholeNumber(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (Number.isInteger(number) && number >= 0) return number;
-  throw new ContextError({
-    code: 'INVALID_OPTIONS',
-    message: `${flag} must be a whole number ≥ 0, got ${JSON.stringify(value)}.`,
-  });
+  return parseIntegerFlag(flag, { text: value, min: 0 });
 }
 
-/** @throws ContextError `INVALID_OPTIONS` unless the flag is a positive integer. */
+/** @throws ContextError `INVALID_OPTIONS` unless the flag is a positive integer in its range. */
 export function positiveInteger(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (Number.isInteger(number) && number > 0) return number;
-  throw new ContextError({
-    code: 'INVALID_OPTIONS',
-    message: `${flag} must be a positive integer, got ${JSON.stringify(value)}.`,
-  });
+  return parseIntegerFlag(flag, { text: value, min: 1 });
 }

@@ -151,11 +151,11 @@ describe('ctxloom build', () => {
       ],
       [
         ['build', '--workspace', 'ws', '--max-tokens=-3', 'hi'],
-        /--max-tokens must be a positive integer, got "-3"/,
+        /--max-tokens must be a whole number from 1 to 1,000,000,000, got "-3"/,
       ],
       [
         ['build', '--workspace', 'ws', '--max-messages', '2.5', 'hi'],
-        /--max-messages must be a positive integer, got "2.5"/,
+        /--max-messages must be a whole number from 1 to 1,000,000,000, got "2.5"/,
       ],
       [['build', '--workspace', 'ws', '--bogus', 'hi'], /Unknown option --bogus for 'ctxloom build'/],
       [['build', '--workspace', 'ws', '--history', 'missing.jsonl', 'hi'], /missing\.jsonl does not exist/],
@@ -295,5 +295,9 @@ describe('ctxloom build', () => {
     const io = memoryIo(dir);
     expect(await main(['build', '--help'], io)).toBe(0);
     expect(io.out()).toMatch(/^Usage: ctxloom build --workspace DIR/);
+    expect(io.out()).not.toContain('BuildFlags');
+    expect(io.out()).toContain(
+      'Which setting wins: a flag you pass overrides the same setting in ctxloom.yaml',
+    );
   });
 });

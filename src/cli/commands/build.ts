@@ -31,7 +31,11 @@ import { writeBuildResult } from './write-build-result.js';
 const USAGE = `Usage: ctxloom build --workspace DIR [options] MESSAGE
 
 Builds the context for MESSAGE from the workspace (bootstrap files, ctxloom.yaml, history) and prints
-the messages on stdout; the token table per section goes to stderr. BuildFlags win over ctxloom.yaml.
+the messages on stdout; the token table per section goes to stderr.
+
+Which setting wins: a flag you pass overrides the same setting in ctxloom.yaml (DIR/ctxloom.yaml, or
+--config FILE), and ctxloom.yaml overrides the built-in defaults shown below. E.g. --max-tokens 4000
+wins over maxInputTokens in ctxloom.yaml; without either, the preset's own budget applies.
 
 Options:
   --workspace DIR        the workspace folder (required)
@@ -103,11 +107,12 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
     io,
     sessionsDir: settings.sessionsDir,
   });
+  const { loadWarnings, ...input } = turn;
   const sessionKey = turn.sessionKey ?? DEFAULT_SESSION_KEY;
   const builder =
     BUILD_PRESETS[presetName]?.({ options, workspace, agent, sessionKey }) ?? ContextBuilder.forChat(options);
   const { messages, trace } = await builder.build({
-    ...turn,
+    ...input,
     current: flags.message,
     runtimePrompt: options.runtimePrompt ?? {},
   });
@@ -117,7 +122,15 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   if (problems.length > 0 && flags['allow-over-budget'] !== true)
     throw overBudgetError(problems, agent.budget, trace.totalTokens);
   const rendered = renderBuildFormat(formatName, messages, flags['strict-format'] === true);
-  writeBuildResult(io, { flags, presetName, formatName, rendered, shown, problems, budget: agent.budget });
+  writeBuildResult(io, {
+    flags,
+    presetName,
+    formatName,
+    rendered,
+    shown,
+    problems: [...loadWarnings, ...problems],
+    budget: agent.budget,
+  });
   return EXIT_CODES.ok;
 }
 

@@ -183,7 +183,9 @@ describe('ctxloom cache on a recorded session', () => {
     await recordSession(folder, { key: 'window:1', stepMs: 60_000, withUsage: false });
     const malformed = await runIn(['cache', '--session', 'window:1', '--context-window', 'lots']);
     expect(malformed.code).toBe(2);
-    expect(malformed.stderr).toContain('--context-window must be a whole number of tokens, got "lots"');
+    expect(malformed.stderr).toContain(
+      '--context-window must be a whole number from 1 to 1,000,000,000, got "lots"',
+    );
     const recorded = await runIn(['cache', '--session', 'window:1', '--context-window', '100000']);
     expect(recorded.code).toBe(2);
     expect(recorded.stderr).toContain(

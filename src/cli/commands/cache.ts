@@ -13,6 +13,7 @@ import { readRecordedRequests } from '../../recorder/index.js';
 import type { CliCommand } from '../cli-io.js';
 import { didYouMean } from '../did-you-mean.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { parseIntegerFlag } from '../integer-flag.js';
 import { parseCliArgs } from '../parse-cli-args.js';
 import {
   type CacheCall,
@@ -254,11 +255,5 @@ function oneOf<TValue extends string>(
 }
 
 function parseWindow(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = Number(value.replaceAll('_', ''));
-  if (Number.isInteger(parsed) && parsed > 0) return parsed;
-  throw new ContextError({
-    code: 'INVALID_OPTIONS',
-    message: `--context-window must be a whole number of tokens, got ${JSON.stringify(value)}; e.g. --context-window 200000.`,
-  });
+  return parseIntegerFlag('--context-window', { text: value, min: 1 });
 }

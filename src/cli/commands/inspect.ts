@@ -12,6 +12,7 @@ import type { RequestRecordStore } from '../../recorder/index.js';
 import { readMessagesFile } from '../../sessions/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { parseIntegerFlag } from '../integer-flag.js';
 import { type ParsedCliArgs, parseCliArgs } from '../parse-cli-args.js';
 import { sectionTotals } from '../section-tokens.js';
 import {
@@ -99,17 +100,21 @@ export const inspectCommand: CliCommand = {
       const messageOption = message === undefined ? {} : { message };
       const result =
         key === undefined
-          ? await inspector.inspectHistory({
-              key: '(no session)',
+          ? // No session: the context build makes without --session (the CLI channel's default key,
+            // whose channel shapes the prompt), so the two commands count the same tokens.
+            await inspector.inspectHistory({
+              key: DEFAULT_SESSION_KEY,
               replayed: { history: [] },
               ...messageOption,
             })
           : await inspector.inspectSession(key, messageOption);
+      const shown = withStoreWarnings(result);
       io.stdout.write(
-        values['json'] === true ? `${JSON.stringify(jsonReport(result), null, 2)}\n` : textReport(result, io),
+        values['json'] === true ? `${JSON.stringify(jsonReport(shown), null, 2)}\n` : textReport(shown, io),
       );
-      for (const warning of result.inspection.warnings)
-        if (warning.type === 'over-window') io.stderr.write(`warning: ${warning.message}\n`);
+      for (const warning of shown.inspection.warnings)
+        if (warning.type === 'over-window' || warning.type === 'store-load')
+          io.stderr.write(`warning: ${warning.message}\n`);
       return EXIT_CODES.ok;
     } finally {
       await store.close();
@@ -163,6 +168,16 @@ async function historyStore(file: string, key: string): Promise<SessionStore> {
   return store;
 }
 
+/** The inspection with the store's load warnings (corrupt lines skipped) first among its warnings. */
+function withStoreWarnings(result: SessionInspection): SessionInspection {
+  if (result.storeWarnings.length === 0) return result;
+  const store = result.storeWarnings.map((message) => ({ type: 'store-load' as const, message }));
+  return {
+    ...result,
+    inspection: { ...result.inspection, warnings: [...store, ...result.inspection.warnings] },
+  };
+}
+
 async function newestSession(inspector: SessionInspector): Promise<string | undefined> {
   const sessions = await inspector.listSessions();
   const sorted = [...sessions].sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
@@ -209,13 +224,7 @@ function jsonReport(result: SessionInspection): Readonly<Record<string, unknown>
 }
 
 function parseTokens(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = Number(value.replaceAll('_', ''));
-  if (Number.isInteger(parsed) && parsed >= 0) return parsed;
-  throw new ContextError({
-    code: 'INVALID_OPTIONS',
-    message: `${flag} must be a whole number of tokens, got ${JSON.stringify(value)}; e.g. ${flag} 128000.`,
-  });
+  return parseIntegerFlag(flag, { text: value, min: 0 });
 }
 
 function parsePercent(value: string | undefined): number | undefined {

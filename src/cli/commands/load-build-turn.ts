@@ -15,6 +15,12 @@ import { type AgentContext, DEFAULT_SESSION_KEY } from './agent-context.js';
 import type { BuildFlags } from './build-flags.js';
 import { openStore } from './session-store-flags.js';
 
+/** The turn's history (and summary, session key), with what the store warned about while loading it. */
+export type BuildTurn = Pick<BuildInput, 'history' | 'summary' | 'sessionKey'> & {
+  /** The store's load warnings (corrupt lines skipped), as `session show` prints them; empty without --session. */
+  readonly loadWarnings: readonly string[];
+};
+
 type Sources = { readonly config: CtxloomConfig; readonly workspace: string; readonly cwd: string };
 
 /**
@@ -25,7 +31,7 @@ type Sources = { readonly config: CtxloomConfig; readonly workspace: string; rea
 export async function loadBuildTurn(
   flags: BuildFlags,
   sources: Sources & { readonly agent: AgentContext; readonly io: CliIo; readonly sessionsDir: string },
-): Promise<Pick<BuildInput, 'history' | 'summary' | 'sessionKey'>> {
+): Promise<BuildTurn> {
   const storeFlag = (['sessions', 'sqlite', 'pg', 'pg-schema', 'nanobot-config'] as const).find(
     (name) => flags[name] !== undefined,
   );
@@ -36,7 +42,7 @@ export async function loadBuildTurn(
         message: `--${storeFlag} names the store --session is read from; add --session KEY, or drop --${storeFlag}.`,
       });
     const history = await loadHistory(flags.history, sources);
-    if ((flags.preset ?? sources.config.preset) !== 'agent') return { history };
+    if ((flags.preset ?? sources.config.preset) !== 'agent') return { history, loadWarnings: [] };
     return replayed(sources.agent, {
       key: DEFAULT_SESSION_KEY,
       messages: history,
@@ -68,20 +74,23 @@ export async function loadBuildTurn(
         message: `No session ${JSON.stringify(flags.session)} in the ${store.id} store; 'ctxloom session list' shows the stored ones.`,
       });
     }
-    return { history, sessionKey: record.key, ...(summary === undefined ? {} : { summary }) };
+    return {
+      history,
+      sessionKey: record.key,
+      ...(summary === undefined ? {} : { summary }),
+      loadWarnings: record.warnings,
+    };
   } finally {
     await store.close();
   }
 }
 
-function replayed(
-  agent: AgentContext,
-  record: SessionRecord,
-): Pick<BuildInput, 'history' | 'summary' | 'sessionKey'> {
+function replayed(agent: AgentContext, record: SessionRecord): BuildTurn {
   const { history, input } = agent.replay(record);
   return {
     history,
     sessionKey: record.key,
+    loadWarnings: record.warnings,
     ...(input?.summary === undefined ? {} : { summary: input.summary }),
   };
 }

@@ -69,6 +69,8 @@ type Mode = {
   readonly message: RegExp;
   /** Use an address where nothing listens instead of the server. */
   readonly unreachable?: boolean;
+  /** Use this base URL instead of the server. */
+  readonly url?: string;
 };
 
 const twice = (reply: ScriptedReply): ScriptedReply[] => [reply, reply];
@@ -93,6 +95,15 @@ const MODES: readonly Mode[] = [
     message: /HTTP 404.*does not exist.*model name 'm'/,
   },
   { name: 'unreachable host', script: [], kind: 'configuration', message: /ECONNREFUSED/, unreachable: true },
+  {
+    // fetch refuses ports such as 6000 (X11) as "bad port" before connecting: it never works, so once.
+    name: 'a port fetch refuses',
+    script: [],
+    kind: 'configuration',
+    message:
+      /http:\/\/127\.0\.0\.1:6000\/v1\/chat\/completions: fetch refuses port 6000[^\n]*\. Run the model server on another port/,
+    url: 'http://127.0.0.1:6000/v1',
+  },
   {
     name: '429',
     script: twice({ kind: 'status', status: 429 }),
@@ -157,7 +168,7 @@ const CODE = {
 
 async function run(mode: Mode, command: readonly string[]) {
   server = await startScriptedOpenAIServer(mode.script);
-  const url = mode.unreachable === true ? await closedServerURL() : server.baseURL;
+  const url = mode.url ?? (mode.unreachable === true ? await closedServerURL() : server.baseURL);
   const io = memoryIo(dir, { CTXLOOM_MODEL_URL: url, CTXLOOM_MODEL: 'm' });
   const timeout = mode.name === 'timeout' ? '300' : '10000';
   const flags = ['--timeout-ms', timeout, '--max-retries', '1', '--retry-delay-ms', '1'];
@@ -172,6 +183,7 @@ describe('ctxloom memory under model failures', () => {
     expect(code).toBe(EXIT[mode.kind]);
     expect(io.err()).toMatch(mode.message);
     expect(io.err()).toContain(`${CODE[mode.kind]}`);
+    if (mode.kind === 'configuration') expect(io.err()).not.toMatch(/attempts|work again later/);
     const after = await snapshot();
     if (mode.kind !== 'transient') {
       expect(io.err()).toContain('Nothing was archived; cli:direct stays archived up to message 0.');

@@ -352,13 +352,8 @@ async function migrate(workspace: string, progress: (line: string) => void): Pro
 
 async function write(request: Request): Promise<number> {
   const { values, io, workspace } = request;
+  // A percentage: numberFlag refuses anything above 100.
   const percent = numberFlag(values, 'min-retained');
-  if (percent !== undefined && percent > 100) {
-    throw new ContextError({
-      code: 'INVALID_OPTIONS',
-      message: `--min-retained is a percentage 0–100, got ${percent}.`,
-    });
-  }
   const maxOutput = numberFlag(values, 'max-output');
   const writer = new MemoryWriter({
     workspace,

@@ -1,7 +1,8 @@
 import { resolveAgentSettings } from '../../config/index.js';
-import { ContextError, loadConfig } from '../../index.js';
+import { loadConfig } from '../../index.js';
 import type { CliCommand } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { parseIntegerFlag } from '../integer-flag.js';
 import { parseCliArgs } from '../parse-cli-args.js';
 import { resolveAgentBudget } from './agent-context.js';
 import { existingWorkspace, openStore, STORE_FLAGS } from './session-store-flags.js';
@@ -92,11 +93,5 @@ const SERVE_FLAGS = {
 } as const;
 
 function parseNumber(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = Number(value.replaceAll('_', ''));
-  if (Number.isInteger(parsed) && parsed >= 0) return parsed;
-  throw new ContextError({
-    code: 'INVALID_OPTIONS',
-    message: `${flag} must be a whole number ≥ 0, got ${JSON.stringify(value)}.`,
-  });
+  return parseIntegerFlag(flag, { text: value, min: 0 });
 }

@@ -13,6 +13,7 @@ import {
 } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { didYouMean } from '../did-you-mean.js';
+import { parseIntegerFlag } from '../integer-flag.js';
 import { type CliOptions, parseCliArgs } from '../parse-cli-args.js';
 
 /** The `parseArgs` option table shared by `session` and `memory`: where the sessions are. */
@@ -279,18 +280,9 @@ export function stringFlag(values: Values, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** A positive integer flag, or undefined; anything else is `INVALID_OPTIONS`. */
+/** A whole-number flag (≥ 0, in the flag's range), or undefined; anything else is `INVALID_OPTIONS`. */
 export function numberFlag(values: Values, name: string): number | undefined {
-  const text = stringFlag(values, name);
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) {
-    throw new ContextError({
-      code: 'INVALID_OPTIONS',
-      message: `--${name} must be a whole number ≥ 0, got '${text}'.`,
-    });
-  }
-  return value;
+  return parseIntegerFlag(`--${name}`, { text: stringFlag(values, name), min: 0 });
 }
 
 /** `INVALID_OPTIONS` for a missing or unknown action of `ctxloom COMMAND ACTION`, with the closest one. */

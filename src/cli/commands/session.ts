@@ -16,6 +16,7 @@ import {
   StrictMessageCoercer,
 } from '../../sessions/index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { didYouMean } from '../did-you-mean.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import {
   numberFlag,
@@ -229,14 +230,28 @@ function requireKey(args: readonly string[], action: string): string {
       code: 'INVALID_OPTIONS',
       message: `session ${action} needs an argument; see 'ctxloom session --help'.`,
     });
+  if (key === '')
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: `session ${action} needs a session KEY, got an empty one (""); give the session's name, e.g. cli:direct.`,
+    });
   return key;
 }
+
+/** The roles `session append --role` writes (a tool result needs the call it answers: use --file). */
+const TEXT_ROLES = ['user', 'assistant', 'system'] as const;
 
 function textInput(values: Values, args: readonly string[]): unknown {
   const text = args.slice(1).join(' ');
   if (text === '')
     throw new ContextError({ code: 'INVALID_OPTIONS', message: 'session append needs TEXT or --file.' });
-  return { role: stringFlag(values, 'role') ?? 'user', content: text };
+  const role = stringFlag(values, 'role') ?? 'user';
+  if (!TEXT_ROLES.some((allowed) => allowed === role))
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: `--role ${JSON.stringify(role)} is not a role session append writes; use one of: ${TEXT_ROLES.join(', ')} (a tool result needs the call it answers: append it with --file).${didYouMean(role, TEXT_ROLES)}`,
+    });
+  return { role, content: text };
 }
 
 /** Parses a JSON array/object, or JSON lines when the source ends in `.jsonl` or the text is not one JSON value. */
@@ -389,8 +404,14 @@ async function importOne(request: {
   for (const warning of record.warnings) io.stderr.write(`warning: ${warning}\n`);
   const existing = await store.load(key);
   if (existing.exists && existing.messages.length > 0 && !request.replace) return { skipped: key };
-  await store.rewrite(key, { messages: record.messages, lastConsolidated: record.lastConsolidated });
-  await store.setMetadata(key, record.metadata);
+  // The copy keeps the source's times, so "most recently updated" follows the sessions, not the import.
+  await store.rewrite(key, {
+    messages: record.messages,
+    lastConsolidated: record.lastConsolidated,
+    ...(record.createdAt === undefined ? {} : { createdAt: record.createdAt }),
+    ...(record.updatedAt === undefined ? {} : { updatedAt: record.updatedAt }),
+  });
+  await store.setMetadata(key, record.metadata, { preserveUpdatedAt: true });
   const copied = (await store.load(key)).messages.length;
   if (copied !== record.messages.length)
     return {

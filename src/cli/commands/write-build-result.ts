@@ -14,6 +14,7 @@ export function writeBuildResult(
     readonly formatName: string;
     readonly rendered: Rendered;
     readonly shown: BuildTrace;
+    /** Warnings to report: the store's load warnings and the budget problems (allowed over budget). */
     readonly problems: readonly string[];
     readonly budget: AgentContext['budget'];
   },

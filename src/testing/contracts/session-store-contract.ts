@@ -246,6 +246,24 @@ function defineTests(options: SessionStoreContractOptions): void {
     expect(await store.load('nobody', { lastMessages: 3 })).toMatchObject({ messages: [], exists: false });
   });
 
+  it('records the times a rewrite gives (a copy keeps its source times), else updatedAt now', async () => {
+    const times = { createdAt: '2025-01-01T10:00:00.000Z', updatedAt: '2025-01-02T10:00:00.000Z' };
+    await store.rewrite('copy', { messages: [user('a', { id: '1' })], lastConsolidated: 1, ...times });
+    await store.setMetadata('copy', { title: 'copied' }, { preserveUpdatedAt: true });
+    const copied = await store.load('copy');
+    expect(copied).toMatchObject({ ...times, exists: true, lastConsolidated: 1 });
+    expect(copied.messages[0]?.metadata?.['timestamp']).toBe(times.updatedAt);
+    expect((await store.list()).find((entry) => entry.key === 'copy')).toMatchObject(times);
+    clockMs += MINUTE_MS;
+    await store.rewrite('copy', { messages: copied.messages });
+    expect(await store.load('copy')).toMatchObject({ createdAt: times.createdAt, updatedAt: iso() });
+    await expect(store.rewrite('copy', { messages: [], updatedAt: 'yesterday' })).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringContaining('updatedAt'),
+    });
+    expect((await store.load('copy')).messages).toHaveLength(1);
+  });
+
   it('refuses a rewrite when the message count changed (optimistic concurrency)', async () => {
     await store.append('c', [user('a', { id: '1' }), user('b', { id: '2' })]);
     await expect(store.rewrite('c', { messages: [], ifMessageCount: 1 })).rejects.toMatchObject({
