@@ -37,7 +37,8 @@ export function anthropicMessageBlocks(message: Message, run: MessageBlocksRun):
   const content = blocksOf(message.content, { ...run, isAssistant: true });
   const calls = (message.toolCalls ?? []).map((call) => toolUse(call, run));
   const positions = layoutOf(message, ANTHROPIC)['toolUses'];
-  if (!Array.isArray(positions) || !fitsPositions(positions, { content, calls })) return [...content, ...calls];
+  if (!Array.isArray(positions) || !fitsPositions(positions, { content, calls }))
+    return [...content, ...calls];
   const out: AnthropicContentBlock[] = [];
   const rest = [...content];
   for (let at = 0; at < content.length + calls.length; at += 1) {
@@ -80,7 +81,8 @@ function blocksOf(
   content: Message['content'],
   run: MessageBlocksRun & { readonly isAssistant: boolean },
 ): AnthropicContentBlock[] {
-  const parts: readonly ContentPart[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+  const parts: readonly ContentPart[] =
+    typeof content === 'string' ? [{ type: 'text', text: content }] : content;
   return parts.flatMap((part): AnthropicContentBlock[] => {
     const block =
       part.type === 'reasoning' && run.isAssistant
@@ -99,5 +101,11 @@ function toolUse(call: ToolCall, run: MessageBlocksRun): AnthropicToolUseBlock {
   const native = nativeFieldsOf(call, ANTHROPIC);
   const id = run.ids.get(call.id, run);
   // The call's own Anthropic fields overlaid with the owned ones.
-  return { ...native, type: 'tool_use', id, name: call.name, input: toolInput(call.arguments, run) } as AnthropicToolUseBlock;
+  return {
+    ...native,
+    type: 'tool_use',
+    id,
+    name: call.name,
+    input: toolInput(call.arguments, run),
+  } as AnthropicToolUseBlock;
 }

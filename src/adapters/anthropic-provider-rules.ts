@@ -12,7 +12,10 @@ type Located = { readonly message: number; readonly block: number };
  * the first block of the conversation (moved there with a warning when a stage put something before
  * it). The block itself is never edited: its signature covers its content.
  */
-export function placeCompaction(messages: AnthropicMessage[], warnings: AdapterWarning[]): AnthropicMessage[] {
+export function placeCompaction(
+  messages: AnthropicMessage[],
+  warnings: AdapterWarning[],
+): AnthropicMessage[] {
   const found: Located[] = [];
   messages.forEach((message, at) => {
     if (typeof message.content === 'string') return;
@@ -46,7 +49,8 @@ export function placeCompaction(messages: AnthropicMessage[], warnings: AdapterW
   }
   const [first, ...rest] = out;
   if (first === undefined) return [{ role: 'assistant', content: [kept] }];
-  const content = typeof first.content === 'string' ? [{ type: 'text' as const, text: first.content }] : first.content;
+  const content =
+    typeof first.content === 'string' ? [{ type: 'text' as const, text: first.content }] : first.content;
   return [{ ...first, content: [kept, ...content] }, ...rest];
 }
 
@@ -69,7 +73,11 @@ export function thinkingFirst(messages: AnthropicMessage[], warnings: AdapterWar
     index: at,
     message: 'thinking blocks of the last assistant turn moved first, as Anthropic requires',
   });
-  const content = [...message.content.slice(0, lead), ...thinking, ...body.filter((block) => !isThinking(block))];
+  const content = [
+    ...message.content.slice(0, lead),
+    ...thinking,
+    ...body.filter((block) => !isThinking(block)),
+  ];
   messages[at] = { ...message, content };
 }
 

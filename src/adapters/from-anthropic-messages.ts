@@ -1,6 +1,6 @@
 import type { IdGenerator } from '../core/ids.js';
-import type { JsonObject } from '../core/json.js';
 import { isRecord } from '../core/is-record.js';
+import type { JsonObject } from '../core/json.js';
 import type { ContentPart, Message, ToolCall } from '../core/message.js';
 import type { AdapterResult, AdapterWarning } from './adapter-warning.js';
 import type { AnthropicOrigin, AnthropicOrigins } from './anthropic-origins.js';
@@ -156,7 +156,10 @@ class AnthropicReader {
       group = [];
       const layout = run.isString ? { content: 'string' } : {};
       const native = withLayout(messageFields(), layout);
-      this.#push({ id: run.nextId(), role: 'user', content: contentOf(blocks), ...nativeEntry(ANTHROPIC, native) }, source);
+      this.#push(
+        { id: run.nextId(), role: 'user', content: contentOf(blocks), ...nativeEntry(ANTHROPIC, native) },
+        source,
+      );
     };
     run.blocks.forEach((block, position) => {
       if (block['type'] !== 'tool_result') {
@@ -230,7 +233,9 @@ class AnthropicReader {
       toolCalls.push(call);
       toolUses.push(position);
     });
-    const isTrailing = toolUses.every((position, at) => position === run.blocks.length - toolUses.length + at);
+    const isTrailing = toolUses.every(
+      (position, at) => position === run.blocks.length - toolUses.length + at,
+    );
     const layout = {
       ...(run.isString ? { content: 'string' } : {}),
       ...(isTrailing ? {} : { toolUses }),

@@ -1,5 +1,5 @@
-import type { JsonObject, JsonValue } from '../core/json.js';
 import { isRecord } from '../core/is-record.js';
+import type { JsonObject, JsonValue } from '../core/json.js';
 import type { NativeFields } from '../core/message.js';
 
 /**

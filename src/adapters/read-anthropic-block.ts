@@ -1,5 +1,5 @@
-import type { JsonObject } from '../core/json.js';
 import { isRecord } from '../core/is-record.js';
+import type { JsonObject } from '../core/json.js';
 import type { ContentPart, ToolCall } from '../core/message.js';
 import { nativeEntry, restOf } from './native-fields.js';
 
@@ -9,7 +9,12 @@ export const ANTHROPIC = 'anthropic';
 type Block = Readonly<Record<string, unknown>>;
 
 /** The image types the Messages API accepts as base64. */
-export const ANTHROPIC_IMAGE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+export const ANTHROPIC_IMAGE_TYPES: readonly string[] = [
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+];
 
 /**
  * A content block as a ctxloom part, exactly: what ctxloom models goes into the part's fields and
@@ -44,13 +49,25 @@ function modelledPart(block: Block): ContentPart | undefined {
       const { thinking, signature } = block;
       if (typeof thinking !== 'string' || typeof signature !== 'string') return undefined;
       const rest = restOf(block, ['type', 'thinking', 'signature']);
-      return { type: 'reasoning', text: thinking, signature, provider: ANTHROPIC, ...nativeEntry(ANTHROPIC, rest) };
+      return {
+        type: 'reasoning',
+        text: thinking,
+        signature,
+        provider: ANTHROPIC,
+        ...nativeEntry(ANTHROPIC, rest),
+      };
     }
     case 'redacted_thinking': {
       const data = block['data'];
       if (typeof data !== 'string') return undefined;
       const rest = restOf(block, ['type', 'data']);
-      return { type: 'reasoning', text: '', redactedData: data, provider: ANTHROPIC, ...nativeEntry(ANTHROPIC, rest) };
+      return {
+        type: 'reasoning',
+        text: '',
+        redactedData: data,
+        provider: ANTHROPIC,
+        ...nativeEntry(ANTHROPIC, rest),
+      };
     }
     case 'image':
       return imagePart(block);

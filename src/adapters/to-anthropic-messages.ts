@@ -14,8 +14,8 @@ import {
   markLastBlock,
 } from './anthropic-cache-breakpoints.js';
 import { anthropicMessageBlocks, anthropicMessageFields } from './anthropic-message-blocks.js';
-import { COMPACTION, placeCompaction, thinkingFirst, typeOf } from './anthropic-provider-rules.js';
 import type { AnthropicOrigins } from './anthropic-origins.js';
+import { COMPACTION, placeCompaction, thinkingFirst, typeOf } from './anthropic-provider-rules.js';
 import type {
   AnthropicContentBlock,
   AnthropicMessage,
