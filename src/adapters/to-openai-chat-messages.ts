@@ -197,7 +197,7 @@ function toolCall(call: ToolCall): OpenAIChatToolCall {
 function textContent(
   message: Message,
   run: Run & { readonly emptyAs?: '' | null },
-): string | OpenAIChatTextPart[] {
+): string | OpenAIChatTextPart[] | null {
   if (typeof message.content === 'string') return message.content;
   const parts: OpenAIChatTextPart[] = [];
   for (const part of message.content) {
@@ -206,7 +206,7 @@ function textContent(
     else if (part.type !== 'reasoning')
       unsupported(part, { ...run, why: `${message.role} messages take only text` });
   }
-  return parts.length === 0 ? emptyParts({ ...run, sentAs: run.emptyAs ?? '' }) : parts;
+  return parts.length === 0 ? emptyParts({ ...run, sentAs: run.emptyAs === undefined ? '' : run.emptyAs }) : parts;
 }
 
 function userContent(message: Message, run: Run): string | OpenAIChatUserPart[] {
