@@ -206,7 +206,9 @@ function textContent(
     else if (part.type !== 'reasoning')
       unsupported(part, { ...run, why: `${message.role} messages take only text` });
   }
-  return parts.length === 0 ? emptyParts({ ...run, sentAs: run.emptyAs === undefined ? '' : run.emptyAs }) : parts;
+  return parts.length === 0
+    ? emptyParts({ ...run, sentAs: run.emptyAs === undefined ? '' : run.emptyAs })
+    : parts;
 }
 
 function userContent(message: Message, run: Run): string | OpenAIChatUserPart[] {
