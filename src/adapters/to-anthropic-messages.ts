@@ -37,7 +37,11 @@ export type ToAnthropicMessagesOptions = ToolPairingOptions & {
   readonly continuationText?: string;
   /** Text sent for a turn whose content is empty (Anthropic rejects empty text). @default '(empty)' */
   readonly emptyText?: string;
-  /** The `origins` of a `fromAnthropicMessages` result: messages read there come back as they were. */
+  /**
+   * The `origins` of a `fromAnthropicMessages` result: an optimisation only (a turn of unchanged
+   * messages comes back as the very object read); without it everything comes back equal, from the
+   * messages alone.
+   */
   readonly origins?: AnthropicOrigins;
   /** The tool definitions to send: returned as `tools` (where a breakpoint can mark the last one). */
   readonly tools?: readonly ToolDefinition[];
@@ -77,10 +81,12 @@ type Turn = {
  * blocks and tool results `tool_result` blocks (`is_error` for `metadata.isError`) placed first in
  * the next user message; consecutive same-role messages are merged so roles strictly alternate,
  * starting with a user message; images become `base64` or `url` sources, PDFs and text files
- * `document` blocks. A message read by `fromAnthropicMessages` (pass its `origins`) comes back as the
- * same object when unchanged, or with only what ctxloom changed (thinking blocks keep their
- * signatures). Provider rules are enforced: pairing made legal, call ids made legal, at most four
- * cache breakpoints, lone surrogates replaced. Everything changed or left out is named in the warnings.
+ * `document` blocks; reasoning parts with an Anthropic signature as `thinking` / `redacted_thinking`,
+ * Anthropic provider parts as the blocks they hold, every `native.anthropic` field in place, so a
+ * request read by `fromAnthropicMessages` comes back equal from the messages alone. Provider rules are
+ * enforced: pairing made legal, call ids made legal, at most four cache breakpoints, one compaction
+ * block and first, the last assistant turn's thinking first, other providers' reasoning and parts left
+ * out, lone surrogates replaced. Everything changed or left out is named in the warnings.
  * @throws ContextError `TOOL_CALL_INTEGRITY` with `toolPairing: 'throw'` and a broken pairing.
  */
 export function toAnthropicMessages(

@@ -19,10 +19,14 @@ export type ToOpenAIChatMessagesOptions = ToolPairingOptions & {
   /**
    * What to do with assistant reasoning: `omit` it (OpenAI rejects unknown fields; a warning names
    * it) or send it as `reasoning_content` (DeepSeek, Qwen, vLLM and other OpenAI-compatible servers).
-   * @default 'omit'
+   * @default the key a message was read with by `fromOpenAIChatMessages` (`reasoning_content` or
+   * `reasoning`), else 'omit'
    */
   readonly reasoning?: 'omit' | 'reasoning_content';
-  /** The `origins` of a `fromOpenAIChatMessages` result: messages read there come back as they were. */
+  /**
+   * The `origins` of a `fromOpenAIChatMessages` result: an optimisation only (unchanged messages come
+   * back as the very objects read); without it they come back equal, from the messages alone.
+   */
   readonly origins?: OpenAIChatOrigins;
 };
 
@@ -42,9 +46,10 @@ type Run = {
  * Converts messages to OpenAI chat completions `messages` (assignable to the `openai` SDK's
  * `ChatCompletionMessageParam[]`): tool calls as `{ id, type: 'function', function: { name,
  * arguments } }`, tool results as `role: 'tool'` with `tool_call_id`, images as `image_url` parts,
- * `data:` files as `file` parts, an assistant with tool calls and no text gets `content: null`. A
- * message read by `fromOpenAIChatMessages` (pass its `origins`) comes back as the same object when
- * unchanged, or as the original with only the fields ctxloom changed. Provider rules are enforced:
+ * `data:` files as `file` parts, an assistant with tool calls and no text gets `content: null`. Each
+ * message's, part's and call's `native['openai-chat']` fields are written with it, and provider parts of
+ * this format as they are, so a message read by `fromOpenAIChatMessages` comes back equal from the
+ * message alone; reasoning and provider parts of other formats are left out with a warning. Provider rules are enforced:
  * the pairing is made legal, names are made to match `^[a-zA-Z0-9_-]{1,64}$` (or dropped), lone
  * surrogates are replaced. Ids and metadata are ctxloom bookkeeping and are never sent. Everything
  * changed or left out is named in the warnings. An empty part list is sent as `''`.

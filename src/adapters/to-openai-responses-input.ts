@@ -16,7 +16,10 @@ import { scrubWithWarning } from './scrub-lone-surrogates.js';
 
 /** Options for {@link toOpenAIResponsesInput}. */
 export type ToOpenAIResponsesInputOptions = ToolPairingOptions & {
-  /** The `origins` of a `fromOpenAIResponsesInput` result: messages read there come back as their items. */
+  /**
+   * The `origins` of a `fromOpenAIResponsesInput` result: an optimisation only (unchanged messages come
+   * back as the very items read); without it they come back equal, from the messages alone.
+   */
   readonly origins?: OpenAIResponsesOrigins;
 };
 
