@@ -1,4 +1,4 @@
-import type { ContentPart, Message } from '../core/message.js';
+import type { ContentPart, Message, ProviderPart, ReasoningPart } from '../core/message.js';
 import type { AdapterWarning } from './adapter-warning.js';
 import { parseDataUrl } from './adapter-warning.js';
 import type {
@@ -9,6 +9,8 @@ import type {
   AnthropicTextBlock,
   AnthropicToolResultBlock,
 } from './anthropic-types.js';
+import { layoutOf, nativeFieldsOf, objectField, without } from './native-fields.js';
+import { ANTHROPIC } from './read-anthropic-block.js';
 import { isToolError } from './tool-error.js';
 
 /** Where a block is written: for warnings. */
@@ -48,16 +50,25 @@ export class CallIdMap {
 }
 
 /**
- * A content part as a new block: text (whitespace-only text is left out: the API rejects blank
- * text), an image (`base64` for the four accepted types, `url` otherwise), a PDF or plain-text
- * `document`. Anything else is left out with a warning.
+ * A content part as a block: text (whitespace-only text is left out: the API rejects blank text), an
+ * image (`base64` for the four accepted types, `url` otherwise), a PDF or plain-text `document`, each
+ * with its `native.anthropic` fields; an Anthropic provider part as the block it holds. Reasoning,
+ * provider parts of other formats and other files are left out with a warning.
  */
-export function partBlock(
-  part: ContentPart,
-  run: BlockRun,
-): AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock | undefined {
+export function partBlock(part: ContentPart, run: BlockRun): AnthropicContentBlock | undefined {
+  if (part.type === 'reasoning') {
+    run.warnings.push({
+      type: 'unsupported-part',
+      index: run.index,
+      message: 'reasoning part left out: Anthropic takes thinking only in assistant messages',
+    });
+    return undefined;
+  }
+  if (part.type === 'provider') return providerBlock(part, run);
+  const native = nativeFieldsOf(part, ANTHROPIC);
   if (part.type === 'text') {
-    if (part.text.trim() !== '') return { type: 'text', text: part.text };
+    // Built from the part's own Anthropic fields with the text ctxloom owns.
+    if (part.text.trim() !== '') return { ...native, type: 'text', text: part.text } as AnthropicTextBlock;
     if (part.text !== '')
       run.warnings.push({
         type: 'dropped-field',
@@ -66,8 +77,54 @@ export function partBlock(
       });
     return undefined;
   }
-  if (part.type === 'reasoning' || part.type === 'provider') return undefined;
-  if (part.type === 'image') return imageBlock(part.url, run);
+  const block = part.type === 'image' ? imageBlock(part.url, run) : fileBlock(part, run);
+  if (block === undefined) return undefined;
+  const source = { ...objectField(native, 'source'), ...block.source };
+  // The block's own Anthropic fields with the source and title ctxloom owns.
+  return { ...without(native, 'source'), ...block, source } as AnthropicContentBlock;
+}
+
+/** An Anthropic provider part as its block; one of another format is left out with a warning. */
+export function providerBlock(part: ProviderPart, run: BlockRun): AnthropicContentBlock | undefined {
+  if (part.format === ANTHROPIC) {
+    // A provider part of format anthropic holds an Anthropic block as the caller's request had it.
+    return part.value as unknown as AnthropicContentBlock;
+  }
+  run.warnings.push({
+    type: 'unsupported-part',
+    index: run.index,
+    message: `${part.format} ${part.kind} left out: Anthropic does not take another provider's objects`,
+  });
+  return undefined;
+}
+
+/** A reasoning part as signed or redacted thinking; left out with a warning when Anthropic would refuse it. */
+export function thinkingBlock(part: ReasoningPart, run: BlockRun): AnthropicContentBlock | undefined {
+  const native = nativeFieldsOf(part, ANTHROPIC);
+  const isOurs = part.provider === undefined || part.provider === ANTHROPIC;
+  if (isOurs && part.redactedData !== undefined) {
+    // The block's own Anthropic fields with the data ctxloom owns.
+    return { ...native, type: 'redacted_thinking', data: part.redactedData } as AnthropicContentBlock;
+  }
+  if (isOurs && part.signature !== undefined) {
+    const block = { ...native, type: 'thinking', thinking: part.text, signature: part.signature };
+    // As above: native fields overlaid with the owned ones.
+    return block as AnthropicContentBlock;
+  }
+  run.warnings.push({
+    type: 'unsupported-part',
+    index: run.index,
+    message: isOurs
+      ? 'reasoning without a signature left out (Anthropic takes thinking only with the signature the model returned)'
+      : `${part.provider ?? ''} reasoning left out: its signature or payload is valid only for that provider`,
+  });
+  return undefined;
+}
+
+function fileBlock(
+  part: Extract<ContentPart, { type: 'file' }>,
+  run: BlockRun,
+): AnthropicDocumentBlock | undefined {
   const data = parseDataUrl(part.url);
   const title = part.filename === undefined ? {} : { title: part.filename };
   if (part.mediaType === 'application/pdf') {
@@ -107,46 +164,44 @@ function imageBlock(url: string, run: BlockRun): AnthropicImageBlock | undefined
   return { type: 'image', source: { type: 'base64', media_type: mediaType, data: data.data } };
 }
 
-/** The blocks of a content (`parts` maps a part read from Anthropic back to its block). */
-export function contentBlocks(
-  content: Message['content'],
-  run: BlockRun & { readonly parts: ReadonlyMap<object, object> | undefined },
-): AnthropicContentBlock[] {
+/** The blocks of a user content (reasoning parts are left out with a warning). */
+export function contentBlocks(content: Message['content'], run: BlockRun): AnthropicContentBlock[] {
   const parts = typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content;
   return parts.flatMap((part): AnthropicContentBlock[] => {
-    // A part read by fromAnthropicMessages maps to the block it came from.
-    const known = run.parts?.get(part) as AnthropicContentBlock | undefined;
-    if (known !== undefined) return [known];
     const block = partBlock(part, run);
     return block === undefined ? [] : [block];
   });
 }
 
-/** The content of a `tool_result` (text, images and documents). */
+/** The content of a `tool_result` (text, images, documents and Anthropic provider blocks). */
 export function toolResultContent(
   message: Message,
-  run: BlockRun & { readonly parts: ReadonlyMap<object, object> | undefined },
+  run: BlockRun,
 ): NonNullable<AnthropicToolResultBlock['content']> {
   if (typeof message.content === 'string') return message.content;
-  const blocks = contentBlocks(message.content, run);
-  return blocks.flatMap((block) =>
-    block.type === 'text' || block.type === 'image' || block.type === 'document' ? [block] : [],
-  );
+  // Blocks a tool result may hold; provider blocks are the caller's own tool result content.
+  return contentBlocks(message.content, run) as NonNullable<AnthropicToolResultBlock['content']>;
 }
 
-/** A new `tool_result` block (`is_error` for `metadata.isError`). */
+/**
+ * A `tool_result` block: the message's `native.anthropic` fields with the id, content and `is_error`
+ * ctxloom owns (`content` left out when it was absent and is still empty).
+ */
 export function toolResultBlock(
   message: Message,
-  run: BlockRun & { readonly id: string; readonly parts: ReadonlyMap<object, object> | undefined },
+  run: BlockRun & { readonly id: string },
 ): AnthropicToolResultBlock {
+  const native = nativeFieldsOf(message, ANTHROPIC);
+  const isAbsent = layoutOf(message, ANTHROPIC)['content'] === 'absent' && message.content === '';
+  // The block's own Anthropic fields with those ctxloom owns.
   return {
+    ...native,
     type: 'tool_result',
     tool_use_id: run.id,
-    content: toolResultContent(message, run),
+    ...(isAbsent ? {} : { content: toolResultContent(message, run) }),
     ...(isToolError(message) ? { is_error: true } : {}),
-  };
+  } as AnthropicToolResultBlock;
 }
-
 /** Tool arguments as the object `tool_use.input` must be (`{ value }` / `{ raw }` when they are not one). */
 export function toolInput(raw: string, run: BlockRun): Readonly<Record<string, unknown>> {
   try {

@@ -1,177 +1,111 @@
-import type { Message, ToolCall } from '../core/message.js';
+import type { JsonObject } from '../core/json.js';
+import type { ContentPart, Message, ToolCall } from '../core/message.js';
 import {
   type BlockRun,
   type CallIdMap,
-  contentBlocks,
+  partBlock,
+  providerBlock,
+  thinkingBlock,
   toolInput,
   toolResultBlock,
-  toolResultContent,
 } from './anthropic-blocks.js';
-import type { AnthropicOrigin, AnthropicOrigins } from './anthropic-origins.js';
 import type { AnthropicContentBlock, AnthropicToolUseBlock } from './anthropic-types.js';
-import { isToolError } from './tool-error.js';
+import { layoutOf, nativeFieldsOf } from './native-fields.js';
+import { ANTHROPIC } from './read-anthropic-block.js';
 
 /** What {@link anthropicMessageBlocks} needs besides the message. */
-export type MessageBlocksRun = BlockRun & {
-  readonly ids: CallIdMap;
-  readonly origins: AnthropicOrigins | undefined;
-};
-
-/** The origin of a message read by `fromAnthropicMessages` with the same role. */
-export function anthropicOriginOf(
-  message: Message,
-  origins: AnthropicOrigins | undefined,
-): AnthropicOrigin | undefined {
-  const origin = origins?.messages.get(message.id);
-  return origin?.message.role === message.role ? origin : undefined;
-}
+export type MessageBlocksRun = BlockRun & { readonly ids: CallIdMap };
 
 /**
- * The blocks of a user, assistant or tool message. Read from Anthropic and unchanged: the original
- * blocks. Changed: the original blocks with what ctxloom owns replaced (text and media, thinking when
- * the reasoning changed, tool calls, the result), the others kept in place. Otherwise new blocks.
+ * The blocks of a user, assistant or tool message, from the message alone: its parts and calls with
+ * their `native.anthropic` fields, Anthropic provider parts as the blocks they hold, an assistant's
+ * `tool_use` blocks where they sat among its blocks when it was read (`native.anthropic.ctxloom.toolUses`,
+ * used while the parts and calls still match it), else after its content.
  */
 export function anthropicMessageBlocks(message: Message, run: MessageBlocksRun): AnthropicContentBlock[] {
-  const origin = anthropicOriginOf(message, run.origins);
-  // Blocks read by fromAnthropicMessages are the caller's Anthropic blocks.
-  const sourceBlocks = (origin?.blocks ?? []) as readonly AnthropicContentBlock[];
-  if (origin?.message === message) {
-    for (const block of sourceBlocks) reserveIds(block, run);
-    return [...sourceBlocks];
+  if (message.role === 'tool') {
+    return [toolResultBlock(message, { ...run, id: run.ids.get(message.toolCallId ?? '', run) })];
   }
-  if (message.role === 'tool') return [toolBlock(message, { ...run, origin })];
-  const parts = run.origins?.parts;
-  const before = origin?.message;
-  const content =
-    before !== undefined && message.content === before.content
-      ? sourceBlocks.filter((block) => isContentBlock(block))
-      : contentBlocks(message.content, { ...run, parts });
-  if (message.role !== 'assistant') return spliceContent(sourceBlocks, content);
-  return assistantBlocks(message, { ...run, sourceBlocks, content, before });
-}
-
-function toolBlock(
-  message: Message,
-  run: MessageBlocksRun & { readonly origin: AnthropicOrigin | undefined },
-): AnthropicContentBlock {
-  const id = run.ids.get(message.toolCallId ?? '', run);
-  const parts = run.origins?.parts;
-  // A tool message read by fromAnthropicMessages came from one tool_result block.
-  const source = run.origin?.blocks[0] as AnthropicContentBlock | undefined;
-  if (source?.type !== 'tool_result' || run.origin === undefined)
-    return toolResultBlock(message, { ...run, id, parts });
-  const { is_error: _isError, ...rest } = source;
-  const content =
-    message.content === run.origin.message.content
-      ? source.content
-      : toolResultContent(message, { ...run, parts });
-  return {
-    ...rest,
-    tool_use_id: id,
-    ...(content === undefined ? {} : { content }),
-    ...(isToolError(message) ? { is_error: true } : {}),
-  };
-}
-
-function assistantBlocks(
-  message: Message,
-  run: MessageBlocksRun & {
-    readonly sourceBlocks: readonly AnthropicContentBlock[];
-    readonly content: AnthropicContentBlock[];
-    readonly before: Message | undefined;
-  },
-): AnthropicContentBlock[] {
-  const isSameReasoning = run.before !== undefined && message.reasoning === run.before.reasoning;
-  const isSameContent = run.before !== undefined && message.content === run.before.content;
-  if (message.reasoning !== undefined && message.reasoning !== '' && !isSameReasoning) {
+  if (message.role !== 'assistant') return blocksOf(message.content, { ...run, isAssistant: false });
+  if (message.reasoning !== undefined && message.reasoning !== '') {
     run.warnings.push({
       type: 'dropped-field',
       index: run.index,
       message: 'reasoning left out (Anthropic takes thinking only with the signature the model returned)',
     });
   }
-  const sourceCalls = new Map<string, AnthropicToolUseBlock>();
-  for (const block of run.sourceBlocks) if (block.type === 'tool_use') sourceCalls.set(block.id, block);
-  const calls = new Map<string, AnthropicToolUseBlock>();
-  for (const call of message.toolCalls ?? []) calls.set(call.id, toolUse(call, { ...run, sourceCalls }));
-  const out = keptAssistantBlocks({ ...run, calls, isSameContent, isSameReasoning });
-  if (!isSameContent && !out.some((block) => run.content.includes(block))) {
-    const firstCall = out.findIndex((block) => block.type === 'tool_use');
-    out.splice(firstCall === -1 ? out.length : firstCall, 0, ...run.content);
+  const content = blocksOf(message.content, { ...run, isAssistant: true });
+  const calls = (message.toolCalls ?? []).map((call) => toolUse(call, run));
+  const positions = layoutOf(message, ANTHROPIC)['toolUses'];
+  if (!Array.isArray(positions) || !fitsPositions(positions, { content, calls }))
+    return [...content, ...calls];
+  const out: AnthropicContentBlock[] = [];
+  const rest = [...content];
+  for (let at = 0; at < content.length + calls.length; at += 1) {
+    const call = positions.indexOf(at);
+    const next = call === -1 ? rest.shift() : calls[call];
+    if (next !== undefined) out.push(next);
   }
-  return [...out, ...calls.values()];
+  return out;
 }
 
-/** The source blocks in order, with the calls, content and thinking as the message now has them. */
-function keptAssistantBlocks(
-  run: MessageBlocksRun & {
-    readonly sourceBlocks: readonly AnthropicContentBlock[];
-    readonly content: readonly AnthropicContentBlock[];
-    readonly calls: Map<string, AnthropicToolUseBlock>;
-    readonly isSameContent: boolean;
-    readonly isSameReasoning: boolean;
-  },
+/** The Anthropic message's own fields a message carries (its `native.anthropic`, or for a tool message the recorded ones). */
+export function anthropicMessageFields(message: Message): JsonObject {
+  if (message.role !== 'tool') return nativeFieldsOf(message, ANTHROPIC);
+  const recorded = layoutOf(message, ANTHROPIC)['message'];
+  // Recorded by fromAnthropicMessages: the Anthropic message's extra fields, a JSON object.
+  return typeof recorded === 'object' && recorded !== null && !Array.isArray(recorded)
+    ? (recorded as JsonObject)
+    : {};
+}
+
+function fitsPositions(
+  positions: readonly unknown[],
+  run: { readonly content: readonly unknown[]; readonly calls: readonly unknown[] },
+): boolean {
+  const total = run.content.length + run.calls.length;
+  return (
+    positions.length === run.calls.length &&
+    positions.every(
+      (position, at) =>
+        typeof position === 'number' &&
+        Number.isInteger(position) &&
+        position >= 0 &&
+        position < total &&
+        (at === 0 || position > Number(positions[at - 1])),
+    )
+  );
+}
+
+function blocksOf(
+  content: Message['content'],
+  run: MessageBlocksRun & { readonly isAssistant: boolean },
 ): AnthropicContentBlock[] {
-  const firstContent = run.sourceBlocks.findIndex(isContentBlock);
-  return run.sourceBlocks.flatMap((block, index): AnthropicContentBlock[] => {
-    if (isContentBlock(block)) {
-      if (run.isSameContent) return [block];
-      return index === firstContent ? [...run.content] : [];
-    }
-    if (block.type === 'tool_use') return takeCall(run.calls, block.id);
-    if (!run.isSameReasoning && isThinking(block)) return [];
-    reserveIds(block, run);
+  const parts: readonly ContentPart[] =
+    typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+  return parts.flatMap((part): AnthropicContentBlock[] => {
+    const block =
+      part.type === 'reasoning' && run.isAssistant
+        ? thinkingBlock(part, run)
+        : part.type === 'provider'
+          ? providerBlock(part, run)
+          : partBlock(part, run);
+    if (block === undefined) return [];
+    if (block.type === 'tool_use') run.ids.get(block.id, run);
     return [block];
   });
 }
 
-/** The call with this id, removed from the map (so what is left are the new calls). */
-function takeCall(calls: Map<string, AnthropicToolUseBlock>, id: string): AnthropicToolUseBlock[] {
-  const call = calls.get(id);
-  calls.delete(id);
-  return call === undefined ? [] : [call];
-}
-
-function toolUse(
-  call: ToolCall,
-  run: MessageBlocksRun & { readonly sourceCalls: ReadonlyMap<string, AnthropicToolUseBlock> },
-): AnthropicToolUseBlock {
+/** A tool call as a `tool_use` block: its `native.anthropic` fields with the id, name and input ctxloom owns. */
+function toolUse(call: ToolCall, run: MessageBlocksRun): AnthropicToolUseBlock {
+  const native = nativeFieldsOf(call, ANTHROPIC);
   const id = run.ids.get(call.id, run);
-  // A tool call read by fromAnthropicMessages maps to its tool_use block.
-  const same = run.origins?.parts.get(call) as AnthropicToolUseBlock | undefined;
-  if (same !== undefined && same.id === id) return same;
-  const source = run.sourceCalls.get(call.id);
-  return { ...source, type: 'tool_use', id, name: call.name, input: toolInput(call.arguments, run) };
-}
-
-/** The source blocks with the text and media ones replaced by `content` (at the first of them). */
-function spliceContent(
-  source: readonly AnthropicContentBlock[],
-  content: AnthropicContentBlock[],
-): AnthropicContentBlock[] {
-  if (source.length === 0) return content;
-  const out: AnthropicContentBlock[] = [];
-  let placed = false;
-  for (const block of source) {
-    if (!isContentBlock(block)) out.push(block);
-    else if (!placed) {
-      out.push(...content);
-      placed = true;
-    }
-  }
-  if (!placed) out.unshift(...content);
-  return out;
-}
-
-function isContentBlock(block: AnthropicContentBlock): boolean {
-  return block.type === 'text' || block.type === 'image' || block.type === 'document';
-}
-
-function isThinking(block: AnthropicContentBlock): boolean {
-  return block.type === 'thinking' || block.type === 'redacted_thinking';
-}
-
-function reserveIds(block: AnthropicContentBlock, run: MessageBlocksRun): void {
-  if (block.type === 'tool_use') run.ids.get(block.id, run);
-  if (block.type === 'tool_result') run.ids.get(block.tool_use_id, run);
+  // The call's own Anthropic fields overlaid with the owned ones.
+  return {
+    ...native,
+    type: 'tool_use',
+    id,
+    name: call.name,
+    input: toolInput(call.arguments, run),
+  } as AnthropicToolUseBlock;
 }

@@ -7,23 +7,19 @@ export type AnthropicOrigin = {
   readonly source: object;
   /** The ctxloom message as read: compared by identity on the way back. */
   readonly message: Message;
-  /** The blocks it was read from (a string content counts as one text block). */
-  readonly blocks: readonly object[];
 };
 
 /**
- * What `fromAnthropicMessages` remembers of the request it read, so that `toAnthropicMessages`
- * (given these `origins`) gives back the same object for every message ctxloom did not change, and
- * keeps every block and field it does not own (thinking signatures, `cache_control`, citations,
- * server tool blocks) on the ones it changed.
+ * What `fromAnthropicMessages` remembers of the request it read: an optimisation only. Given these
+ * `origins`, `toAnthropicMessages` returns the caller's own object for a turn made of exactly the
+ * unchanged messages read from it; without them it builds an equal object from the messages alone
+ * (their `native.anthropic` fields and provider parts), so nothing depends on them.
  */
 export type AnthropicOrigins = {
   /** By ctxloom message id. */
   readonly messages: ReadonlyMap<string, AnthropicOrigin>;
-  /** ctxloom content parts and tool calls → the block they were read from. */
-  readonly parts: ReadonlyMap<object, object>;
-  /** Every Anthropic message read → all its blocks, in order. */
-  readonly blocks: ReadonlyMap<object, readonly object[]>;
+  /** Every Anthropic message read → how many ctxloom messages were read from it. */
+  readonly sizes: ReadonlyMap<object, number>;
   /** The request's `system` as given. */
   readonly system: AnthropicSystem | undefined;
 };

@@ -1,12 +1,14 @@
 import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { IdGenerator } from '../core/ids.js';
 import { isRecord } from '../core/is-record.js';
+import type { JsonObject } from '../core/json.js';
 import type { ContentPart, Message, ToolCall } from '../core/message.js';
 import type { AdapterResult, AdapterWarning } from './adapter-warning.js';
 import type { AnthropicOrigin, AnthropicOrigins } from './anthropic-origins.js';
 import type { AnthropicSystem } from './anthropic-types.js';
 import { invalidInput } from './invalid-input.js';
-import { TOOL_ERROR_KEY } from './tool-error.js';
+import { LAYOUT_KEY, nativeEntry, restOf } from './native-fields.js';
+import { ANTHROPIC, readAnthropicBlock, readAnthropicToolUse } from './read-anthropic-block.js';
 
 /** The part of an Anthropic Messages request ctxloom reads. */
 export type AnthropicRequestInput = { readonly system?: unknown; readonly messages: readonly unknown[] };
@@ -24,7 +26,7 @@ export const FROM_ANTHROPIC_MESSAGES_OPTION_KEYS = {
 
 /** What {@link fromAnthropicMessages} returns. */
 export type FromAnthropicMessagesResult = AdapterResult<Message> & {
-  /** Pass to `toAnthropicMessages({ origins })` to get the original objects back. */
+  /** Optional: pass to `toAnthropicMessages({ origins })` to get the very same objects back for unchanged turns. */
   readonly origins: AnthropicOrigins;
 };
 
@@ -33,12 +35,14 @@ const FORMAT = 'Anthropic';
 
 /**
  * Converts the `system` and `messages` of an Anthropic Messages request into ctxloom messages,
- * remembering where each came from (see {@link AnthropicOrigins}). Each system block becomes a system
- * message; each `tool_result` a tool message (`is_error` marks `metadata.isError`); the other blocks of
- * a user message one user message; an assistant message one assistant message (thinking as
- * `reasoning`, `tool_use` as tool calls). A content of one text block reads as a string. Blocks
- * ctxloom has no form for (redacted thinking, server tools, search results) are not read, and are
- * given back with their message.
+ * losslessly: `toAnthropicMessages` gives back the same request (as JSON) from the messages alone,
+ * after any store or process. Each system block becomes a system message; each `tool_result` a tool
+ * message (`is_error` as `output: 'error-text'`); the other blocks of a user message one user
+ * message; an assistant message one assistant message (`tool_use` as tool calls, signed and redacted
+ * thinking as reasoning parts, in order). Blocks ctxloom does not model (`compaction`,
+ * `server_tool_use`, `web_search_tool_result`, search results, …) become provider parts, kept whole;
+ * fields it does not model (`cache_control`, `citations`, unknown keys) go to `native.anthropic`. A
+ * content of one plain text block reads as a string.
  * @throws ContextError `INVALID_INPUT` naming the path of a field that is not part of a request.
  */
 export function fromAnthropicMessages(
@@ -69,8 +73,7 @@ class AnthropicReader {
   readonly messages: Message[] = [];
   readonly warnings: AdapterWarning[] = [];
   readonly #byId = new Map<string, AnthropicOrigin>();
-  readonly #parts = new Map<object, object>();
-  readonly #blocks = new Map<object, readonly object[]>();
+  readonly #sizes = new Map<object, number>();
   readonly #callNames = new Map<string, string>();
   readonly #generateId: IdGenerator | undefined;
 
@@ -81,17 +84,13 @@ class AnthropicReader {
   origins(system: unknown): AnthropicOrigins {
     // Read and checked by `system()`: a string or text blocks.
     const given = system as AnthropicSystem | undefined;
-    return { messages: this.#byId, parts: this.#parts, blocks: this.#blocks, system: given };
+    return { messages: this.#byId, sizes: this.#sizes, system: given };
   }
 
   system(raw: unknown): void {
     if (raw === undefined || raw === null) return;
     if (typeof raw === 'string') {
-      const holder = { system: raw };
-      this.#push(
-        { id: this.#id('anthropic-system'), role: 'system', content: raw },
-        { source: holder, blocks: [{ type: 'text', text: raw }] },
-      );
+      this.#push({ id: this.#id('anthropic-system'), role: 'system', content: raw }, raw);
       return;
     }
     if (!Array.isArray(raw)) {
@@ -111,10 +110,10 @@ class AnthropicReader {
           received: block,
         });
       }
-      this.#push(
-        { id: this.#id(`anthropic-system-${position}`), role: 'system', content: block['text'] },
-        { source: raw, blocks: [block] },
-      );
+      // `type: 'text'` stays in the native fields: it records that the system was given as blocks.
+      const native = nativeEntry(ANTHROPIC, restOf(block, ['text']));
+      const id = this.#id(`anthropic-system-${position}`);
+      this.#push({ id, role: 'system', content: block['text'], ...native }, raw);
     });
   }
 
@@ -132,111 +131,160 @@ class AnthropicReader {
       });
     }
     const blocks = blocksOf(raw['content'], path);
-    this.#blocks.set(raw, blocks);
     const ids = { next: 0, base: this.#generateId?.() ?? `anthropic-${index}` };
     const nextId = (): string => {
       ids.next += 1;
       return this.#id(ids.next === 1 ? ids.base : `${ids.base}-${ids.next}`);
     };
-    if (role === 'assistant') this.#assistant(raw, { blocks, id: nextId(), index });
-    else this.#user(raw, { blocks, nextId, index });
+    const fields = restOf(raw, ['role', 'content']);
+    const isString = typeof raw['content'] === 'string';
+    if (role === 'assistant') this.#assistant(raw, { blocks, id: nextId(), fields, isString });
+    else this.#user(raw, { blocks, nextId, fields, isString, path });
   }
 
   #user(
     source: Block,
-    run: { readonly blocks: readonly Block[]; readonly nextId: () => string; readonly index: number },
+    run: {
+      readonly blocks: readonly Block[];
+      readonly nextId: () => string;
+      readonly fields: JsonObject;
+      readonly isString: boolean;
+      readonly path: string;
+    },
   ): void {
     let group: Block[] = [];
+    let isFirst = true;
+    /** The Anthropic message's own fields go to the first ctxloom message read from it. */
+    const messageFields = (): JsonObject => {
+      const fields = isFirst ? run.fields : {};
+      isFirst = false;
+      return fields;
+    };
     const flush = (): void => {
       if (group.length === 0) return;
       const blocks = group;
       group = [];
+      const layout = run.isString ? { content: 'string' } : {};
+      const native = withLayout(messageFields(), layout);
       this.#push(
-        { id: run.nextId(), role: 'user', content: this.#content(blocks, run.index) },
-        { source, blocks },
+        { id: run.nextId(), role: 'user', content: contentOf(blocks), ...nativeEntry(ANTHROPIC, native) },
+        source,
       );
     };
-    for (const block of run.blocks) {
+    run.blocks.forEach((block, position) => {
       if (block['type'] !== 'tool_result') {
         group.push(block);
-        continue;
+        return;
       }
       flush();
-      const toolCallId = typeof block['tool_use_id'] === 'string' ? block['tool_use_id'] : '';
-      const name = this.#callNames.get(toolCallId);
-      const raw = block['content'];
-      const content =
-        typeof raw === 'string'
-          ? raw
-          : this.#content(Array.isArray(raw) ? raw.filter(isRecord) : [], run.index);
-      this.#push(
-        {
-          id: run.nextId(),
-          role: 'tool',
-          content,
-          toolCallId,
-          ...(name === undefined ? {} : { name }),
-          ...(block['is_error'] === true ? { metadata: { [TOOL_ERROR_KEY]: true } } : {}),
-        },
-        { source, blocks: [block] },
-      );
-    }
+      const path = `${run.path}.content[${position}]`;
+      this.#toolResult(block, { source, id: run.nextId(), messageFields: messageFields(), path });
+    });
     flush();
+  }
+
+  #toolResult(
+    block: Block,
+    run: {
+      readonly source: Block;
+      readonly id: string;
+      readonly messageFields: JsonObject;
+      readonly path: string;
+    },
+  ): void {
+    const toolCallId = typeof block['tool_use_id'] === 'string' ? block['tool_use_id'] : '';
+    const name = this.#callNames.get(toolCallId);
+    const raw = block['content'];
+    const isError = block['is_error'] === true;
+    const owned = ['type', 'tool_use_id', 'content', ...(isError ? ['is_error'] : [])];
+    const layout = {
+      ...(raw === undefined ? { content: 'absent' } : {}),
+      ...(Object.keys(run.messageFields).length === 0 ? {} : { message: run.messageFields }),
+    };
+    const content =
+      typeof raw === 'string'
+        ? raw
+        : Array.isArray(raw)
+          ? blocksOf(raw, run.path).map(readAnthropicBlock)
+          : '';
+    this.#push(
+      {
+        id: run.id,
+        role: 'tool',
+        content,
+        toolCallId,
+        ...(name === undefined ? {} : { name }),
+        ...(isError ? { output: 'error-text' } : {}),
+        ...nativeEntry(ANTHROPIC, withLayout(restOf(block, owned), layout)),
+      },
+      run.source,
+    );
   }
 
   #assistant(
     source: Block,
-    run: { readonly blocks: readonly Block[]; readonly id: string; readonly index: number },
+    run: {
+      readonly blocks: readonly Block[];
+      readonly id: string;
+      readonly fields: JsonObject;
+      readonly isString: boolean;
+    },
   ): void {
-    const thinking: string[] = [];
     const toolCalls: ToolCall[] = [];
-    const texts: Block[] = [];
-    for (const block of run.blocks) {
-      if (block['type'] === 'thinking') thinking.push(String(block['thinking'] ?? ''));
-      else if (block['type'] === 'tool_use') {
-        const call = readToolUse(block);
-        this.#parts.set(call, block);
-        this.#callNames.set(call.id, call.name);
-        toolCalls.push(call);
-      } else if (block['type'] !== 'redacted_thinking') texts.push(block);
-    }
+    const toolUses: number[] = [];
+    const parts: ContentPart[] = [];
+    run.blocks.forEach((block, position) => {
+      const call = block['type'] === 'tool_use' ? readAnthropicToolUse(block) : undefined;
+      if (call === undefined) {
+        parts.push(readAnthropicBlock(block));
+        return;
+      }
+      this.#callNames.set(call.id, call.name);
+      toolCalls.push(call);
+      toolUses.push(position);
+    });
+    const isTrailing = toolUses.every(
+      (position, at) => position === run.blocks.length - toolUses.length + at,
+    );
+    const layout = {
+      ...(run.isString ? { content: 'string' } : {}),
+      ...(isTrailing ? {} : { toolUses }),
+    };
     const message: Message = {
       id: run.id,
       role: 'assistant',
-      content: texts.length === 0 ? '' : this.#content(texts, run.index),
+      content: parts.length === 0 ? '' : simplified(parts),
       ...(toolCalls.length === 0 ? {} : { toolCalls }),
-      ...(thinking.length === 0 ? {} : { reasoning: thinking.join('') }),
+      ...nativeEntry(ANTHROPIC, withLayout(run.fields, layout)),
     };
-    this.#push(message, { source, blocks: run.blocks });
-  }
-
-  #content(blocks: readonly Block[], index: number): Message['content'] {
-    const parts: ContentPart[] = [];
-    for (const block of blocks) {
-      const part = readBlock(block);
-      if (part === undefined) {
-        this.warnings.push({
-          type: 'unsupported-part',
-          index,
-          message: `${String(block['type'])} block not read (given back with its message)`,
-        });
-        continue;
-      }
-      this.#parts.set(part, block);
-      parts.push(part);
-    }
-    const [only] = parts;
-    return parts.length === 1 && only?.type === 'text' ? only.text : parts;
+    this.#push(message, source);
   }
 
   #id(wanted: string): string {
     return this.#byId.has(wanted) ? `${wanted}#${this.#byId.size}` : wanted;
   }
 
-  #push(message: Message, origin: { readonly source: object; readonly blocks: readonly object[] }): void {
+  #push(message: Message, source: object | string): void {
     this.messages.push(message);
-    this.#byId.set(message.id, { ...origin, message });
+    // A string system prompt has no object of its own: its messages are matched by `origins.system`.
+    if (typeof source === 'string') return;
+    this.#byId.set(message.id, { source, message });
+    this.#sizes.set(source, (this.#sizes.get(source) ?? 0) + 1);
   }
+}
+
+function contentOf(blocks: readonly Block[]): Message['content'] {
+  return simplified(blocks.map(readAnthropicBlock));
+}
+
+/** One plain text part (no native fields) reads as a string. */
+function simplified(parts: readonly ContentPart[]): Message['content'] {
+  const [only] = parts;
+  return parts.length === 1 && only?.type === 'text' && only.native === undefined ? only.text : parts;
+}
+
+function withLayout(fields: JsonObject, layout: JsonObject): JsonObject {
+  return Object.keys(layout).length === 0 ? fields : { ...fields, [LAYOUT_KEY]: layout };
 }
 
 function blocksOf(content: unknown, path: string): readonly Block[] {
@@ -260,40 +308,4 @@ function blocksOf(content: unknown, path: string): readonly Block[] {
     }
     return block;
   });
-}
-
-function readToolUse(block: Block): ToolCall {
-  const input = block['input'];
-  return {
-    id: typeof block['id'] === 'string' ? block['id'] : '',
-    name: typeof block['name'] === 'string' ? block['name'] : '',
-    arguments: JSON.stringify(input === undefined ? {} : input),
-  };
-}
-
-function readBlock(block: Block): ContentPart | undefined {
-  if (block['type'] === 'text')
-    return typeof block['text'] === 'string' ? { type: 'text', text: block['text'] } : undefined;
-  const source = block['source'];
-  if (!isRecord(source)) return undefined;
-  const url = sourceUrl(source);
-  if (url === undefined) return undefined;
-  if (block['type'] === 'image') {
-    const mediaType = typeof source['media_type'] === 'string' ? { mediaType: source['media_type'] } : {};
-    return { type: 'image', url, ...mediaType };
-  }
-  if (block['type'] !== 'document') return undefined;
-  const mediaType = typeof source['media_type'] === 'string' ? source['media_type'] : 'application/pdf';
-  const title = typeof block['title'] === 'string' ? { filename: block['title'] } : {};
-  return { type: 'file', url, mediaType, ...title };
-}
-
-function sourceUrl(source: Block): string | undefined {
-  if (source['type'] === 'url') return typeof source['url'] === 'string' ? source['url'] : undefined;
-  const data = source['data'];
-  const mediaType = source['media_type'];
-  if (typeof data !== 'string' || typeof mediaType !== 'string') return undefined;
-  if (source['type'] === 'base64') return `data:${mediaType};base64,${data}`;
-  if (source['type'] === 'text') return `data:${mediaType};base64,${Buffer.from(data).toString('base64')}`;
-  return undefined;
 }

@@ -1,10 +1,15 @@
 import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { IdGenerator } from '../core/ids.js';
 import { isRecord } from '../core/is-record.js';
+import type { JsonObject } from '../core/json.js';
 import type { ContentPart, Message, ToolCall } from '../core/message.js';
 import { type AdapterResult, type AdapterWarning, parseDataUrl } from './adapter-warning.js';
 import type { ForeignOrigin, ForeignOrigins } from './foreign-origins.js';
 import { invalidInput } from './invalid-input.js';
+import { LAYOUT_KEY, nativeEntry, restOf } from './native-fields.js';
+
+/** The native format name of OpenAI chat completions (`native['openai-chat']`, `ProviderPart.format`). */
+export const OPENAI_CHAT = 'openai-chat';
 
 /** Options for {@link fromOpenAIChatMessages}. */
 export type FromOpenAIChatMessagesOptions = {
@@ -17,33 +22,31 @@ export const FROM_OPENAI_CHAT_MESSAGES_OPTION_KEYS = {
   generateId: true,
 } as const satisfies OptionKeys<FromOpenAIChatMessagesOptions>;
 
-/** Where each message read by {@link fromOpenAIChatMessages} came from. */
+/** Where each message read by {@link fromOpenAIChatMessages} came from (an optimisation only). */
 export type OpenAIChatOrigins = ForeignOrigins<Readonly<Record<string, unknown>>>;
 
 /** What {@link fromOpenAIChatMessages} returns. */
 export type FromOpenAIChatMessagesResult = AdapterResult<Message> & {
-  /** Pass to `toOpenAIChatMessages({ origins })` to get the original objects back. */
+  /** Optional: pass to `toOpenAIChatMessages({ origins })` to get the very same objects back for unchanged messages. */
   readonly origins: OpenAIChatOrigins;
 };
 
 type Json = Readonly<Record<string, unknown>>;
-type Run = {
-  readonly index: number;
-  readonly warnings: AdapterWarning[];
-  readonly parts: Map<object, object>;
-};
+type Run = { readonly index: number; readonly warnings: AdapterWarning[] };
 
 const FORMAT = 'OpenAI chat';
 
 /**
  * Converts OpenAI chat completions `messages` (as sent or stored, possibly from a relay) into
- * ctxloom messages, remembering where each came from: `toOpenAIChatMessages(messages, { origins })`
- * gives back the same object for every message ctxloom did not change, and keeps every field it does
- * not own (unknown keys, `cache_control`, `image_url.detail`, `extra_content` on tool calls, audio
- * parts) on the ones it changed. Lenient where real data is broken, so the governor can repair it: a
- * tool call with `name: null` becomes `name: ''`, a missing id `''`, non-string arguments are
- * serialised to JSON. `developer` becomes `system`; `reasoning_content` (or `reasoning`) becomes
- * `reasoning`; a refusal is read as text; a tool message gets the name of the call it answers.
+ * ctxloom messages, losslessly: `toOpenAIChatMessages` gives back the same messages (as JSON) from
+ * the ctxloom messages alone. What ctxloom models goes into its fields (`developer` becomes `system`
+ * with `role: 'developer'` kept native; `reasoning_content` or `reasoning` becomes `reasoning`; a
+ * tool message gets the name of the call it answers); everything else (`name` on a tool message,
+ * `image_url.detail`, `cache_control`, `refusal`, `function_call`, `extra_content` on tool calls,
+ * unknown keys, `content: null` or absent) goes to `native['openai-chat']`; parts it does not model
+ * (audio, refusals, files by id) become provider parts. Lenient where real data is broken, so the
+ * governor can repair it: a tool call with `name: null` becomes `name: ''`, a missing id `''`,
+ * non-string arguments are serialised to JSON.
  * @throws ContextError `INVALID_INPUT` naming the path of a field that cannot be read (not an object,
  * an unknown role, content that is not a string, a part list or null).
  */
@@ -59,7 +62,6 @@ export function fromOpenAIChatMessages(
   const callNames = new Map<string, string>();
   const messages: Message[] = [];
   const byId = new Map<string, ForeignOrigin<Json>>();
-  const parts = new Map<object, object>();
   input.forEach((raw, index) => {
     if (!isRecord(raw)) {
       throw invalidInput({
@@ -71,36 +73,49 @@ export function fromOpenAIChatMessages(
     }
     const wanted = options.generateId?.() ?? `openai-${index}`;
     const id = byId.has(wanted) ? `${wanted}#${index}` : wanted;
-    const message = readMessage(raw, { id, callNames, index, warnings, parts });
+    const message = readMessage(raw, { id, callNames, index, warnings });
     messages.push(message);
     byId.set(id, { source: raw, message });
   });
-  return { messages, warnings, origins: { messages: byId, parts } };
+  return { messages, warnings, origins: { messages: byId, parts: new Map() } };
 }
 
 function readMessage(
   entry: Json,
   run: Run & { readonly id: string; readonly callNames: Map<string, string> },
 ): Message {
-  const name = typeof entry['name'] === 'string' ? { name: entry['name'] } : {};
   const id = run.id;
-  switch (entry['role']) {
+  const role = entry['role'];
+  switch (role) {
     case 'system':
     case 'developer':
-      return { id, role: 'system', content: readContent(entry['content'], run), ...name };
-    case 'user':
-      return { id, role: 'user', content: readContent(entry['content'], run), ...name };
+    case 'user': {
+      const { name, owned } = readName(entry);
+      const fields = restOf(entry, ['content', ...owned, ...(role === 'developer' ? [] : ['role'])]);
+      const { content, layout } = readContent(entry['content'], run);
+      return {
+        id,
+        role: role === 'user' ? 'user' : 'system',
+        content,
+        ...name,
+        ...nativeEntry(OPENAI_CHAT, withLayout(fields, layout)),
+      };
+    }
     case 'assistant':
-      return readAssistant(entry, { ...run, name });
+      return readAssistant(entry, run);
     case 'tool': {
       const toolCallId = typeof entry['tool_call_id'] === 'string' ? entry['tool_call_id'] : '';
-      const toolName = run.callNames.get(toolCallId);
+      const toolName = typeof entry['name'] === 'string' ? entry['name'] : run.callNames.get(toolCallId);
+      const { content, layout } = readContent(entry['content'], run);
+      // `name` stays native: whether the tool message had one is the caller's, not ctxloom's.
+      const fields = restOf(entry, ['role', 'content', 'tool_call_id']);
       return {
         id,
         role: 'tool',
-        content: readContent(entry['content'], run),
+        content,
         toolCallId,
         ...(toolName === undefined ? {} : { name: toolName }),
+        ...nativeEntry(OPENAI_CHAT, withLayout(fields, layout)),
       };
     }
     default:
@@ -108,18 +123,20 @@ function readMessage(
         format: FORMAT,
         path: `messages[${run.index}].role`,
         expected: 'one of system, developer, user, assistant, tool',
-        received: entry['role'],
+        received: role,
       });
   }
 }
 
+function readName(entry: Json): { readonly name: { readonly name?: string }; readonly owned: string[] } {
+  return typeof entry['name'] === 'string'
+    ? { name: { name: entry['name'] }, owned: ['name'] }
+    : { name: {}, owned: [] };
+}
+
 function readAssistant(
   entry: Json,
-  run: Run & {
-    readonly id: string;
-    readonly name: { readonly name?: string };
-    readonly callNames: Map<string, string>;
-  },
+  run: Run & { readonly id: string; readonly callNames: Map<string, string> },
 ): Message {
   const rawCalls = entry['tool_calls'];
   if (rawCalls !== undefined && rawCalls !== null && !Array.isArray(rawCalls)) {
@@ -140,41 +157,67 @@ function readAssistant(
       });
     }
     const call = readToolCall(raw);
-    run.parts.set(call, raw);
     run.callNames.set(call.id, call.name);
     return call;
   });
-  if (entry['function_call'] !== undefined && entry['function_call'] !== null) {
-    run.warnings.push({ type: 'dropped-field', index: run.index, message: 'legacy function_call not read' });
-  }
-  const reasoning = [entry['reasoning_content'], entry['reasoning']].find(
-    (value) => typeof value === 'string',
-  );
+  const reasoningKey = ['reasoning_content', 'reasoning'].find((key) => typeof entry[key] === 'string');
+  const reasoning = reasoningKey === undefined ? undefined : entry[reasoningKey];
+  const { name, owned } = readName(entry);
+  const hasCalls = Array.isArray(rawCalls);
+  const fields = restOf(entry, [
+    'role',
+    'content',
+    ...owned,
+    ...(hasCalls ? ['tool_calls'] : []),
+    ...(reasoningKey === undefined ? [] : [reasoningKey]),
+  ]);
+  const { content, layout } = readContent(entry['content'], run);
+  const raw = entry['content'];
+  // The writer gives an empty content beside calls as null by itself; "" there is recorded.
+  const form =
+    raw === null && toolCalls.length > 0
+      ? {}
+      : raw === '' && toolCalls.length > 0
+        ? { content: 'string' }
+        : layout;
+  const fullLayout = {
+    ...form,
+    ...(reasoningKey === undefined ? {} : { reasoning: reasoningKey }),
+  };
   return {
     id: run.id,
     role: 'assistant',
-    content:
-      entry['content'] === null || entry['content'] === undefined ? '' : readContent(entry['content'], run),
-    ...run.name,
-    ...(toolCalls.length === 0 && !Array.isArray(rawCalls) ? {} : { toolCalls }),
+    content,
+    ...name,
+    ...(hasCalls ? { toolCalls } : {}),
     ...(typeof reasoning === 'string' ? { reasoning } : {}),
+    ...nativeEntry(OPENAI_CHAT, withLayout(fields, fullLayout)),
   };
 }
 
 function readToolCall(call: Json): ToolCall {
-  const fn = isRecord(call['function']) ? call['function'] : call;
-  const args = fn['arguments'];
+  const fn = isRecord(call['function']) ? call['function'] : undefined;
+  const source = fn ?? call;
+  const args = source['arguments'];
+  const fnRest = fn === undefined ? {} : restOf(fn, ['name', 'arguments']);
+  const rest = restOf(call, ['id', 'function', ...(call['type'] === 'function' ? ['type'] : [])]);
+  const native = Object.keys(fnRest).length === 0 ? rest : { ...rest, function: fnRest };
   return {
     id: typeof call['id'] === 'string' ? call['id'] : '',
-    name: typeof fn['name'] === 'string' ? fn['name'] : '',
+    name: typeof source['name'] === 'string' ? source['name'] : '',
     arguments:
       typeof args === 'string' ? args : args === undefined || args === null ? '' : JSON.stringify(args),
+    ...nativeEntry(OPENAI_CHAT, native),
   };
 }
 
-function readContent(raw: unknown, run: Run): Message['content'] {
-  if (typeof raw === 'string') return raw;
-  if (raw === undefined || raw === null) return '';
+function readContent(
+  raw: unknown,
+  run: Run,
+): { readonly content: Message['content']; readonly layout: JsonObject } {
+  if (typeof raw === 'string') return { content: raw, layout: {} };
+  if (raw === undefined) return { content: '', layout: { content: 'absent' } };
+  if (raw === null) return { content: '', layout: { content: 'null' } };
   if (!Array.isArray(raw)) {
     throw invalidInput({
       format: FORMAT,
@@ -183,8 +226,7 @@ function readContent(raw: unknown, run: Run): Message['content'] {
       received: raw,
     });
   }
-  const parts: ContentPart[] = [];
-  raw.forEach((item: unknown, position) => {
+  const parts = raw.map((item: unknown, position): ContentPart => {
     if (!isRecord(item) || typeof item['type'] !== 'string') {
       throw invalidInput({
         format: FORMAT,
@@ -193,44 +235,67 @@ function readContent(raw: unknown, run: Run): Message['content'] {
         received: item,
       });
     }
-    const part = readPart(item);
-    if (part === undefined) {
-      run.warnings.push({
-        type: 'unsupported-part',
-        index: run.index,
-        message: `${item['type']} part not read (given back with its message)`,
-      });
-      return;
-    }
-    if (item['type'] === 'refusal')
-      run.warnings.push({ type: 'converted', index: run.index, message: 'refusal read as text' });
-    run.parts.set(part, item);
-    parts.push(part);
+    // A part of a parsed JSON request is a JSON object.
+    return (
+      readPart(item) ?? {
+        type: 'provider',
+        format: OPENAI_CHAT,
+        kind: item['type'],
+        value: item as JsonObject,
+      }
+    );
   });
-  return parts;
+  return { content: parts, layout: {} };
 }
 
 function readPart(part: Json): ContentPart | undefined {
   if (part['type'] === 'text' && typeof part['text'] === 'string')
-    return { type: 'text', text: part['text'] };
-  if (part['type'] === 'refusal' && typeof part['refusal'] === 'string')
-    return { type: 'text', text: part['refusal'] };
-  if (part['type'] === 'image_url') return imagePart(part['image_url']);
-  if (part['type'] === 'file' && isRecord(part['file'])) return filePart(part['file']);
+    return { type: 'text', text: part['text'], ...nativeEntry(OPENAI_CHAT, restOf(part, ['type', 'text'])) };
+  if (part['type'] === 'image_url') return imagePart(part);
+  if (part['type'] === 'file') return filePart(part);
   return undefined;
 }
 
-function imagePart(image: unknown): ContentPart | undefined {
-  const url = typeof image === 'string' ? image : isRecord(image) ? image['url'] : undefined;
-  if (typeof url !== 'string' || url === '') return undefined;
+function imagePart(part: Json): ContentPart | undefined {
+  const image = part['image_url'];
+  if (!isRecord(image) || typeof image['url'] !== 'string' || image['url'] === '') return undefined;
+  const url = image['url'];
   const mediaType = parseDataUrl(url)?.mediaType;
-  return { type: 'image', url, ...(mediaType === undefined ? {} : { mediaType }) };
+  return {
+    type: 'image',
+    url,
+    ...(mediaType === undefined ? {} : { mediaType }),
+    ...nativeEntry(
+      OPENAI_CHAT,
+      nested(restOf(part, ['type', 'image_url']), { image_url: restOf(image, ['url']) }),
+    ),
+  };
 }
 
-function filePart(file: Json): ContentPart | undefined {
+function filePart(part: Json): ContentPart | undefined {
+  const file = part['file'];
+  if (!isRecord(file)) return undefined;
   const data = file['file_data'];
   const parsed = typeof data === 'string' ? parseDataUrl(data) : undefined;
   if (typeof data !== 'string' || parsed === undefined) return undefined;
   const filename = typeof file['filename'] === 'string' ? { filename: file['filename'] } : {};
-  return { type: 'file', url: data, mediaType: parsed.mediaType, ...filename };
+  const owned = ['file_data', ...(filename.filename === undefined ? [] : ['filename'])];
+  return {
+    type: 'file',
+    url: data,
+    mediaType: parsed.mediaType,
+    ...filename,
+    ...nativeEntry(OPENAI_CHAT, nested(restOf(part, ['type', 'file']), { file: restOf(file, owned) })),
+  };
+}
+
+/** `fields` with the inner object's extra fields under its key (`image_url`, `file`), when it has any. */
+function nested(fields: JsonObject, inner: Readonly<Record<string, JsonObject>>): JsonObject {
+  const out: Record<string, JsonObject[string]> = { ...fields };
+  for (const [key, value] of Object.entries(inner)) if (Object.keys(value).length > 0) out[key] = value;
+  return out;
+}
+
+function withLayout(fields: JsonObject, layout: JsonObject): JsonObject {
+  return Object.keys(layout).length === 0 ? fields : { ...fields, [LAYOUT_KEY]: layout };
 }

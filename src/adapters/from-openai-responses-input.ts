@@ -1,10 +1,20 @@
 import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { IdGenerator } from '../core/ids.js';
 import { isRecord } from '../core/is-record.js';
+import type { JsonObject } from '../core/json.js';
 import type { ContentPart, Message, ToolCall } from '../core/message.js';
-import { type AdapterResult, type AdapterWarning, parseDataUrl } from './adapter-warning.js';
+import type { AdapterResult, AdapterWarning } from './adapter-warning.js';
 import type { ForeignOrigins } from './foreign-origins.js';
 import { invalidInput } from './invalid-input.js';
+import { LAYOUT_KEY, nativeEntry, restOf } from './native-fields.js';
+import {
+  isTextItem,
+  OPENAI_RESPONSES,
+  providerPart,
+  readReasoningItem,
+  readResponsesContent,
+  type TextType,
+} from './read-responses-content.js';
 
 /** Options for {@link fromOpenAIResponsesInput}. */
 export type FromOpenAIResponsesInputOptions = {
@@ -17,12 +27,12 @@ export const FROM_OPENAI_RESPONSES_INPUT_OPTION_KEYS = {
   generateId: true,
 } as const satisfies OptionKeys<FromOpenAIResponsesInputOptions>;
 
-/** Where a message read by {@link fromOpenAIResponsesInput} came from: the items it was read from. */
+/** Where a message read by {@link fromOpenAIResponsesInput} came from: the items it was read from (an optimisation only). */
 export type OpenAIResponsesOrigins = ForeignOrigins<readonly Readonly<Record<string, unknown>>[]>;
 
 /** What {@link fromOpenAIResponsesInput} returns. */
 export type FromOpenAIResponsesInputResult = AdapterResult<Message> & {
-  /** Pass to `toOpenAIResponsesInput({ origins })` to get the original items back. */
+  /** Optional: pass to `toOpenAIResponsesInput({ origins })` to get the very same items back for unchanged messages. */
   readonly origins: OpenAIResponsesOrigins;
 };
 
@@ -31,13 +41,14 @@ const FORMAT = 'OpenAI Responses';
 const INPUT_ROLES = ['user', 'system', 'developer'];
 
 /**
- * Converts a Responses API `input` (a string, or items) into ctxloom messages, remembering the items
- * each came from: `toOpenAIResponsesInput(messages, { origins })` gives back the very same items for
- * every message ctxloom did not change. User, system and developer messages become messages; each
- * run of model output items (assistant `message`s, `reasoning`, `function_call`s) one assistant
- * message (output text as content, reasoning summaries as `reasoning`, calls as tool calls); each
- * `function_call_output` a tool message. Items ctxloom does not model (web search, computer or MCP
- * calls, item references …) join the run of output items around them and are given back untouched.
+ * Converts a Responses API `input` (a string, or items) into ctxloom messages, losslessly:
+ * `toOpenAIResponsesInput` gives back the same items (as JSON) from the messages alone. User, system
+ * and developer messages become messages (`role: 'developer'` kept native); each run of model output
+ * items one assistant message: output text as text parts, each `reasoning` item as a reasoning part
+ * (summary as text, `encrypted_content`, `id` and `status` kept), each `function_call` as a tool call
+ * (`id`, `status` kept), items ctxloom does not model (`compaction`, web search, computer or MCP
+ * calls, item references …) as provider parts kept whole, with the run's item layout recorded; each
+ * `function_call_output` a tool message.
  * @throws ContextError `INVALID_INPUT` naming the path of an item that cannot be read.
  */
 export function fromOpenAIResponsesInput(
@@ -86,14 +97,9 @@ class ResponsesReader {
     if (type === 'message' && INPUT_ROLES.includes(String(item['role']))) {
       this.close();
       const role = item['role'] === 'user' ? 'user' : 'system';
-      this.#push(
-        {
-          id: this.#id(index),
-          role,
-          content: this.#content(item['content'], { index, path: `input[${index}].content` }),
-        },
-        [item],
-      );
+      const fields = restOf(item, ['content', ...(item['role'] === 'developer' ? [] : ['role'])]);
+      const content = this.#content(item['content'], { path: `input[${index}].content`, text: 'input_text' });
+      this.#push({ id: this.#id(index), role, content, ...nativeEntry(OPENAI_RESPONSES, fields) }, [item]);
       return;
     }
     if (type === 'message' && item['role'] !== 'assistant') {
@@ -117,59 +123,75 @@ class ResponsesReader {
     const group = this.#group;
     if (group === undefined) return;
     this.#group = undefined;
-    const texts: ContentPart[] = [];
-    const reasoning: string[] = [];
+    const parts: ContentPart[] = [];
     const toolCalls: ToolCall[] = [];
+    const layout: JsonObject[] = [];
     for (const item of group.items) {
-      if (item['type'] === 'function_call') toolCalls.push(this.#call(item));
-      else if (item['type'] === 'reasoning') reasoning.push(summaryOf(item));
-      else if ((item['type'] ?? 'message') === 'message') texts.push(...this.#outputText(item, group.index));
+      const read = this.#runItem(item);
+      if (read.call !== undefined) toolCalls.push(read.call);
+      parts.push(...read.parts);
+      layout.push(read.layout);
     }
-    const [only] = texts;
+    const [only] = parts;
     const message: Message = {
       id: this.#id(group.index),
       role: 'assistant',
-      content: texts.length === 1 && only?.type === 'text' ? only.text : texts,
+      content: parts.length === 1 && only?.type === 'text' && only.native === undefined ? only.text : parts,
       ...(toolCalls.length === 0 ? {} : { toolCalls }),
-      ...(reasoning.length === 0 ? {} : { reasoning: reasoning.join('\n') }),
+      native: { [OPENAI_RESPONSES]: { [LAYOUT_KEY]: { items: layout } } },
     };
     this.#push(message, group.items);
   }
 
-  #outputText(item: Item, index: number): ContentPart[] {
-    const content = this.#content(item['content'], { index, path: `input[${index}].content` });
-    return typeof content === 'string' ? [{ type: 'text', text: content }] : [...content];
+  /** One output item of a run: a call, a reasoning part, text parts, or a provider part; with its layout entry. */
+  #runItem(item: Item): {
+    readonly call?: ToolCall;
+    readonly parts: readonly ContentPart[];
+    readonly layout: JsonObject;
+  } {
+    const type = item['type'] ?? 'message';
+    const call = type === 'function_call' ? this.#call(item) : undefined;
+    if (call !== undefined) return { call, parts: [], layout: { kind: 'call', id: call.id } };
+    const reasoning = type === 'reasoning' ? readReasoningItem(item) : undefined;
+    if (reasoning !== undefined) return { parts: [reasoning], layout: { kind: 'reasoning' } };
+    const texts = type === 'message' ? messageTexts(item) : undefined;
+    if (texts === undefined) return { parts: [providerPart(item)], layout: { kind: 'provider' } };
+    const fields = restOf(item, ['role', 'content']);
+    return {
+      parts: texts.parts,
+      layout: { kind: 'message', parts: texts.parts.length, fields, ...texts.form },
+    };
   }
 
-  #call(item: Item): ToolCall {
-    const args = item['arguments'];
-    const call: ToolCall = {
-      id: stringOr(item['call_id']),
-      name: stringOr(item['name']),
-      arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
-    };
-    this.origins.parts.set(call, item);
-    this.#callNames.set(call.id, call.name);
-    return call;
+  #call(item: Item): ToolCall | undefined {
+    const { call_id: id, name, arguments: args } = item;
+    if (typeof id !== 'string' || typeof name !== 'string' || typeof args !== 'string') return undefined;
+    this.#callNames.set(id, name);
+    const native = restOf(item, ['type', 'call_id', 'name', 'arguments']);
+    return { id, name, arguments: args, ...nativeEntry(OPENAI_RESPONSES, native) };
   }
 
   #output(item: Item, index: number): void {
-    const toolCallId = stringOr(item['call_id']);
-    const name = this.#callNames.get(toolCallId);
+    const toolCallId = typeof item['call_id'] === 'string' ? item['call_id'] : '';
+    const name = typeof item['name'] === 'string' ? item['name'] : this.#callNames.get(toolCallId);
+    const content = this.#content(item['output'], { path: `input[${index}].output`, text: 'input_text' });
+    // `name` stays native too: whether the item had one is the caller's.
+    const fields = restOf(item, ['type', 'call_id', 'output']);
     this.#push(
       {
         id: this.#id(index),
         role: 'tool',
-        content: this.#content(item['output'], { index, path: `input[${index}].output` }),
+        content,
         toolCallId,
         ...(name === undefined ? {} : { name }),
+        ...nativeEntry(OPENAI_RESPONSES, fields),
       },
       [item],
     );
   }
 
-  #content(raw: unknown, at: { readonly index: number; readonly path: string }): Message['content'] {
-    const { index, path } = at;
+  #content(raw: unknown, at: { readonly path: string; readonly text: TextType }): Message['content'] {
+    const { path } = at;
     if (typeof raw === 'string') return raw;
     if (!Array.isArray(raw))
       throw invalidInput({
@@ -178,8 +200,7 @@ class ResponsesReader {
         expected: 'a string or an array of content items',
         received: raw,
       });
-    const parts: ContentPart[] = [];
-    raw.forEach((item: unknown, position) => {
+    return raw.map((item: unknown, position) => {
       if (!isRecord(item))
         throw invalidInput({
           format: FORMAT,
@@ -187,25 +208,8 @@ class ResponsesReader {
           expected: 'a content item',
           received: item,
         });
-      const part = readContent(item);
-      if (part === undefined) {
-        this.warnings.push({
-          type: 'unsupported-part',
-          index,
-          message: `${String(item['type'])} content at ${path}[${position}] not read (given back with its item)`,
-        });
-        return;
-      }
-      if (item['type'] === 'refusal')
-        this.warnings.push({
-          type: 'converted',
-          index,
-          message: `refusal at ${path}[${position}] read as text`,
-        });
-      this.origins.parts.set(part, item);
-      parts.push(part);
+      return readResponsesContent(item, at.text);
     });
-    return parts;
   }
 
   #id(index: number): string {
@@ -219,38 +223,17 @@ class ResponsesReader {
   }
 }
 
-/** The summary texts of a reasoning item, one per line. */
-function summaryOf(item: Item): string {
-  const summary = Array.isArray(item['summary']) ? item['summary'] : [];
-  return summary
-    .flatMap((part: unknown) => (isRecord(part) && typeof part['text'] === 'string' ? [part['text']] : []))
-    .join('\n');
-}
-
-function stringOr(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-function readContent(item: Item): ContentPart | undefined {
-  const type = item['type'];
-  if ((type === 'input_text' || type === 'output_text') && typeof item['text'] === 'string')
-    return { type: 'text', text: item['text'] };
-  if (type === 'refusal' && typeof item['refusal'] === 'string')
-    return { type: 'text', text: item['refusal'] };
-  if (type === 'input_image' && typeof item['image_url'] === 'string') {
-    const mediaType = parseDataUrl(item['image_url'])?.mediaType;
-    return { type: 'image', url: item['image_url'], ...(mediaType === undefined ? {} : { mediaType }) };
-  }
-  if (type !== 'input_file') return undefined;
-  const url = typeof item['file_data'] === 'string' ? item['file_data'] : item['file_url'];
-  if (typeof url !== 'string') return undefined;
-  const mediaType =
-    parseDataUrl(url)?.mediaType ??
-    (url.toLowerCase().endsWith('.pdf') ? 'application/pdf' : 'application/octet-stream');
+/**
+ * An assistant message item's text as text parts (a string content as one part, recorded as
+ * `string`); `undefined` when it holds anything but text (refusals …): then it is kept whole.
+ */
+function messageTexts(item: Item): { readonly parts: ContentPart[]; readonly form: JsonObject } | undefined {
+  const content = item['content'];
+  if (typeof content === 'string')
+    return { parts: [{ type: 'text', text: content }], form: { string: true } };
+  if (!Array.isArray(content) || !content.every(isTextItem)) return undefined;
   return {
-    type: 'file',
-    url,
-    mediaType,
-    ...(typeof item['filename'] === 'string' ? { filename: item['filename'] } : {}),
+    parts: content.filter(isRecord).map((entry) => readResponsesContent(entry, 'output_text')),
+    form: {},
   };
 }

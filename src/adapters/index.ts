@@ -1,7 +1,7 @@
 /**
  * @module ctxloom/adapters
  * Converts ctxloom messages to and from the OpenAI chat completions, OpenAI Responses and Anthropic
- * Messages formats, losslessly: what ctxloom did not change comes back as the same object. The AI SDK
+ * Messages formats, losslessly from the messages alone (`native` fields, reasoning and provider parts). The AI SDK
  * adapters live in `ctxloom/ai-sdk`; nothing here imports an SDK.
  */
 export { type AdapterResult, type AdapterWarning, type DataUrl, parseDataUrl } from './adapter-warning.js';

@@ -156,7 +156,8 @@ describe('foreign histories come back unchanged, object for object', () => {
     // Block by block: dropping a message may merge its neighbours into one turn.
     const blocksOf = (messages: readonly unknown[]) =>
       messages.flatMap((message) => (message as { content: unknown[] }).content);
-    const sourcesOf = (message: Message) => read.origins.messages.get(message.id)?.blocks ?? [];
+    const sourcesOf = (message: Message) =>
+      (read.origins.messages.get(message.id)?.source as { content?: unknown[] } | undefined)?.content ?? [];
     expectKept({
       input: blocksOf(input.messages),
       output: blocksOf(back.messages),

@@ -94,10 +94,23 @@ describe('fromOpenAIChatMessages', () => {
       { role: 'assistant', content: [{ type: 'refusal', refusal: 'no' }], reasoning_content: 'why' },
     ]);
     expect(messages).toEqual([
-      { id: 'openai-0', role: 'system', content: 'rules' },
-      { id: 'openai-1', role: 'assistant', content: [{ type: 'text', text: 'no' }], reasoning: 'why' },
+      { id: 'openai-0', role: 'system', content: 'rules', native: { 'openai-chat': { role: 'developer' } } },
+      {
+        id: 'openai-1',
+        role: 'assistant',
+        content: [
+          {
+            type: 'provider',
+            format: 'openai-chat',
+            kind: 'refusal',
+            value: { type: 'refusal', refusal: 'no' },
+          },
+        ],
+        reasoning: 'why',
+        native: { 'openai-chat': { ctxloom: { reasoning: 'reasoning_content' } } },
+      },
     ]);
-    expect(warnings).toEqual([{ type: 'converted', index: 1, message: 'refusal read as text' }]);
+    expect(warnings).toEqual([]);
     expect(() => fromOpenAIChatMessages([{ role: 'wizard', content: '' }])).toThrow(
       'Invalid OpenAI chat input at messages[0].role: expected one of system, developer, user, assistant, tool, received "wizard" (string).',
     );

@@ -16,8 +16,9 @@ import {
   capCacheBreakpoints,
   markLastBlock,
 } from './anthropic-cache-breakpoints.js';
-import { anthropicMessageBlocks, anthropicOriginOf } from './anthropic-message-blocks.js';
+import { anthropicMessageBlocks, anthropicMessageFields } from './anthropic-message-blocks.js';
 import type { AnthropicOrigins } from './anthropic-origins.js';
+import { COMPACTION, placeCompaction, thinkingFirst, typeOf } from './anthropic-provider-rules.js';
 import type {
   AnthropicContentBlock,
   AnthropicMessage,
@@ -26,6 +27,8 @@ import type {
   AnthropicTool,
 } from './anthropic-types.js';
 import { checkMessages } from './check-messages.js';
+import { layoutOf, nativeFieldsOf } from './native-fields.js';
+import { ANTHROPIC } from './read-anthropic-block.js';
 import {
   repairToolPairing,
   TOOL_PAIRING_OPTION_KEYS,
@@ -41,7 +44,11 @@ export type ToAnthropicMessagesOptions = ToolPairingOptions & {
   readonly continuationText?: string;
   /** Text sent for a turn whose content is empty (Anthropic rejects empty text). @default '(empty)' */
   readonly emptyText?: string;
-  /** The `origins` of a `fromAnthropicMessages` result: messages read there come back as they were. */
+  /**
+   * The `origins` of a `fromAnthropicMessages` result: an optimisation only (a turn of unchanged
+   * messages comes back as the very object read); without it everything comes back equal, from the
+   * messages alone.
+   */
   readonly origins?: AnthropicOrigins;
   /** The tool definitions to send: returned as `tools` (where a breakpoint can mark the last one). */
   readonly tools?: readonly ToolDefinition[];
@@ -83,7 +90,8 @@ export type ToAnthropicMessagesResult = {
 type Turn = {
   readonly role: 'user' | 'assistant';
   readonly content: AnthropicContentBlock[];
-  readonly sources: Set<object>;
+  readonly messages: Message[];
+  isMarked: boolean;
 };
 
 /**
@@ -92,10 +100,12 @@ type Turn = {
  * blocks and tool results `tool_result` blocks (`is_error` for `metadata.isError`) placed first in
  * the next user message; consecutive same-role messages are merged so roles strictly alternate,
  * starting with a user message; images become `base64` or `url` sources, PDFs and text files
- * `document` blocks. A message read by `fromAnthropicMessages` (pass its `origins`) comes back as the
- * same object when unchanged, or with only what ctxloom changed (thinking blocks keep their
- * signatures). Provider rules are enforced: pairing made legal, call ids made legal, at most four
- * cache breakpoints, lone surrogates replaced. Everything changed or left out is named in the warnings.
+ * `document` blocks; reasoning parts with an Anthropic signature as `thinking` / `redacted_thinking`,
+ * Anthropic provider parts as the blocks they hold, every `native.anthropic` field in place, so a
+ * request read by `fromAnthropicMessages` comes back equal from the messages alone. Provider rules are
+ * enforced: pairing made legal, call ids made legal, at most four cache breakpoints, one compaction
+ * block and first, the last assistant turn's thinking first, other providers' reasoning and parts left
+ * out, lone surrogates replaced. Everything changed or left out is named in the warnings.
  * @throws ContextError `TOOL_CALL_INTEGRITY` with `toolPairing: 'throw'` and a broken pairing.
  */
 export function toAnthropicMessages(
@@ -129,10 +139,10 @@ export function toAnthropicMessages(
       systems.push({ message, index });
       return;
     }
-    let blocks = anthropicMessageBlocks(message, { index, warnings, ids, origins: options.origins });
+    let blocks = anthropicMessageBlocks(message, { index, warnings, ids });
     const control = options.cacheBreakpoints?.messages?.[message.id];
     if (control !== undefined) blocks = markLastBlock(blocks, control);
-    addTurn(turns, { message, blocks, origins: options.origins });
+    addTurn(turns, { message, blocks, isMarked: control !== undefined });
   });
   const capped = capCacheBreakpoints(
     {
@@ -158,20 +168,16 @@ export function toAnthropicMessages(
 
 function addTurn(
   turns: Turn[],
-  run: {
-    readonly message: Message;
-    readonly blocks: AnthropicContentBlock[];
-    readonly origins: AnthropicOrigins | undefined;
-  },
+  run: { readonly message: Message; readonly blocks: AnthropicContentBlock[]; readonly isMarked: boolean },
 ): void {
   const role = run.message.role === 'assistant' ? 'assistant' : 'user';
-  const source = anthropicOriginOf(run.message, run.origins)?.source;
   const last = turns.at(-1);
   if (last === undefined || last.role !== role) {
-    turns.push({ role, content: [...run.blocks], sources: new Set(source === undefined ? [] : [source]) });
+    turns.push({ role, content: [...run.blocks], messages: [run.message], isMarked: run.isMarked });
     return;
   }
-  if (source !== undefined) last.sources.add(source);
+  last.messages.push(run.message);
+  last.isMarked ||= run.isMarked;
   if (run.message.role !== 'tool') last.content.push(...run.blocks);
   else {
     // Tool results must come first in a user message.
@@ -188,18 +194,36 @@ function finishTurns(
   const out = turns.map((turn, index): AnthropicMessage => {
     const original = originalMessage(turn, run.options.origins);
     if (original !== undefined) return original;
+    const fields = Object.assign({}, ...turn.messages.map(anthropicMessageFields));
+    const [only] = turn.messages;
+    if (
+      turn.messages.length === 1 &&
+      only !== undefined &&
+      !turn.isMarked &&
+      typeof only.content === 'string' &&
+      (only.toolCalls?.length ?? 0) === 0 &&
+      layoutOf(only, ANTHROPIC)['content'] === 'string'
+    ) {
+      // A message read with a string content: the Anthropic message's own fields and that string.
+      return { ...fields, role: turn.role, content: only.content } as AnthropicMessage;
+    }
     if (turn.content.length === 0) {
       run.warnings.push({
         type: 'inserted',
         index,
         message: `empty ${turn.role} turn sent as ${JSON.stringify(emptyText)}`,
       });
-      return { role: turn.role, content: [{ type: 'text', text: emptyText }] };
+      return { ...fields, role: turn.role, content: [{ type: 'text', text: emptyText }] } as AnthropicMessage;
     }
-    return { role: turn.role, content: turn.content };
+    // The Anthropic messages' own fields with the role and blocks ctxloom owns.
+    return { ...fields, role: turn.role, content: turn.content } as AnthropicMessage;
   });
-  if (out[0]?.role === 'assistant') {
-    out.unshift({
+  const placed = placeCompaction(out, run.warnings);
+  thinkingFirst(placed, run.warnings);
+  const first = placed[0];
+  const firstBlock = first === undefined || typeof first.content === 'string' ? undefined : first.content[0];
+  if (first?.role === 'assistant' && typeOf(firstBlock) !== COMPACTION) {
+    placed.unshift({
       role: 'user',
       content: [{ type: 'text', text: run.options.continuationText ?? '(conversation continued)' }],
     });
@@ -209,19 +233,20 @@ function finishTurns(
       message: 'user turn inserted: the conversation must start with a user message',
     });
   }
-  return out;
+  return placed;
 }
 
-/** The caller's own Anthropic message when a turn is made of exactly its blocks, in order. */
+/** The caller's own Anthropic message when a turn is made of exactly the unchanged messages read from it. */
 function originalMessage(turn: Turn, origins: AnthropicOrigins | undefined): AnthropicMessage | undefined {
-  if (turn.sources.size !== 1) return undefined;
-  const [source] = turn.sources;
-  const blocks = source === undefined ? undefined : origins?.blocks.get(source);
-  if (blocks === undefined || blocks.length !== turn.content.length) return undefined;
-  // A message read by fromAnthropicMessages whose blocks are all given back unchanged.
-  return blocks.every((block, index) => block === turn.content[index])
-    ? (source as AnthropicMessage)
-    : undefined;
+  if (origins === undefined || turn.isMarked) return undefined;
+  const sources = new Set(turn.messages.map((message) => origins.messages.get(message.id)?.source));
+  const [source] = sources;
+  if (sources.size !== 1 || source === undefined) return undefined;
+  const isSame =
+    turn.messages.every((message) => origins.messages.get(message.id)?.message === message) &&
+    origins.sizes.get(source) === turn.messages.length;
+  // Every ctxloom message read from this Anthropic message, unchanged: the message itself.
+  return isSame ? (source as AnthropicMessage) : undefined;
 }
 
 function systemOf(
@@ -229,20 +254,35 @@ function systemOf(
   run: { readonly options: ToAnthropicMessagesOptions; readonly warnings: AdapterWarning[] },
 ): AnthropicSystem | undefined {
   const { origins, cacheBreakpoints } = run.options;
+  const given = origins?.system;
+  if (given !== undefined && cacheBreakpoints?.system === undefined && isGivenSystem(systems, origins))
+    return given;
   const blocks = systems.flatMap(({ message, index }): AnthropicTextBlock[] =>
     systemBlocks(message, { index, ...run }),
   );
-  const given = origins?.system;
-  const isGiven =
-    given !== undefined &&
-    cacheBreakpoints?.system === undefined &&
-    systems.length === (typeof given === 'string' ? 1 : given.length) &&
-    systems.every(({ message }) => anthropicOriginOf(message, origins)?.message === message);
-  if (isGiven) return given;
   if (blocks.length === 0) return undefined;
   if (cacheBreakpoints?.system !== undefined) return markLastBlock(blocks, cacheBreakpoints.system);
-  if (Array.isArray(given) || blocks.some((block) => block.cache_control !== undefined)) return blocks;
+  // A system message read from system blocks keeps `type: 'text'` in its native fields.
+  const isBlocks = systems.some(({ message }) => nativeFieldsOf(message, ANTHROPIC)['type'] === 'text');
+  if (isBlocks || blocks.some((block) => Object.keys(block).length > 2)) return blocks;
   return blocks.map((block) => block.text).join(run.options.systemSeparator ?? '\n\n');
+}
+
+/** True when the system messages are exactly the unchanged ones read from the request's `system`. */
+function isGivenSystem(
+  systems: readonly { readonly message: Message }[],
+  origins: AnthropicOrigins | undefined,
+): boolean {
+  const given = origins?.system;
+  if (given === undefined) return false;
+  if (typeof given === 'string') {
+    const [only] = systems;
+    return systems.length === 1 && only?.message.content === given && only.message.native === undefined;
+  }
+  return (
+    systems.length === given.length &&
+    systems.every(({ message }) => origins?.messages.get(message.id)?.message === message)
+  );
 }
 
 function systemBlocks(
@@ -253,10 +293,6 @@ function systemBlocks(
     readonly warnings: AdapterWarning[];
   },
 ): AnthropicTextBlock[] {
-  const origin = anthropicOriginOf(message, run.options.origins);
-  // A system block read by fromAnthropicMessages is a text block.
-  const source = origin?.blocks[0] as AnthropicTextBlock | undefined;
-  if (origin?.message === message && source !== undefined) return [source];
   if (typeof message.content !== 'string') {
     for (const part of message.content) {
       if (part.type === 'text') continue;
@@ -269,7 +305,8 @@ function systemBlocks(
   }
   const text = textOf(message.content);
   if (text === '') return [];
-  return [source === undefined ? { type: 'text', text } : { ...source, text }];
+  // The system block's own Anthropic fields with the text ctxloom owns.
+  return [{ ...nativeFieldsOf(message, ANTHROPIC), type: 'text', text } as AnthropicTextBlock];
 }
 
 function toolsOf(options: ToAnthropicMessagesOptions): AnthropicTool[] | undefined {

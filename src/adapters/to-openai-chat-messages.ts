@@ -1,10 +1,11 @@
 import { checkOptions, type OptionKeys } from '../core/check-options.js';
-import type { ContentPart, Message, ToolCall } from '../core/message.js';
+import type { ContentPart, Message, ProviderPart, ToolCall } from '../core/message.js';
 import { type AdapterWarning, parseDataUrl } from './adapter-warning.js';
 import { checkMessages } from './check-messages.js';
 import { foreignOriginOf } from './foreign-origins.js';
-import type { OpenAIChatOrigins } from './from-openai-chat-messages.js';
+import { OPENAI_CHAT, type OpenAIChatOrigins } from './from-openai-chat-messages.js';
 import { legalOpenAIName } from './legal-openai-name.js';
+import { layoutOf, nativeFieldsOf, objectField } from './native-fields.js';
 import type {
   OpenAIChatMessage,
   OpenAIChatTextPart,
@@ -23,10 +24,14 @@ export type ToOpenAIChatMessagesOptions = ToolPairingOptions & {
   /**
    * What to do with assistant reasoning: `omit` it (OpenAI rejects unknown fields; a warning names
    * it) or send it as `reasoning_content` (DeepSeek, Qwen, vLLM and other OpenAI-compatible servers).
-   * @default 'omit'
+   * @default the key a message was read with by `fromOpenAIChatMessages` (`reasoning_content` or
+   * `reasoning`), else 'omit'
    */
   readonly reasoning?: 'omit' | 'reasoning_content';
-  /** The `origins` of a `fromOpenAIChatMessages` result: messages read there come back as they were. */
+  /**
+   * The `origins` of a `fromOpenAIChatMessages` result: an optimisation only (unchanged messages come
+   * back as the very objects read); without it they come back equal, from the messages alone.
+   */
   readonly origins?: OpenAIChatOrigins;
 };
 
@@ -53,9 +58,10 @@ type Run = {
  * Converts messages to OpenAI chat completions `messages` (assignable to the `openai` SDK's
  * `ChatCompletionMessageParam[]`): tool calls as `{ id, type: 'function', function: { name,
  * arguments } }`, tool results as `role: 'tool'` with `tool_call_id`, images as `image_url` parts,
- * `data:` files as `file` parts, an assistant with tool calls and no text gets `content: null`. A
- * message read by `fromOpenAIChatMessages` (pass its `origins`) comes back as the same object when
- * unchanged, or as the original with only the fields ctxloom changed. Provider rules are enforced:
+ * `data:` files as `file` parts, an assistant with tool calls and no text gets `content: null`. Each
+ * message's, part's and call's `native['openai-chat']` fields are written with it, and provider parts of
+ * this format as they are, so a message read by `fromOpenAIChatMessages` comes back equal from the
+ * message alone; reasoning and provider parts of other formats are left out with a warning. Provider rules are enforced:
  * the pairing is made legal, names are made to match `^[a-zA-Z0-9_-]{1,64}$` (or dropped), lone
  * surrogates are replaced. Ids and metadata are ctxloom bookkeeping and are never sent. Everything
  * changed or left out is named in the warnings. An empty part list is sent as `''`.
@@ -79,6 +85,7 @@ export function toOpenAIChatMessages(
     if (
       message.role === 'tool' &&
       message.name !== undefined &&
+      typeof nativeFieldsOf(message, OPENAI_CHAT)['name'] !== 'string' &&
       message.name !== callNames.get(message.toolCallId ?? '')
     ) {
       warnings.push({
@@ -97,138 +104,179 @@ export function toOpenAIChatMessages(
 function convert(message: Message, run: Run): OpenAIChatMessage {
   const origin = foreignOriginOf(message, run.options.origins);
   // A message read by fromOpenAIChatMessages is an OpenAI chat message (with whatever else it had).
-  const source = origin?.source as OpenAIChatMessage | undefined;
-  if (origin?.message === message && source !== undefined) return source;
+  if (origin?.message === message) return origin.source as OpenAIChatMessage;
   const fresh = freshMessage(message, run);
-  if (source === undefined || origin === undefined) return fresh;
-  const { message: before } = origin;
-  // Keep the source's role (developer stays developer) and every field ctxloom does not own.
-  const changed: Record<string, unknown> = {
-    ...source,
-    ...(message.content === before.content ? {} : { content: fresh.content }),
-  };
-  if (message.name !== before.name) assign(changed, { name: message.name });
-  if (fresh.role === 'tool') changed['tool_call_id'] = fresh.tool_call_id;
-  if (fresh.role === 'assistant') rebuildAssistant(changed, { fresh, message, before });
-  // Built from a chat message of the same role: the owned fields were replaced by valid ones.
-  return changed as OpenAIChatMessage;
-}
-
-function rebuildAssistant(
-  changed: Record<string, unknown>,
-  run: {
-    readonly fresh: Extract<OpenAIChatMessage, { role: 'assistant' }>;
-    readonly message: Message;
-    readonly before: Message;
-  },
-): void {
-  const { fresh, message, before } = run;
-  if (
-    message.content !== before.content ||
-    (message.toolCalls?.length ?? 0) !== (before.toolCalls?.length ?? 0)
-  ) {
-    changed['content'] = fresh.content;
-  }
-  if (message.toolCalls !== before.toolCalls) assign(changed, { tool_calls: fresh.tool_calls });
-  if (message.reasoning !== before.reasoning) {
-    assign(changed, { reasoning: undefined, reasoning_content: fresh.reasoning_content });
-  }
-}
-
-/** Sets each field, or removes it when the value is `undefined`. */
-function assign(target: Record<string, unknown>, fields: Readonly<Record<string, unknown>>): void {
-  for (const [key, value] of Object.entries(fields)) {
-    if (value === undefined) delete target[key];
-    else target[key] = value;
-  }
+  // The message's own OpenAI chat fields (role `developer`, `refusal`, unknown keys …) overlaid with
+  // the fields ctxloom owns.
+  return { ...nativeFieldsOf(message, OPENAI_CHAT), ...fresh } as OpenAIChatMessage;
 }
 
 function freshMessage(message: Message, run: Run): OpenAIChatMessage {
   const name = message.name === undefined ? {} : { name: message.name };
+  const native = nativeFieldsOf(message, OPENAI_CHAT);
   switch (message.role) {
-    case 'system':
-      return { role: 'system', content: textContent(message, run), ...name };
+    case 'system': {
+      const role = native['role'] === 'developer' ? 'developer' : 'system';
+      return { role, ...contentField(message, textContent(message, run)), ...name } as OpenAIChatMessage;
+    }
     case 'user':
-      return { role: 'user', content: userContent(message, run), ...name };
+      return {
+        role: 'user',
+        ...contentField(message, userContent(message, run)),
+        ...name,
+      } as OpenAIChatMessage;
     case 'tool':
-      return { role: 'tool', content: textContent(message, run), tool_call_id: message.toolCallId ?? '' };
+      return {
+        role: 'tool',
+        ...contentField(message, textContent(message, run)),
+        tool_call_id: message.toolCallId ?? '',
+        // A tool message read with a name gives it back (OpenAI takes it); the name may have been changed.
+        ...(typeof native['name'] === 'string' && message.name !== undefined ? { name: message.name } : {}),
+      } as OpenAIChatMessage;
     case 'assistant':
       return assistantMessage(message, run);
   }
 }
 
-function assistantMessage(message: Message, run: Run): OpenAIChatMessage {
-  const calls = message.toolCalls ?? [];
-  const content = textContent(message, run);
-  const reasoning = message.reasoning;
-  reasoningWarning(message, run);
-  return {
-    role: 'assistant',
-    content: calls.length > 0 && content === '' ? null : content,
-    ...(message.name === undefined ? {} : { name: message.name }),
-    ...(calls.length === 0 ? {} : { tool_calls: calls.map((call) => toolCall(call, run)) }),
-    ...(reasoning !== undefined && run.options.reasoning === 'reasoning_content'
-      ? { reasoning_content: reasoning }
-      : {}),
-  };
+/**
+ * The `content` field as the message was read: absent or `null` when it was so and is still empty
+ * (`native['openai-chat'].ctxloom.content`), else the content written.
+ */
+function contentField(
+  message: Message,
+  content: OpenAIChatMessage['content'],
+): { readonly content?: OpenAIChatMessage['content'] } {
+  const form = layoutOf(message, OPENAI_CHAT)['content'];
+  const isEmpty = message.content === '';
+  if (isEmpty && form === 'absent') return {};
+  if (isEmpty && form === 'null') return { content: null };
+  return { content };
 }
 
-function reasoningWarning(message: Message, run: Run): void {
-  if (message.reasoning !== undefined && (run.options.reasoning ?? 'omit') === 'omit') {
+function assistantMessage(message: Message, run: Run): OpenAIChatMessage {
+  const calls = message.toolCalls ?? [];
+  const layout = layoutOf(message, OPENAI_CHAT);
+  const written = textContent(message, { ...run, emptyAs: calls.length > 0 ? null : '' });
+  const content = calls.length > 0 && written === '' && layout['content'] !== 'string' ? null : written;
+  const reasoning = message.reasoning;
+  const reasoningKey = reasoningKeyOf(message, run);
+  if (reasoning !== undefined && reasoningKey === undefined) {
     run.warnings.push({ type: 'dropped-field', index: run.index, message: 'assistant reasoning omitted' });
+  }
+  if (message.toolCalls !== undefined && calls.length === 0) {
+    run.warnings.push({
+      type: 'dropped-field',
+      index: run.index,
+      message: 'empty tool_calls list not sent (OpenAI refuses an empty array)',
+    });
+  }
+  leftOutReasoning(message, run);
+  return {
+    role: 'assistant',
+    ...contentField(message, content),
+    ...(message.name === undefined ? {} : { name: message.name }),
+    ...(calls.length === 0 ? {} : { tool_calls: calls.map((call) => toolCall(call)) }),
+    ...(reasoning !== undefined && reasoningKey !== undefined ? { [reasoningKey]: reasoning } : {}),
+  } as OpenAIChatMessage;
+}
+
+/** Where reasoning text goes: the option, else the key it was read with, else nowhere. */
+function reasoningKeyOf(message: Message, run: Run): string | undefined {
+  const option = run.options.reasoning;
+  if (option === 'omit') return undefined;
+  if (option === 'reasoning_content') return 'reasoning_content';
+  const read = layoutOf(message, OPENAI_CHAT)['reasoning'];
+  return read === 'reasoning_content' || read === 'reasoning' ? read : undefined;
+}
+
+/** Reasoning parts (signed, redacted, encrypted: another provider's) have no place in chat completions. */
+function leftOutReasoning(message: Message, run: Run): void {
+  if (typeof message.content === 'string') return;
+  for (const part of message.content) {
+    if (part.type !== 'reasoning') continue;
+    run.warnings.push({
+      type: 'unsupported-part',
+      index: run.index,
+      message: `${part.provider ?? 'plain'} reasoning part left out: chat completions take no reasoning blocks`,
+    });
   }
 }
 
-/** A tool call: the original (with only what changed replaced) when it was read from OpenAI. */
-function toolCall(call: ToolCall, run: Run): OpenAIChatToolCall {
-  const fresh: OpenAIChatToolCall = {
+/** A tool call: its `native['openai-chat']` fields with the id, type, name and arguments ctxloom owns. */
+function toolCall(call: ToolCall): OpenAIChatToolCall {
+  const native = nativeFieldsOf(call, OPENAI_CHAT);
+  const fn = objectField(native, 'function');
+  // The call's own fields (`extra_content`, `index` …) overlaid with the owned ones.
+  return {
+    ...native,
     id: call.id,
     type: 'function',
-    function: { name: call.name, arguments: call.arguments },
-  };
-  // A tool call read by fromOpenAIChatMessages is an OpenAI tool call (with whatever else it had).
-  const source = run.options.origins?.parts.get(call) as OpenAIChatToolCall | undefined;
-  if (source === undefined) return fresh;
-  return { ...source, ...fresh, function: { ...source.function, ...fresh.function } };
+    function: { ...fn, name: call.name, arguments: call.arguments },
+  } as OpenAIChatToolCall;
 }
 
-function textContent(message: Message, run: Run): string | OpenAIChatTextPart[] {
+function textContent(
+  message: Message,
+  run: Run & { readonly emptyAs?: '' | null },
+): string | OpenAIChatTextPart[] | null {
   if (typeof message.content === 'string') return message.content;
   const parts: OpenAIChatTextPart[] = [];
   for (const part of message.content) {
-    const known = knownPart(part, run);
-    if (known !== undefined && known.type === 'text') parts.push(known);
-    else if (part.type === 'text') parts.push({ type: 'text', text: part.text });
-    else unsupported(part, { ...run, why: `${message.role} messages take only text` });
+    if (part.type === 'text') parts.push(textPart(part));
+    else if (part.type === 'provider' && part.format === OPENAI_CHAT) parts.push(providerValue(part));
+    else if (part.type !== 'reasoning')
+      unsupported(part, { ...run, why: `${message.role} messages take only text` });
   }
-  return parts.length === 0 ? emptyParts(run) : parts;
+  return parts.length === 0
+    ? emptyParts({ ...run, sentAs: run.emptyAs === undefined ? '' : run.emptyAs })
+    : parts;
 }
 
 function userContent(message: Message, run: Run): string | OpenAIChatUserPart[] {
   if (typeof message.content === 'string') return message.content;
-  const parts: OpenAIChatUserPart[] = [];
-  for (const part of message.content) {
-    const known = knownPart(part, run);
-    if (known !== undefined) parts.push(known);
-    else if (part.type === 'text') parts.push({ type: 'text', text: part.text });
-    else if (part.type === 'reasoning' || part.type === 'provider') continue;
-    else if (part.type === 'image') {
-      imageFieldWarnings(part, run);
-      parts.push({ type: 'image_url', image_url: { url: part.url } });
-    } else if (parseDataUrl(part.url) !== undefined) {
-      parts.push({
-        type: 'file',
-        file: { file_data: part.url, ...(part.filename === undefined ? {} : { filename: part.filename }) },
-      });
-    } else unsupported(part, { ...run, why: 'chat completions take files only as data: URLs' });
-  }
-  return parts.length === 0 ? emptyParts(run) : parts;
+  const parts = message.content.flatMap((part) => {
+    const written = userPart(part, run);
+    return written === undefined ? [] : [written];
+  });
+  return parts.length === 0 ? emptyParts({ ...run, sentAs: '' }) : parts;
 }
 
-/** The OpenAI part a ctxloom part was read from (given back as it was: `detail`, `cache_control` …). */
-function knownPart(part: ContentPart, run: Run): OpenAIChatUserPart | undefined {
-  // A part read by fromOpenAIChatMessages is an OpenAI content part (with whatever else it had).
-  return run.options.origins?.parts.get(part) as OpenAIChatUserPart | undefined;
+function userPart(part: ContentPart, run: Run): OpenAIChatUserPart | undefined {
+  if (part.type === 'text') return textPart(part);
+  if (part.type === 'provider') {
+    if (part.format === OPENAI_CHAT) return providerValue(part);
+    unsupported(part, { ...run, why: `a ${part.format} ${part.kind} has no place in chat completions` });
+    return undefined;
+  }
+  if (part.type === 'reasoning') {
+    unsupported(part, { ...run, why: 'user messages take no reasoning' });
+    return undefined;
+  }
+  const native = nativeFieldsOf(part, OPENAI_CHAT);
+  if (part.type === 'image') {
+    imageFieldWarnings(part, run);
+    const image = { ...objectField(native, 'image_url'), url: part.url };
+    // The part's own fields (`detail` …) overlaid with the URL ctxloom owns.
+    return { ...native, type: 'image_url', image_url: image } as OpenAIChatUserPart;
+  }
+  if (parseDataUrl(part.url) === undefined) {
+    unsupported(part, { ...run, why: 'chat completions take files only as data: URLs' });
+    return undefined;
+  }
+  const filename = part.filename === undefined ? {} : { filename: part.filename };
+  const file = { ...objectField(native, 'file'), file_data: part.url, ...filename };
+  // As above, for a file.
+  return { ...native, type: 'file', file } as OpenAIChatUserPart;
+}
+
+function textPart(part: Extract<ContentPart, { type: 'text' }>): OpenAIChatTextPart {
+  // The part's own fields (`cache_control` …) overlaid with the text ctxloom owns.
+  return { ...nativeFieldsOf(part, OPENAI_CHAT), type: 'text', text: part.text } as OpenAIChatTextPart;
+}
+
+function providerValue<TPart>(part: ProviderPart): TPart {
+  // A provider part of format openai-chat holds a content part as the caller's request had it.
+  return part.value as unknown as TPart;
 }
 
 /** Names are made to match OpenAI's `^[a-zA-Z0-9_-]{1,64}$`, or dropped. */
@@ -265,9 +313,13 @@ function imageFieldWarnings(part: Extract<ContentPart, { type: 'image' }>, run: 
   }
 }
 
-function emptyParts(run: Run): '' {
-  run.warnings.push({ type: 'converted', index: run.index, message: 'empty part list sent as ""' });
-  return '';
+function emptyParts<TSent extends '' | null>(run: Run & { readonly sentAs: TSent }): TSent {
+  run.warnings.push({
+    type: 'converted',
+    index: run.index,
+    message: `empty part list sent as ${JSON.stringify(run.sentAs)} (OpenAI refuses an empty content array)`,
+  });
+  return run.sentAs;
 }
 
 function unsupported(part: ContentPart, run: Run & { readonly why: string }): void {

@@ -1,14 +1,17 @@
 import { checkOptions, type OptionKeys } from '../core/check-options.js';
-import type { ContentPart, Message, ToolCall } from '../core/message.js';
+import { isRecord } from '../core/is-record.js';
+import type { ContentPart, Message, ProviderPart, ReasoningPart, ToolCall } from '../core/message.js';
 import { type AdapterWarning, parseDataUrl } from './adapter-warning.js';
 import { checkMessages } from './check-messages.js';
 import { foreignOriginOf } from './foreign-origins.js';
 import type { OpenAIResponsesOrigins } from './from-openai-responses-input.js';
+import { layoutOf, nativeFieldsOf, without } from './native-fields.js';
 import type {
   OpenAIResponsesFunctionCall,
   OpenAIResponsesInputContent,
   OpenAIResponsesInputItem,
 } from './openai-responses-types.js';
+import { OPENAI_RESPONSES, summaryOf, type TextType } from './read-responses-content.js';
 import {
   repairToolPairing,
   TOOL_PAIRING_OPTION_KEYS,
@@ -18,7 +21,10 @@ import { scrubWithWarning } from './scrub-lone-surrogates.js';
 
 /** Options for {@link toOpenAIResponsesInput}. */
 export type ToOpenAIResponsesInputOptions = ToolPairingOptions & {
-  /** The `origins` of a `fromOpenAIResponsesInput` result: messages read there come back as their items. */
+  /**
+   * The `origins` of a `fromOpenAIResponsesInput` result: an optimisation only (unchanged messages come
+   * back as the very items read); without it they come back equal, from the messages alone.
+   */
   readonly origins?: OpenAIResponsesOrigins;
 };
 
@@ -39,7 +45,6 @@ type Run = {
   readonly warnings: AdapterWarning[];
   readonly options: ToOpenAIResponsesInputOptions;
 };
-type Item = Readonly<Record<string, unknown>>;
 
 /**
  * Converts messages to the `input` of an OpenAI Responses API request (assignable to the `openai`
@@ -74,8 +79,7 @@ export function toOpenAIResponsesInput(
 function itemsOf(message: Message, run: Run): OpenAIResponsesInputItem[] {
   const origin = foreignOriginOf(message, run.options.origins);
   // Items read by fromOpenAIResponsesInput are the caller's Responses items (passed through as they were).
-  const source = origin?.source as readonly OpenAIResponsesInputItem[] | undefined;
-  if (origin?.message === message && source !== undefined) return [...source];
+  if (origin?.message === message) return [...(origin.source as readonly OpenAIResponsesInputItem[])];
   if (message.name !== undefined && message.role !== 'tool') {
     run.warnings.push({
       type: 'dropped-field',
@@ -83,113 +87,261 @@ function itemsOf(message: Message, run: Run): OpenAIResponsesInputItem[] {
       message: 'name not sent: Responses messages have none',
     });
   }
-  const before = origin?.message;
-  const [first] = source ?? [];
-  const isSameContent = before !== undefined && message.content === before.content;
+  const native = nativeFieldsOf(message, OPENAI_RESPONSES);
   switch (message.role) {
     case 'system':
-    case 'user':
-      if (first === undefined || !('role' in first))
-        return [{ role: message.role, content: inputContent(message, run) }];
-      return [isSameContent ? first : { ...first, content: inputContent(message, run) }];
+    case 'user': {
+      const role = message.role === 'system' && native['role'] === 'developer' ? 'developer' : message.role;
+      // The item's own fields (`type`, `id`, `status` …) with the role and content ctxloom owns.
+      return [{ ...native, role, content: inputContent(message.content, run) } as OpenAIResponsesInputItem];
+    }
     case 'tool':
-      return [toolItem(message, { ...run, first, isSameContent })];
+      return [
+        {
+          ...native,
+          type: 'function_call_output',
+          call_id: message.toolCallId ?? '',
+          output: inputContent(message.content, run),
+        } as OpenAIResponsesInputItem,
+      ];
     case 'assistant':
-      return assistantItems(message, { ...run, source: source ?? [], before });
+      return assistantItems(message, run);
   }
 }
 
-function toolItem(
-  message: Message,
-  run: Run & { readonly first: OpenAIResponsesInputItem | undefined; readonly isSameContent: boolean },
-): OpenAIResponsesInputItem {
-  const source = run.first?.type === 'function_call_output' ? run.first : undefined;
-  const output = run.isSameContent && source !== undefined ? source.output : inputContent(message, run);
-  return { ...source, type: 'function_call_output', call_id: message.toolCallId ?? '', output };
+/** The parts of a content (a string is one text part). */
+function partsOf(content: Message['content']): readonly ContentPart[] {
+  return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
 }
 
-function assistantItems(
-  message: Message,
-  run: Run & { readonly source: readonly OpenAIResponsesInputItem[]; readonly before: Message | undefined },
-): OpenAIResponsesInputItem[] {
-  const isSameContent = run.before !== undefined && message.content === run.before.content;
-  const isSameReasoning = run.before !== undefined && message.reasoning === run.before.reasoning;
-  if (message.reasoning !== undefined && message.reasoning !== '' && !isSameReasoning) {
+/**
+ * An assistant message's items: as recorded when it was read (`native['openai-responses'].ctxloom.items`,
+ * while its parts and calls still match), else its reasoning, text and provider items in order and
+ * then its calls. A call keeps its `id` only beside the reasoning item it came with.
+ */
+function assistantItems(message: Message, run: Run): OpenAIResponsesInputItem[] {
+  if (message.reasoning !== undefined && message.reasoning !== '') {
     run.warnings.push({
       type: 'dropped-field',
       index: run.index,
-      message: 'reasoning left out (the Responses API takes reasoning only as the items it returned)',
+      message: 'reasoning text left out (the Responses API takes reasoning only as reasoning items)',
     });
   }
-  const calls = new Map((message.toolCalls ?? []).map((call) => [call.id, functionCall(call, run)]));
-  const text = textOf(message, run);
-  const contentItem: OpenAIResponsesInputItem[] = text === '' ? [] : [{ role: 'assistant', content: text }];
-  const firstContent = run.source.findIndex((item) => 'role' in item);
-  const out = run.source.flatMap((item, index): OpenAIResponsesInputItem[] => {
-    if (item.type === 'function_call') {
-      const call = calls.get(item.call_id);
-      calls.delete(item.call_id);
-      return call === undefined ? [] : [call];
-    }
-    if (item.type === 'reasoning') return isSameReasoning ? [item] : [];
-    if (!('role' in item) || isSameContent) return [item];
-    return index === firstContent ? contentItem : [];
-  });
-  if (!isSameContent && firstContent === -1) {
-    const firstCall = out.findIndex((item) => item.type === 'function_call');
-    out.splice(firstCall === -1 ? out.length : firstCall, 0, ...contentItem);
-  }
-  return [...out, ...calls.values()];
+  const layout = layoutOf(message, OPENAI_RESPONSES)['items'];
+  const recorded = Array.isArray(layout) ? fromLayout(message, { ...run, layout }) : undefined;
+  if (recorded !== undefined) return recorded;
+  const out = defaultItems(message, run);
+  const hasReasoning = out.some((item) => item.type === 'reasoning');
+  const hadReasoning =
+    Array.isArray(layout) && layout.some((entry) => isRecord(entry) && entry['kind'] === 'reasoning');
+  const keepsId = hasReasoning || !hadReasoning;
+  return [...out, ...(message.toolCalls ?? []).map((call) => functionCall(call, { ...run, keepsId }))];
 }
 
-function functionCall(call: ToolCall, run: Run): OpenAIResponsesFunctionCall {
-  const fresh: OpenAIResponsesFunctionCall = {
+/** Reasoning, text (one message item per run of text) and provider items, in order. */
+function defaultItems(message: Message, run: Run): OpenAIResponsesInputItem[] {
+  const out: OpenAIResponsesInputItem[] = [];
+  let text: string[] = [];
+  const flush = (): void => {
+    if (text.length > 0 && text.join('') !== '') out.push({ role: 'assistant', content: text.join('') });
+    text = [];
+  };
+  for (const part of partsOf(message.content)) {
+    if (part.type === 'text') {
+      text.push(part.text);
+      continue;
+    }
+    flush();
+    const item =
+      part.type === 'reasoning'
+        ? reasoningItem(part, run)
+        : part.type === 'provider'
+          ? providerItem(part, run)
+          : unsupported(part, { ...run, why: 'assistant messages take only text' });
+    if (item !== undefined) out.push(item);
+  }
+  flush();
+  return out;
+}
+
+/**
+ * The items as the layout recorded them (calls by id: a removed one is skipped, a new one goes last);
+ * `undefined` when the parts no longer match it.
+ */
+function fromLayout(
+  message: Message,
+  run: Run & { readonly layout: readonly unknown[] },
+): OpenAIResponsesInputItem[] | undefined {
+  const parts = partsOf(message.content);
+  const calls = message.toolCalls ?? [];
+  const at = { part: 0 };
+  const unplaced = new Map(calls.map((call) => [call.id, call]));
+  const out: OpenAIResponsesInputItem[] = [];
+  const quiet: Run = { ...run, warnings: [] };
+  for (const entry of run.layout) {
+    if (!isRecord(entry)) return undefined;
+    const item = layoutItem(entry, { ...quiet, parts, unplaced, at });
+    if (item === undefined) return undefined;
+    if (item !== null) out.push(item);
+  }
+  if (at.part !== parts.length) return undefined;
+  // Calls added since the message was read go last.
+  for (const call of unplaced.values()) out.push(functionCall(call, { ...run, keepsId: true }));
+  return out;
+}
+
+function layoutItem(
+  entry: Readonly<Record<string, unknown>>,
+  run: Run & {
+    readonly parts: readonly ContentPart[];
+    readonly unplaced: Map<string, ToolCall>;
+    readonly at: { part: number };
+  },
+): OpenAIResponsesInputItem | null | undefined {
+  const { at } = run;
+  if (entry['kind'] === 'call') {
+    // A call is placed by its id: one a stage removed is skipped.
+    const call = run.unplaced.get(String(entry['id']));
+    if (call === undefined) return null;
+    run.unplaced.delete(call.id);
+    return functionCall(call, { ...run, keepsId: true });
+  }
+  if (entry['kind'] === 'message') {
+    const count = typeof entry['parts'] === 'number' ? entry['parts'] : -1;
+    const texts = run.parts.slice(at.part, at.part + count);
+    at.part += count;
+    return count < 0 || texts.length !== count ? undefined : messageItem(entry, texts);
+  }
+  const part = run.parts[at.part];
+  at.part += 1;
+  if (entry['kind'] === 'reasoning' && part?.type === 'reasoning') return reasoningItem(part, run);
+  if (entry['kind'] === 'provider' && part?.type === 'provider') return providerItem(part, run);
+  return undefined;
+}
+
+/** An assistant message item as recorded, with the text parts it holds now (`undefined` if one is not text). */
+function messageItem(
+  entry: Readonly<Record<string, unknown>>,
+  parts: readonly ContentPart[],
+): OpenAIResponsesInputItem | undefined {
+  const texts = parts.flatMap((part) => (part.type === 'text' ? [part] : []));
+  if (texts.length !== parts.length) return undefined;
+  const [only] = texts;
+  const content =
+    entry['string'] === true && texts.length === 1 && only !== undefined && only.native === undefined
+      ? only.text
+      : texts.map((part) => textContent(part, 'output_text'));
+  const fields = isRecord(entry['fields']) ? entry['fields'] : {};
+  // The message item's own fields (`id`, `status`, `type`, `phase` …) with the role and content ctxloom owns.
+  return { ...fields, role: 'assistant', content } as OpenAIResponsesInputItem;
+}
+
+/** A reasoning part as the reasoning item it was (OpenAI's only): another provider's is left out with a warning. */
+function reasoningItem(part: ReasoningPart, run: Run): OpenAIResponsesInputItem | undefined {
+  const native = nativeFieldsOf(part, OPENAI_RESPONSES);
+  const itemId = part.providerOptions?.['openai']?.['itemId'];
+  const id =
+    typeof native['id'] === 'string' ? native['id'] : typeof itemId === 'string' ? itemId : undefined;
+  if (part.provider !== 'openai' || id === undefined) {
+    run.warnings.push({
+      type: 'unsupported-part',
+      index: run.index,
+      message:
+        part.provider === 'openai'
+          ? 'OpenAI reasoning without an item id left out (the Responses API takes reasoning only as the items it returned)'
+          : `${part.provider ?? 'plain'} reasoning left out: the Responses API takes only its own reasoning items`,
+    });
+    return undefined;
+  }
+  const summary = native['summary'];
+  const keptSummary =
+    Array.isArray(summary) &&
+    summary
+      .map((entry) => (isRecord(entry) && typeof entry['text'] === 'string' ? entry['text'] : ''))
+      .join('\n') === part.text;
+  // The item's own fields (`status`, `content` …) with those ctxloom owns.
+  return {
+    ...native,
+    type: 'reasoning',
+    id,
+    summary: keptSummary ? summary : summaryOf(part.text),
+    ...(part.encryptedContent === undefined ? {} : { encrypted_content: part.encryptedContent }),
+  } as OpenAIResponsesInputItem;
+}
+
+function providerItem(part: ProviderPart, run: Run): OpenAIResponsesInputItem | undefined {
+  // A provider part of format openai-responses holds an item as the caller's input had it.
+  if (part.format === OPENAI_RESPONSES) return part.value as unknown as OpenAIResponsesInputItem;
+  run.warnings.push({
+    type: 'unsupported-part',
+    index: run.index,
+    message: `${part.format} ${part.kind} left out: the Responses API does not take another provider's objects`,
+  });
+  return undefined;
+}
+
+function functionCall(call: ToolCall, run: Run & { readonly keepsId: boolean }): OpenAIResponsesFunctionCall {
+  const native = nativeFieldsOf(call, OPENAI_RESPONSES);
+  const kept = run.keepsId || native['id'] === undefined ? native : without(without(native, 'id'), 'status');
+  if (kept !== native) {
+    run.warnings.push({
+      type: 'converted',
+      index: run.index,
+      message: `function_call ${call.id} sent without its item id: its reasoning item is no longer in the conversation`,
+    });
+  }
+  // The call's own fields (`id`, `status`, `namespace` …) with those ctxloom owns.
+  return {
+    ...kept,
     type: 'function_call',
     call_id: call.id,
     name: call.name,
     arguments: call.arguments,
-  };
-  // A call read by fromOpenAIResponsesInput maps to its function_call item.
-  const source = run.options.origins?.parts.get(call) as OpenAIResponsesFunctionCall | undefined;
-  if (source === undefined) return fresh;
-  return source.call_id === call.id && source.name === call.name && source.arguments === call.arguments
-    ? source
-    : { ...source, ...fresh };
+  } as OpenAIResponsesFunctionCall;
 }
 
-function textOf(message: Message, run: Run): string {
-  if (typeof message.content === 'string') return message.content;
-  const texts: string[] = [];
-  for (const part of message.content) {
-    if (part.type === 'text') texts.push(part.text);
-    else
-      run.warnings.push({
-        type: 'unsupported-part',
-        index: run.index,
-        message: `${part.type} part of an assistant message left out`,
-      });
-  }
-  return texts.join('');
+function textContent(
+  part: Extract<ContentPart, { type: 'text' }>,
+  defaultType: TextType,
+): OpenAIResponsesInputContent {
+  const native = nativeFieldsOf(part, OPENAI_RESPONSES);
+  const type =
+    native['type'] === 'input_text' || native['type'] === 'output_text' ? native['type'] : defaultType;
+  // The content item's own fields (`annotations`, `logprobs` …) with the text ctxloom owns.
+  return { ...native, type, text: part.text } as OpenAIResponsesInputContent;
 }
 
-function inputContent(message: Message, run: Run): string | OpenAIResponsesInputContent[] {
-  if (typeof message.content === 'string') return message.content;
-  return message.content.flatMap((part): OpenAIResponsesInputContent[] => {
-    // A part read by fromOpenAIResponsesInput maps to its content item.
-    const known = run.options.origins?.parts.get(part) as Item | undefined;
-    if (known !== undefined && known['type'] !== 'output_text' && known['type'] !== 'refusal') {
-      return [known as OpenAIResponsesInputContent];
-    }
-    return [freshContent(part)];
+function inputContent(content: Message['content'], run: Run): string | OpenAIResponsesInputContent[] {
+  if (typeof content === 'string') return content;
+  return content.flatMap((part): OpenAIResponsesInputContent[] => {
+    const item = inputItem(part, run);
+    return item === undefined ? [] : [item];
   });
 }
 
-function freshContent(part: ContentPart): OpenAIResponsesInputContent {
-  if (part.type === 'text' || part.type === 'reasoning') return { type: 'input_text', text: part.text };
-  if (part.type === 'provider') return { type: 'input_text', text: '' };
-  if (part.type === 'image') return { type: 'input_image', detail: 'auto', image_url: part.url };
+function inputItem(part: ContentPart, run: Run): OpenAIResponsesInputContent | undefined {
+  if (part.type === 'text') return textContent(part, 'input_text');
+  // A provider part of this format inside a content holds a content item.
+  if (part.type === 'provider') return providerItem(part, run) as OpenAIResponsesInputContent | undefined;
+  if (part.type === 'reasoning')
+    return unsupported(part, { ...run, why: 'input content takes no reasoning' });
+  const native = nativeFieldsOf(part, OPENAI_RESPONSES);
+  if (part.type === 'image') {
+    const detail = typeof native['detail'] === 'string' ? native['detail'] : 'auto';
+    // The content item's own fields (`detail`, `file_id` …) with the URL ctxloom owns.
+    return { ...native, type: 'input_image', detail, image_url: part.url } as OpenAIResponsesInputContent;
+  }
   const filename = part.filename === undefined ? {} : { filename: part.filename };
-  return parseDataUrl(part.url) === undefined
-    ? { type: 'input_file', file_url: part.url, ...filename }
-    : { type: 'input_file', file_data: part.url, ...filename };
+  const location = parseDataUrl(part.url) === undefined ? { file_url: part.url } : { file_data: part.url };
+  // As above, for a file.
+  return { ...native, type: 'input_file', ...location, ...filename } as OpenAIResponsesInputContent;
+}
+
+function unsupported(part: ContentPart, run: Run & { readonly why: string }): undefined {
+  run.warnings.push({
+    type: 'unsupported-part',
+    index: run.index,
+    message: `${part.type} part left out: ${run.why}`,
+  });
+  return undefined;
 }
