@@ -236,6 +236,7 @@ export class ToolResultBudgetFilter implements ContextFilter {
       content: message.content,
       toolName: toolNameOf(message),
       maxChars,
+      exemptTools: this.#options.exemptTools ?? DEFAULT_OFFLOAD_EXEMPT_TOOLS,
     });
     if (result.action !== 'offload-candidate') return { result };
     if (this.#options.workspace !== undefined) {
