@@ -250,7 +250,7 @@ describe('ContextBuilder.forAgent on a nanobot workspace', () => {
       tool(fileText(50_000), { toolCallId: 'c_read', name: 'read_file' }),
       assistant('read'),
     );
-    const build = (governor: AgentPresetOptions['governor']) =>
+    const build = (governor: NonNullable<AgentPresetOptions['governor']>) =>
       nanobotBuilder({ contextWindowTokens: 20_000, recentHistory: false, governor }).build({
         history,
         current: 'and now?',

@@ -109,7 +109,8 @@ export const inspectCommand: CliCommand = {
         values['json'] === true ? `${JSON.stringify(jsonReport(result), null, 2)}\n` : textReport(result, io),
       );
       for (const warning of result.inspection.warnings)
-        if (warning.type === 'over-window') io.stderr.write(`warning: ${warning.message}\n`);
+        if (warning.type === 'over-window' || warning.type === 'context-loss')
+          io.stderr.write(`warning: ${warning.message}\n`);
       return EXIT_CODES.ok;
     } finally {
       await store.close();
