@@ -5,7 +5,8 @@ import {
   DEFAULT_REPLAY_MAX_MESSAGES,
   type GetHistoryOptions,
   getHistory,
-  replayStart,
+  heldReplay,
+  MIN_COMPACTED_REPLAY_MESSAGES,
 } from './get-history.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 
@@ -16,8 +17,10 @@ export const LAST_SUMMARY_KEY = '_last_summary';
 export const REPLAY_MARGIN_TOKENS = 1_024;
 
 /**
- * nanobot's replay count cap for a context window: one message per 100 tokens of the window, at least
- * 120 and at most 2000 (2000 when the window is unknown or not positive).
+ * A replay count cap sized to a context window: one message per 100 tokens of the window, at least
+ * 120 and at most 2000 (2000 when the window is unknown or not positive). Not nanobot's behaviour (its
+ * model loop replays by tokens only, and the replay has no count cap by default); pass it as
+ * `maxMessages` to cap a replay anyway.
  */
 export function replayMaxMessages(contextWindowTokens: number): number {
   if (!(contextWindowTokens > 0)) return DEFAULT_REPLAY_MAX_MESSAGES;
@@ -65,14 +68,21 @@ export type ReplayedHistory = {
 /** Options of {@link replaySession} and {@link loadReplayedSession}. */
 export type ReplaySessionOptions = ReplayBudgetOptions & {
   readonly tokenCounter: TokenCounter;
+  /**
+   * Replay at most the newest `maxMessages` (e.g. `replayMaxMessages(contextWindowTokens)`); 0 or
+   * less, or `Infinity`, means none, as in nanobot's model loop, which replays by tokens only.
+   * @default none
+   */
+  readonly maxMessages?: number;
   /** Extend the replay back to the user turn that started it (nanobot's subagent follow-ups). @default false */
   readonly extendToUser?: boolean;
 };
 
 /**
  * Replays a stored session the way nanobot's model loop does before a turn: `getHistory` capped at
- * {@link replayMaxMessages} messages and {@link replayBudget} tokens (extended back to the user turn
- * with `extendToUser`, as nanobot does for subagent follow-ups), plus the persisted archived summary.
+ * {@link replayBudget} tokens, with no count cap unless `maxMessages` gives one (extended back to the
+ * user turn with `extendToUser`, as nanobot does for subagent follow-ups), plus the persisted archived
+ * summary.
  * Feed both to `builder.build`. A record of the newest messages only (`firstIndex`) replays the same,
  * or throws `INVALID_INPUT` when the replay reaches back before them; {@link loadReplayedSession}
  * loads what a replay needs.
@@ -100,10 +110,11 @@ export type LoadedReplay = ReplayedHistory & {
 
 /**
  * Loads a session and replays it ({@link replaySession}), reading only what the replay can use: the
- * newest {@link replayMaxMessages} messages, and the whole session only when the replay reaches back
- * further (a fully archived session whose last user turn is older, or `extendToUser` past the cap).
- * So a long-lived agent's turn costs what the replay keeps and what is new, however long the session
- * grew. The history is the one a whole load replays.
+ * newest 2,000 messages (or `maxMessages`), which hold the replay when its token budget is reached
+ * inside them; more only when the replay reaches back further (a session whose newest messages fit
+ * the budget whole, a fully archived session whose last user turn is older, `extendToUser` past the
+ * cap). So a long-lived agent's turn costs what the replay keeps and what is new, however long the
+ * session grew. The history is the one a whole load replays.
  * @example
  * const { history, summary } = await loadReplayedSession(store, { sessionKey, tokenCounter, contextWindowTokens, maxOutputTokens });
  */
@@ -121,8 +132,10 @@ export async function loadReplayedSession(
 }
 
 /**
- * What `getHistory` with `history` needs of a stored session: its newest messages up to the count
- * cap, or the whole session when the replay reaches back before them. @internal
+ * What `getHistory` with `history` needs of a stored session: its newest messages (up to the count
+ * cap, else {@link DEFAULT_REPLAY_MAX_MESSAGES}) when they hold the replay; else the messages from
+ * `lastConsolidated` on when those do (an unconsolidated tail longer than the first load); else the
+ * whole session. @internal
  */
 export async function loadForReplay(
   store: SessionStore,
@@ -130,16 +143,24 @@ export async function loadForReplay(
 ): Promise<SessionRecord> {
   const call = load.signal === undefined ? {} : { signal: load.signal };
   const requested = load.history.maxMessages ?? 0;
-  const lastMessages = requested > 0 ? requested : DEFAULT_REPLAY_MAX_MESSAGES;
-  const record = await store.load(load.sessionKey, { lastMessages, ...call });
-  return (record.firstIndex ?? 0) > 0 && replayStart(record, load.history) === undefined
-    ? store.load(load.sessionKey, call)
-    : record;
+  const first =
+    requested > 0 && requested !== Number.POSITIVE_INFINITY ? requested : DEFAULT_REPLAY_MAX_MESSAGES;
+  const record = await store.load(load.sessionKey, { lastMessages: first, ...call });
+  if ((record.firstIndex ?? 0) === 0 || heldReplay(record, load.history) !== undefined) return record;
+  // The unconsolidated tail, plus room for the archived messages a replay keeps (8, back to their user turn).
+  const count = (record.firstIndex ?? 0) + record.messages.length;
+  const tail = count - record.lastConsolidated + 2 * MIN_COMPACTED_REPLAY_MESSAGES;
+  if (record.lastConsolidated > 0 && tail < count) {
+    const unconsolidated = await store.load(load.sessionKey, { lastMessages: tail, ...call });
+    if ((unconsolidated.firstIndex ?? 0) === 0 || heldReplay(unconsolidated, load.history) !== undefined)
+      return unconsolidated;
+  }
+  return store.load(load.sessionKey, call);
 }
 
 function historyOptions(options: ReplaySessionOptions): GetHistoryOptions {
   return {
-    maxMessages: replayMaxMessages(options.contextWindowTokens),
+    ...(options.maxMessages === undefined ? {} : { maxMessages: options.maxMessages }),
     maxTokens: replayBudget(options),
     tokenCounter: options.tokenCounter,
     ...(options.extendToUser === undefined ? {} : { extendToUser: options.extendToUser }),
