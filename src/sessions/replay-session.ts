@@ -123,39 +123,42 @@ export async function loadReplayedSession(
   options: LoadReplayedSessionOptions,
 ): Promise<LoadedReplay> {
   const { sessionKey, signal, ...replay } = options;
-  const record = await loadForReplay(store, {
+  const { record, history } = await loadForReplay(store, {
     sessionKey,
     ...(signal === undefined ? {} : { signal }),
     history: historyOptions(replay),
   });
-  return { record, ...replaySession(record, replay) };
+  const summary = archivedSummaryOf(record);
+  return { record, history, ...(summary === undefined ? {} : { summary }) };
 }
 
 /**
- * What `getHistory` with `history` needs of a stored session: its newest messages (up to the count
- * cap, else {@link DEFAULT_REPLAY_MAX_MESSAGES}) when they hold the replay; else the messages from
- * `lastConsolidated` on when those do (an unconsolidated tail longer than the first load); else the
- * whole session. @internal
+ * What `getHistory` with `history` needs of a stored session, and its replay: the session's newest
+ * messages (up to the count cap, else {@link DEFAULT_REPLAY_MAX_MESSAGES}) when they hold the replay;
+ * else the messages from `lastConsolidated` on when those do (an unconsolidated tail longer than the
+ * first load); else the whole session. @internal
  */
 export async function loadForReplay(
   store: SessionStore,
   load: { readonly sessionKey: string; readonly signal?: AbortSignal; readonly history: GetHistoryOptions },
-): Promise<SessionRecord> {
+): Promise<{ readonly record: SessionRecord; readonly history: readonly Message[] }> {
   const call = load.signal === undefined ? {} : { signal: load.signal };
   const requested = load.history.maxMessages ?? 0;
   const first =
     requested > 0 && requested !== Number.POSITIVE_INFINITY ? requested : DEFAULT_REPLAY_MAX_MESSAGES;
   const record = await store.load(load.sessionKey, { lastMessages: first, ...call });
-  if ((record.firstIndex ?? 0) === 0 || heldReplay(record, load.history) !== undefined) return record;
+  const held = heldReplay(record, load.history);
+  if (held !== undefined) return { record, history: held };
   // The unconsolidated tail, plus room for the archived messages a replay keeps (8, back to their user turn).
   const count = (record.firstIndex ?? 0) + record.messages.length;
   const tail = count - record.lastConsolidated + 2 * MIN_COMPACTED_REPLAY_MESSAGES;
   if (record.lastConsolidated > 0 && tail < count) {
     const unconsolidated = await store.load(load.sessionKey, { lastMessages: tail, ...call });
-    if ((unconsolidated.firstIndex ?? 0) === 0 || heldReplay(unconsolidated, load.history) !== undefined)
-      return unconsolidated;
+    const history = heldReplay(unconsolidated, load.history);
+    if (history !== undefined) return { record: unconsolidated, history };
   }
-  return store.load(load.sessionKey, call);
+  const whole = await store.load(load.sessionKey, call);
+  return { record: whole, history: getHistory(whole, load.history) };
 }
 
 function historyOptions(options: ReplaySessionOptions): GetHistoryOptions {
