@@ -117,6 +117,7 @@ export {
 } from './pipeline/build-trace.js';
 export { ContextPipeline, type ContextPipelineOptions } from './pipeline/context-pipeline.js';
 export type { BuildContext, ContextFilter, FilterResult, MessageProvider } from './pipeline/contracts.js';
+export { type ContextLossWarning, isContextLossWarning } from './pipeline/find-context-loss.js';
 export { ContextBuilder } from './presets/context-builder.js';
 export type { AgentPresetOptions } from './presets/for-agent.js';
 export type { ChatPresetOptions } from './presets/for-chat.js';

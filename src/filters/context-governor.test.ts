@@ -141,6 +141,39 @@ describe('ContextGovernor', () => {
     expect(again.messages).toEqual(result.messages);
   });
 
+  it('offloads a read_file result when offloadExemptTools un-exempts it, keeping the history it would cut', async () => {
+    const history: Message[] = [system('s', { id: 's' })];
+    for (let turn = 0; turn < 20; turn += 1)
+      history.push(
+        user(`q${turn} ${'w '.repeat(100)}`, { id: `u${turn}` }),
+        assistant(`a${turn}`, { id: `a${turn}` }),
+      );
+    history.push(
+      user('read it', { id: 'ur' }),
+      assistant('', { id: 'ar', toolCalls: [call('c_read', 'read_file')] }),
+      tool(fileText(50_000), { id: 'tr', toolCallId: 'c_read', name: 'read_file' }),
+      assistant('read', { id: 'ad' }),
+      user('and now?', { id: 'un' }),
+    );
+    const govern = (options: { offloadExemptTools?: readonly string[] }) =>
+      new ContextGovernor({
+        contextWindowTokens: 20_000,
+        workspace,
+        sessionKey: 'k',
+        ...options,
+      }).prepareForModel(history);
+    const exempt = await govern({});
+    expect(exempt.messages.map((message) => message.id)).toEqual(['s', 'un']);
+    const offloaded = await govern({ offloadExemptTools: [] });
+    const types = traceDecisions(offloaded.trace).map((entry) => entry.type);
+    expect(types).toContain('tool-result-offload');
+    expect(types).not.toContain('message-drop');
+    expect(offloaded.messages.map((message) => message.id)).toEqual(history.map((message) => message.id));
+    expect(await readFile(path.join(workspace, '.ctxloom', 'tool-results', 'k', 'c_read.txt'), 'utf8')).toBe(
+      fileText(50_000),
+    );
+  });
+
   it('treats nothing as in flight by default, so history results are never compacted', async () => {
     const governor = new ContextGovernor({
       contextWindowTokens: 2_000,
@@ -231,3 +264,10 @@ describe('ContextGovernor', () => {
     expect(slid.messages.some((message) => message.content === 'A late instruction.')).toBe(true);
   });
 });
+
+/** `chars` characters of short numbered words: about one token per two characters, like source code. */
+function fileText(chars: number): string {
+  return Array.from({ length: Math.ceil(chars / 6) }, (_, index) => `w${(index * 7919) % 10_007} `)
+    .join('')
+    .slice(0, chars);
+}

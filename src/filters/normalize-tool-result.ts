@@ -44,6 +44,8 @@ export type NormalizedToolResult = {
   readonly offloadError?: string;
   /** Bucket-retention errors (recorded, never thrown). */
   readonly cleanupErrors?: readonly string[];
+  /** True when `action` is `offloaded` in a dry run that did not write the file (see `dryRun`). */
+  readonly isDryRun?: true;
 };
 
 /**
@@ -77,6 +79,7 @@ export async function normalizeToolResult(
       path: outcome.path,
       originalChars: outcome.originalChars,
       cleanupErrors: outcome.cleanupErrors,
+      ...(outcome.isDryRun === true ? { isDryRun: true } : {}),
     };
   } catch (error) {
     return { ...decided.fallback, offloadError: error instanceof Error ? error.message : String(error) };

@@ -207,6 +207,7 @@ export class ToolResultBudgetFilter implements ContextFilter {
       action: 'offloaded',
       path: outcome.path,
       originalChars: offload.plan.originalChars,
+      ...(outcome.isDryRun === true ? { isDryRun: true } : {}),
     };
   }
 
@@ -265,6 +266,7 @@ export class ToolResultBudgetFilter implements ContextFilter {
       content: message.content,
       toolName: toolNameOf(message),
       maxChars,
+      exemptTools: this.#options.exemptTools ?? DEFAULT_OFFLOAD_EXEMPT_TOOLS,
     });
     if (result.action !== 'offload-candidate') return { result };
     if (this.#options.workspace !== undefined) {
@@ -338,11 +340,15 @@ export class ToolResultBudgetFilter implements ContextFilter {
     if (result.action === 'offloaded') {
       return decision('tool-result-offload', {
         ...base,
-        reason: `result of ${callId} (${result.originalChars ?? 0} chars) saved to a file`,
+        reason:
+          result.isDryRun === true
+            ? `result of ${callId} (${result.originalChars ?? 0} chars) would be saved to a file (dry run: not written)`
+            : `result of ${callId} (${result.originalChars ?? 0} chars) saved to a file`,
         details: {
           toolCallId: callId,
           path: result.path,
           originalChars: result.originalChars,
+          ...(result.isDryRun === true ? { isDryRun: true } : {}),
           ...(result.cleanupErrors === undefined || result.cleanupErrors.length === 0
             ? {}
             : { cleanupErrors: result.cleanupErrors }),

@@ -3,6 +3,7 @@ import {
   ContextError,
   type Decision,
   EstimatingTokenCounter,
+  isContextLossWarning,
   type Message,
   type TokenCounter,
   type ToolDefinition,
@@ -49,14 +50,22 @@ export type ContextCategory = {
 };
 
 /**
- * Something worth a look: one large item, a context over the window, a stage that failed, bytes of
- * the cached prefix that change between builds (`volatile-content`, from the trace's warnings),
- * another warning of the trace (`check`), or a problem the session store reported while loading the
- * session (`store-load`: a corrupt line skipped; `inspectContext` never makes these, the caller that
- * loaded the session adds them, as `ctxloom inspect` does).
+ * Something worth a look: the whole history or the newest user message lost (`context-loss`, from the
+ * trace's warnings; listed first), one large item, a context over the window, a stage that failed,
+ * bytes of the cached prefix that change between builds (`volatile-content`, from the trace's
+ * warnings), another warning of the trace (`check`), or a problem the session store reported while
+ * loading the session (`store-load`: a corrupt line skipped; `inspectContext` never makes these, the
+ * caller that loaded the session adds them, as `ctxloom inspect` does).
  */
 export type ContextWarning = {
-  readonly type: 'large-item' | 'over-window' | 'stage-error' | 'volatile-content' | 'check' | 'store-load';
+  readonly type:
+    | 'context-loss'
+    | 'large-item'
+    | 'over-window'
+    | 'stage-error'
+    | 'volatile-content'
+    | 'check'
+    | 'store-load';
   readonly message: string;
   readonly tokens?: number;
   readonly messageId?: string;
@@ -118,6 +127,7 @@ export function inspectContext(options: InspectContextOptions): ContextInspectio
     categories,
     pieces,
     warnings: [
+      ...contextLoss(resolved.trace),
       ...overWindow(usedTokens + reserved, window),
       ...largeItems(pieces, { threshold: Math.max(1, Math.ceil(window * resolved.largeItemShare)), percent }),
       ...stageErrors(resolved.trace),
@@ -186,12 +196,22 @@ function stageErrors(trace: BuildTrace | undefined): readonly ContextWarning[] {
   );
 }
 
-function traceWarnings(trace: BuildTrace | undefined): readonly ContextWarning[] {
-  return (trace?.warnings ?? []).map((warning) => ({
-    type: warning.type === 'volatile-content' ? 'volatile-content' : 'check',
-    message: `Prompt cache: ${warning.message}`,
-    ...(warning.details === undefined ? {} : { details: warning.details }),
+function contextLoss(trace: BuildTrace | undefined): readonly ContextWarning[] {
+  return (trace?.warnings ?? []).filter(isContextLossWarning).map((warning) => ({
+    type: 'context-loss',
+    message: warning.message,
+    details: { kind: warning.type, ...warning.details },
   }));
+}
+
+function traceWarnings(trace: BuildTrace | undefined): readonly ContextWarning[] {
+  return (trace?.warnings ?? [])
+    .filter((warning) => !isContextLossWarning(warning))
+    .map((warning) => ({
+      type: warning.type === 'volatile-content' ? 'volatile-content' : 'check',
+      message: `Prompt cache: ${warning.message}`,
+      ...(warning.details === undefined ? {} : { details: warning.details }),
+    }));
 }
 
 function checkTokens(name: string, value: number): void {

@@ -30,6 +30,7 @@ figure svg { display: block; border: 1px solid #ccc; border-radius: 3px; width: 
 .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .swatch { display: inline-block; width: 11px; height: 11px; border-radius: 2px; vertical-align: -1px; }
 #warnings, .step-warnings { padding-left: 18px; overflow-wrap: anywhere; } .warning { color: #8a4b00; }
+.warning-context-loss { color: #a50e0e; font-weight: 600; }
 .chip.caution { background: #fff4e0; color: #8a4b00; }
 details.section, details.turn { border: 1px solid #ddd; border-radius: 6px; margin: 6px 0; padding: 4px 10px; }
 details > summary { cursor: pointer; font-weight: 600; overflow-wrap: anywhere; }

@@ -420,6 +420,31 @@ describe.skipIf(!isAvailable)(
       }
     }, 60_000);
 
+    it('warns in red when the context loses the whole history to one large read_file result', async () => {
+      const key = 'lossy:1';
+      const words = Array.from({ length: 70_000 }, (_, index) => `w${(index * 7919) % 10_007} `).join('');
+      await new JsonlSessionStore({ dir: path.join(workspace, 'sessions') }).append(key, [
+        user('What is in the repo?', { id: 'l1' }),
+        assistant('A small example.', { id: 'l2' }),
+        user('Read the whole log.', { id: 'l3' }),
+        assistant('', {
+          id: 'l4',
+          toolCalls: [{ id: 'c_log', name: 'read_file', arguments: { path: 'log' } }],
+        }),
+        tool(words, { id: 'l5', toolCallId: 'c_log', name: 'read_file' }),
+      ]);
+      const { page, errors } = await open(1400, `#/session/${encodeURIComponent(key)}`);
+      await page.locator('#session-title').getByText(key).waitFor();
+      await page.locator('#message').fill('What now?');
+      await page.locator('#rebuild').click();
+      const warning = page.locator('#warnings .warning-context-loss');
+      await warning.first().waitFor({ timeout: 30_000 });
+      expect(await warning.first().textContent()).toMatch(/^None of the \d+ history messages is sent/);
+      expect(await warning.first().evaluate((node) => getComputedStyle(node).fontWeight)).toBe('600');
+      expect(await layoutProblems(page)).toEqual([]);
+      expect(errors).toEqual([]);
+    }, 120_000);
+
     it('shows hostile session content as text and never runs it', async () => {
       const { page } = await open(1400, `#/session/${encodeURIComponent(HOSTILE_KEY)}`);
       await page.locator('#session-title').getByText(HOSTILE_KEY).waitFor();

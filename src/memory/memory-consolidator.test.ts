@@ -19,6 +19,7 @@ import { MemorySessionStore } from '../sessions/memory-session-store.js';
 import { PostgresSessionStore } from '../sessions/postgres-session-store.js';
 import type { SessionLoadOptions, SessionRecord, SessionStore } from '../sessions/session-store.js';
 import { SqliteSessionStore } from '../sessions/sqlite-session-store.js';
+import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import { HistoryLog } from './history-log.js';
 import { MemoryConsolidator } from './memory-consolidator.js';
 import type { MemoryConsolidatorOptions } from './memory-consolidator-options.js';
@@ -397,7 +398,7 @@ describe('MemoryConsolidator', () => {
     expect((await store.load('cli:a')).lastConsolidated).toBe(result.rounds.at(-1)?.end);
   });
 
-  it('loads only the newest messages for a turn under budget, and the whole session to archive', async () => {
+  it('estimates every unconsolidated message, loading past the newest 2,000 when there are more', async () => {
     server = await startScriptedOpenAIServer(times(60, { kind: 'reply', content: '- [durable] chunk' }));
     const long = Array.from({ length: 2_500 }, (_, index) =>
       index % 2 === 0 ? user(`question ${index}`) : assistant(`answer ${index}`),
@@ -423,8 +424,8 @@ describe('MemoryConsolidator', () => {
     const quiet = await make(1_000_000);
     const under = await quiet.consolidator.maybeConsolidate('cli:a');
     expect(under.status).toBe('under-budget');
-    expect(quiet.loads.mock.calls.map((call) => call[1]?.lastMessages)).toEqual([2_000]);
-    // The estimate of the newest 2,000 is the one of the whole session.
+    expect(quiet.loads.mock.calls.map((call) => call[1]?.lastMessages)).toEqual([2_000, undefined]);
+    // The estimate is the one of the whole session.
     const whole = new WholeLoads();
     await whole.append('cli:a', long);
     const reference = new MemoryConsolidator({
@@ -444,6 +445,34 @@ describe('MemoryConsolidator', () => {
       2_000,
       undefined,
     ]);
+  });
+
+  it('consolidates a session whose newest 2,000 messages fit the budget but whose whole unconsolidated part does not', async () => {
+    server = await startScriptedOpenAIServer(times(60, { kind: 'reply', content: '- [durable] chunk' }));
+    const store = new MemorySessionStore();
+    const tokenCounter = new SimpleTokenCounter();
+    // 3,000 messages of the same size: the newest 2,000 take 2/3 of the whole estimate.
+    const messages = Array.from({ length: 3_000 }, (_, index) => {
+      const text = `${String(index).padStart(4, '0')} ${'lorem ipsum '.repeat(35)}`;
+      return index % 2 === 0 ? user(text) : assistant(text);
+    });
+    await store.append('cli:a', messages);
+    const each = tokenCounter.countMessage(messages[0] as Message);
+    const consolidator = new MemoryConsolidator({
+      workspace,
+      store,
+      tokenCounter,
+      model: new OpenAICompatibleChatModel({ baseURL: server.baseURL, model: 'm', maxRetries: 0 }),
+      contextWindowTokens: 2_500 * each + 200 + 1_024,
+      maxOutputTokens: 200,
+      maxRounds: 1,
+      now,
+    });
+    const result = await consolidator.maybeConsolidate('cli:a');
+    expect(result.estimateBefore).toBeGreaterThan(result.budget); // the newest 2,000 alone: about 2,000 × each
+    expect(result.budget).toBe(2_500 * each);
+    expect(result.status).toBe('consolidated');
+    expect((await store.load('cli:a')).lastConsolidated).toBeGreaterThan(0);
   });
 
   it('keeps the rounds done before a configuration failure, with their summary', async () => {

@@ -182,13 +182,14 @@ export class MemoryConsolidator {
     const base = { budget, target, rounds: [] };
     if (this.#options.contextWindowTokens <= 0)
       return { status: 'disabled', ...base, estimateBefore: 0, estimateAfter: 0 };
-    // The estimate replays the session with getHistory's defaults: a turn under budget (the usual
-    // one) loads only what that replay reads; archiving loads the whole session.
+    // The estimate replays every unconsolidated message (getHistory's defaults, nanobot's probe): it
+    // loads the newest messages, and the unconsolidated tail when it is longer; archiving loads all.
     const { store } = this.#options;
-    const estimated = await loadForReplay(store, { sessionKey, ...signalOption(signal), history: {} });
+    const loaded = await loadForReplay(store, { sessionKey, ...signalOption(signal), history: {} });
+    const estimated = loaded.record;
     if (estimated.messages.length === 0)
       return { status: 'empty', ...base, estimateBefore: 0, estimateAfter: 0 };
-    const estimateBefore = await this.#estimate(estimated);
+    const estimateBefore = await this.#estimate(estimated, loaded.history);
     if (estimateBefore <= 0 || estimateBefore < budget) {
       return { status: 'under-budget', ...base, estimateBefore, estimateAfter: estimateBefore };
     }
@@ -297,8 +298,7 @@ export class MemoryConsolidator {
   }
 
   /** nanobot's probe prompt: system prompt + full replay + `[token-probe]` + tool schemas. */
-  async #estimate(record: SessionRecord): Promise<number> {
-    const history = getHistory(record);
+  async #estimate(record: SessionRecord, history = getHistory(record)): Promise<number> {
     const messages = [
       await consolidatorSystemMessage(record, this.#options),
       ...history,

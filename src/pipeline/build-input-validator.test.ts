@@ -168,11 +168,13 @@ describe('build input validation', () => {
       },
     });
     const pipeline = new ContextPipeline();
-    await pipeline.transform([counted]);
+    // Newer messages after it: the context-loss check reads the newest ones, not an old message.
+    const newer = [assistant('ok', { generateId }), user('tail', { generateId })];
+    await pipeline.transform([counted, ...newer]);
     const afterFirst = reads;
     expect(afterFirst).toBeGreaterThan(0);
-    await pipeline.transform([counted]);
-    await pipeline.transform([counted, user('more', { generateId })]);
+    await pipeline.transform([counted, ...newer]);
+    await pipeline.transform([counted, ...newer, user('more', { generateId })]);
     expect(reads).toBe(afterFirst);
   });
 

@@ -41,8 +41,10 @@ export type SectionTokens = {
 };
 
 /**
- * Something a build changed nothing about but the caller should know, found by one of the pipeline's
- * `checks` (e.g. bytes in the cached prefix that change between builds).
+ * Something the caller should know about a build: found by one of the pipeline's `checks` (e.g. bytes
+ * in the cached prefix that change between builds), or by the pipeline itself on every request when
+ * the request lost the whole history or its newest user message (`ContextLossWarning`, check
+ * `context-loss`).
  */
 export type TraceWarning = {
   /** Kebab-case kind, e.g. `volatile-content`. */
@@ -69,7 +71,7 @@ export type BuildTrace = {
   /** Whether its numbers are the model tokenizer's (`'exact'`) or an `'estimate'` (a counter without `kind`). */
   readonly tokenCounterKind?: TokenCountKind;
   readonly durationMs: number;
-  /** What the pipeline's `checks` found; absent when none is configured or none found anything. */
+  /** What the pipeline (`context-loss`) and its `checks` found; absent when nothing was found. */
   readonly warnings?: readonly TraceWarning[];
 };
 

@@ -13,6 +13,7 @@ import { BuildInputValidator } from './build-input-validator.js';
 import { BuildMemo } from './build-memo.js';
 import type { BuildResult, BuildTrace, StageTrace, TraceWarning } from './build-trace.js';
 import type { BuildContext, ContextFilter, MessageProvider, ProviderResult } from './contracts.js';
+import { findContextLoss, isContextLossWarning } from './find-context-loss.js';
 import type { RequestObserver } from './request-observer.js';
 import { SectionTags } from './section-tags.js';
 import { SentLedger } from './sent-ledger.js';
@@ -180,8 +181,12 @@ export class ContextPipeline {
       });
     });
     // Checks run on every build, a reused one included (they may compare with the previous request).
-    const { warnings: _previous, ...trace } = known.trace;
-    const warnings = this.#warnings(known.messages, run.input);
+    // The context-loss warnings depend on the messages only, so they are the remembered build's.
+    const { warnings: previous, ...trace } = known.trace;
+    const warnings = [
+      ...(previous ?? []).filter(isContextLossWarning),
+      ...this.#warnings(known.messages, run.input),
+    ];
     const result: BuildResult = {
       messages: known.messages,
       trace: {
@@ -256,7 +261,15 @@ export class ContextPipeline {
       final: { messages, tokens: sent.tokens, tokensAt: sent.tokensAt },
     });
     const toolTokens = this.tokenCounter.countTools(run.input.tools ?? []);
-    const warnings = this.#warnings(messages, run.input);
+    const warnings = [
+      ...findContextLoss({
+        before: initial,
+        after: messages,
+        history: run.operation === 'build' ? (run.input.history ?? EMPTY) : initial,
+        stages: run.drafts,
+      }),
+      ...this.#warnings(messages, run.input),
+    ];
     const trace: BuildTrace = {
       stages: stageTraces(run.drafts, { figures, initial }),
       sections: sent.sections,

@@ -27,6 +27,11 @@ export type {
   MessageProvider,
   StageErrorPolicy,
 } from './contracts.js';
+export {
+  CONTEXT_LOSS_CHECK,
+  type ContextLossWarning,
+  isContextLossWarning,
+} from './find-context-loss.js';
 export type {
   ObservedRequest,
   ObservedRequestSource,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ContextError } from '../core/errors.js';
-import { assistant, user } from '../core/factories.js';
+import { assistant, tool, user } from '../core/factories.js';
 import { createSequentialIdGenerator } from '../core/ids.js';
 import type { Message } from '../core/message.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
@@ -240,7 +240,39 @@ describe('ContextBuilder.forAgent on a nanobot workspace', () => {
     expect(builder.tokenCounter.countMessages(messages)).toBeLessThanOrEqual(12_000 - 2_000 - 1_024);
   });
 
+  it('offloads a read_file result when governor.offloadExemptTools is empty instead of snipping the history', async () => {
+    const history: Message[] = [];
+    for (let turn = 0; turn < 20; turn += 1)
+      history.push(user(`q${turn} ${'w '.repeat(100)}`), assistant(`a${turn}`));
+    history.push(
+      user('read it'),
+      assistant('', { toolCalls: [{ id: 'c_read', name: 'read_file', arguments: '{}' }] }),
+      tool(fileText(50_000), { toolCallId: 'c_read', name: 'read_file' }),
+      assistant('read'),
+    );
+    const build = (governor: NonNullable<AgentPresetOptions['governor']>) =>
+      nanobotBuilder({ contextWindowTokens: 20_000, recentHistory: false, governor }).build({
+        history,
+        current: 'and now?',
+      });
+    const exempt = await build({ offload: { dryRun: true } });
+    expect(exempt.messages.map((message) => message.role)).toEqual(['system', 'user']);
+    const { messages, trace } = await build({ offloadExemptTools: [], offload: { dryRun: true } });
+    expect(messages).toHaveLength(history.length + 2);
+    expect(trace.stages.find((stage) => stage.id === 'tool-result-budget')?.decisions).toMatchObject([
+      { type: 'tool-result-offload' },
+    ]);
+    expect(trace.stages.find((stage) => stage.id === 'snip-history')?.decisions).toEqual([]);
+  });
+
   it('refuses a missing workspace', () => {
     expect(() => ContextBuilder.forAgent({ workspace: '' })).toThrow(ContextError);
   });
 });
+
+/** `chars` characters of short numbered words: about one token per two characters, like source code. */
+function fileText(chars: number): string {
+  return Array.from({ length: Math.ceil(chars / 6) }, (_, index) => `w${(index * 7919) % 10_007} `)
+    .join('')
+    .slice(0, chars);
+}

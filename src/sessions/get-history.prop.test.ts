@@ -42,11 +42,19 @@ describe('getHistory of the newest messages only', () => {
           : message,
       ),
     );
-  test.prop([flagged, fc.nat({ max: 60 }), fc.nat({ max: 60 }), fc.nat({ max: 12 }), fc.boolean()])(
+  test.prop([
+    flagged,
+    fc.nat({ max: 60 }),
+    fc.nat({ max: 60 }),
+    fc.nat({ max: 12 }),
+    fc.boolean(),
+    fc.oneof(fc.constant(0), fc.nat({ max: 300 })),
+  ])(
     'replays what the whole session replays, or throws INVALID_INPUT when it must reach back further',
-    (messages, last, from, cap, extendToUser) => {
+    (messages, last, from, cap, extendToUser, maxTokens) => {
       const firstIndex = Math.min(from, messages.length);
-      const options = { maxMessages: cap, extendToUser };
+      // cap 0: no count cap (nanobot's); then a token cap that stops inside the held part is enough.
+      const options = { maxMessages: cap, extendToUser, maxTokens, tokenCounter: counter };
       const whole = getHistory({ messages, lastConsolidated: last }, options);
       const session = { messages: messages.slice(firstIndex), lastConsolidated: last, firstIndex };
       let tail: readonly Message[] | undefined;
@@ -55,12 +63,12 @@ describe('getHistory of the newest messages only', () => {
       } catch (error) {
         expect(error).toMatchObject({ code: 'INVALID_INPUT' });
         expect(firstIndex).toBeGreaterThan(0);
-        // Nothing archived and no extension: it throws exactly when the replay starts before the part held.
+        // Nothing archived and no extension: it throws only when the replay starts before the part held.
         if (last === 0 && !extendToUser)
           expect(replayStart({ messages, lastConsolidated: 0 }, options)).toBeLessThan(firstIndex);
         return;
       }
-      if (last === 0 && !extendToUser)
+      if (last === 0 && !extendToUser && maxTokens === 0)
         expect(replayStart({ messages, lastConsolidated: 0 }, options)).toBeGreaterThanOrEqual(firstIndex);
       expect(tail).toHaveLength(whole.length);
       for (const [index, message] of tail.entries()) expect(message).toBe(whole[index]);

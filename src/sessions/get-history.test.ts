@@ -114,13 +114,14 @@ describe('getHistory', () => {
     expect(kept[0]).toEqual(messages[0]);
   });
 
-  it('caps an unarchived replay at 2000 messages unless told otherwise', () => {
+  it('replays every unarchived message unless given a count cap (0 or Infinity: none, as in nanobot)', () => {
     const messages = chat(2_010);
-    expect(getHistory({ messages, lastConsolidated: 0 })).toHaveLength(2_000);
-    expect(getHistory({ messages, lastConsolidated: 0 }, { maxMessages: 0 })).toHaveLength(2_000);
+    expect(getHistory({ messages, lastConsolidated: 0 })).toHaveLength(2_010);
+    expect(getHistory({ messages, lastConsolidated: 0 }, { maxMessages: 0 })).toHaveLength(2_010);
     expect(
       getHistory({ messages, lastConsolidated: 0 }, { maxMessages: Number.POSITIVE_INFINITY }),
     ).toHaveLength(2_010);
+    expect(getHistory({ messages, lastConsolidated: 0 }, { maxMessages: 2_000 })).toHaveLength(2_000);
   });
 
   it('replays a stored message to the same object on every call, per view', () => {

@@ -11,7 +11,10 @@ import { replayMessage } from './replay-sanitize.js';
 /** Messages a fully archived session still replays (nanobot's `MIN_COMPACTED_REPLAY_MESSAGES`). */
 export const MIN_COMPACTED_REPLAY_MESSAGES = 8;
 
-/** The count cap when none is given (nanobot's `FILE_MAX_MESSAGES`). */
+/**
+ * How many of a session's newest messages `loadReplayedSession` and the consolidator load first; they
+ * load more only when the replay needs more (it has no count cap unless one is given).
+ */
 export const DEFAULT_REPLAY_MAX_MESSAGES = 2000;
 
 /** The part of a session {@link getHistory} reads. */
@@ -26,8 +29,8 @@ export type ReplaySession = {
 /** Options for {@link getHistory}. */
 export type GetHistoryOptions = {
   /**
-   * Count cap; 0 or less means the default, like nanobot; `Infinity` turns it off. The model loop
-   * passes `replayMaxMessages(contextWindowTokens)` (see `replaySession`). @default 2000
+   * Count cap: replay at most the newest `maxMessages` (nanobot's `max_messages`); 0 or less, or
+   * `Infinity`, means none, as in nanobot, whose model loop replays by tokens only. @default none
    */
   readonly maxMessages?: number;
   /** Token cap, the normal model path; 0 = none. @default 0 */
@@ -74,8 +77,8 @@ function sameFields(source: Message, message: Message): boolean {
 
 /**
  * Replays a stored session for the model, with nanobot's rules: start at `lastConsolidated`
- * but keep at least the last 8 messages (extended back to their user turn); the count cap (2000 by
- * default; not applied when the archived tail replayed past `lastConsolidated` keeps fewer unarchived
+ * but keep at least the last 8 messages (extended back to their user turn); the count cap when one is
+ * given (not applied when the archived tail replayed past `lastConsolidated` keeps fewer unarchived
  * messages than the cap);
  * align to a user turn; drop an illegal tool-result prefix; per-message sanitising and field
  * whitelist; then the token cap, walking from the newest message (always kept), re-aligning to a
@@ -84,15 +87,44 @@ function sameFields(source: Message, message: Message): boolean {
  */
 export function getHistory(session: ReplaySession, options: GetHistoryOptions = {}): readonly Message[] {
   checkOptions(options, { where: 'getHistory options', known: GET_HISTORY_OPTION_KEYS });
-  const { messages } = session;
-  const start = replayStart(session, options);
+  const history = heldReplay(session, options);
+  if (history !== undefined) return history;
   const firstIndex = session.firstIndex ?? 0;
-  if (start === undefined)
-    throw new ContextError({
-      code: 'INVALID_INPUT',
-      message: `This replay reaches back before message ${firstIndex} of the session, and the record holds only the ${messages.length} from there on (a load with lastMessages). Load the whole session (store.load without lastMessages), or use loadReplayedSession, which does when it must.`,
-      details: { firstIndex, messages: messages.length },
-    });
+  throw new ContextError({
+    code: 'INVALID_INPUT',
+    message: `This replay reaches back before message ${firstIndex} of the session, and the record holds only the ${session.messages.length} from there on (a load with lastMessages). Load the whole session (store.load without lastMessages), or use loadReplayedSession, which does when it must.`,
+    details: { firstIndex, messages: session.messages.length },
+  });
+}
+
+/**
+ * {@link getHistory} of `session`, or `undefined` when the record (the newest messages of a session)
+ * does not hold what the replay needs. Without a count cap the replay starts at `lastConsolidated`,
+ * which may lie before the held messages; the token cap still gives the whole session's replay when
+ * it stops inside them with a user turn kept: the messages before cannot change it. @internal
+ */
+export function heldReplay(
+  session: ReplaySession,
+  options: GetHistoryOptions,
+): readonly Message[] | undefined {
+  const start = replayStart(session, options);
+  if (start !== undefined) return replayFrom(session, { start, options }).history;
+  const hasCountCap = (options.maxMessages ?? 0) > 0 && options.maxMessages !== Number.POSITIVE_INFINITY;
+  if (hasCountCap || options.extendToUser === true || !((options.maxTokens ?? 0) > 0)) return undefined;
+  const held = replayFrom(session, { start: session.firstIndex ?? 0, options });
+  return held.isSettled ? held.history : undefined;
+}
+
+/**
+ * The replay of the messages from position `start` on; `isSettled` when the token cap stopped inside
+ * them and kept a user turn (messages before `start` could not change the result).
+ */
+function replayFrom(
+  session: ReplaySession,
+  { start, options }: { readonly start: number; readonly options: GetHistoryOptions },
+): { readonly history: readonly Message[]; readonly isSettled: boolean } {
+  const { messages } = session;
+  const firstIndex = session.firstIndex ?? 0;
   let slice = messages.slice(start - firstIndex);
   slice = slice.slice(alignToUser(slice));
   slice = slice.slice(findLegalMessageStart(slice));
@@ -110,7 +142,7 @@ export function getHistory(session: ReplaySession, options: GetHistoryOptions = 
   const maxTokens = options.maxTokens ?? 0;
   return maxTokens > 0
     ? capByTokens(out, maxTokens, withTokenCache(options.tokenCounter ?? DEFAULT_COUNTER))
-    : out;
+    : { history: out, isSettled: false };
 }
 
 /** A session's messages by their position in the session, of which those from `first` on are held. */
@@ -138,7 +170,7 @@ export function replayStart(session: ReplaySession, options: GetHistoryOptions):
     start = Math.min(last, back);
   }
   const requested = options.maxMessages ?? 0;
-  const cap = requested > 0 ? requested : DEFAULT_REPLAY_MAX_MESSAGES;
+  const cap = requested > 0 ? requested : Number.POSITIVE_INFINITY;
   const uncapped = start < last && count - last < cap;
   let result = count - cap;
   if (uncapped || count - start <= cap) result = start;
@@ -180,12 +212,13 @@ function alignToUser(messages: readonly Message[]): number {
   return before !== undefined && hasNanobotFlag(before, '_channel_delivery') ? first - 1 : first;
 }
 
+/** Step 7, the token cap; `isSettled` when it stopped before the first message and kept a user turn. */
 function capByTokens(
   messages: readonly Message[],
   maxTokens: number,
   counter: TokenCounter,
-): readonly Message[] {
-  if (messages.length === 0) return messages;
+): { readonly history: readonly Message[]; readonly isSettled: boolean } {
+  if (messages.length === 0) return { history: messages, isSettled: false };
   let total = 0;
   let start = messages.length;
   for (let index = messages.length - 1; index >= 0; index -= 1) {
@@ -201,5 +234,5 @@ function capByTokens(
     const lastUser = messages.findLastIndex((message) => message.role === 'user');
     if (lastUser >= 0) kept = messages.slice(lastUser);
   }
-  return kept.slice(findLegalMessageStart(kept));
+  return { history: kept.slice(findLegalMessageStart(kept)), isSettled: start > 0 && firstUser >= 0 };
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { assistant, user } from '../core/factories.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import { MemorySessionStore } from './memory-session-store.js';
@@ -75,15 +75,22 @@ describe('replaySession', () => {
     expect(replayed.summary?.text).toBe('S');
   });
 
-  it('caps the replay at the message count of the window, as the model loop does', () => {
+  it('replays by tokens only, as the model loop does, and by count too when given maxMessages', () => {
     const messages = Array.from({ length: 300 }, (_, index) =>
       index % 2 === 0 ? user(`u${index}`, { id: `m${index}` }) : assistant(`a${index}`, { id: `m${index}` }),
     );
-    const replayed = replaySession(
+    const budget = {
+      tokenCounter: new SimpleTokenCounter(),
+      contextWindowTokens: 8_000,
+      maxOutputTokens: 100,
+    };
+    const replayed = replaySession({ ...record({}), messages }, budget);
+    expect(replayed.history).toHaveLength(300);
+    const capped = replaySession(
       { ...record({}), messages },
-      { tokenCounter: new SimpleTokenCounter(), contextWindowTokens: 8_000, maxOutputTokens: 100 },
+      { ...budget, maxMessages: replayMaxMessages(budget.contextWindowTokens) },
     );
-    expect(replayed.history.map((message) => message.id)).toEqual(
+    expect(capped.history.map((message) => message.id)).toEqual(
       messages.slice(180).map((message) => message.id),
     );
   });
@@ -109,10 +116,49 @@ describe('loadReplayedSession', () => {
       [LAST_SUMMARY_KEY]: { text: 'earlier', last_active: '2026-01-01T00:00:00Z' },
     });
     const loaded = await loadReplayedSession(store, { sessionKey: 'k', ...options });
-    expect(loaded.record.firstIndex).toBe(1_000 - replayMaxMessages(options.contextWindowTokens));
+    expect(loaded.record.firstIndex).toBeUndefined(); // 1,000 messages: the first load holds them all
+    const long = new MemorySessionStore();
+    await long.append('k', turns(5_000));
+    const newest = await loadReplayedSession(long, { sessionKey: 'k', ...options });
+    // The token budget (13,976) stops inside the newest 2,000 messages: they are all it loads.
+    expect(newest.record.firstIndex).toBe(3_000);
+    expect(newest.history.length).toBeLessThan(2_000);
+    expect(newest.history).toEqual(replaySession(await long.load('k'), options).history);
+    const capped = await loadReplayedSession(long, { sessionKey: 'k', ...options, maxMessages: 160 });
+    expect(capped.record.firstIndex).toBe(4_840);
+    expect(capped.history).toHaveLength(160);
     const whole = replaySession(await store.load('k'), options);
     expect(loaded.history).toEqual(whole.history);
     expect(loaded.summary).toEqual(whole.summary);
+  });
+
+  it('loads past the newest 2,000 messages when they fit the budget whole, replaying them all', async () => {
+    const store = new MemorySessionStore();
+    await store.append('k', turns(2_400));
+    const loaded = await loadReplayedSession(store, {
+      sessionKey: 'k',
+      ...options,
+      contextWindowTokens: 200_000,
+    });
+    expect(loaded.record.firstIndex).toBeUndefined();
+    expect(loaded.history).toHaveLength(2_400);
+  });
+
+  it('loads the unconsolidated tail, not the archived part, when that is what the replay needs', async () => {
+    const store = new MemorySessionStore();
+    await store.append('k', turns(6_000));
+    await store.setLastConsolidated('k', 3_000);
+    const loads = vi.spyOn(store, 'load');
+    const loaded = await loadReplayedSession(store, {
+      sessionKey: 'k',
+      ...options,
+      contextWindowTokens: 200_000,
+    });
+    expect(loads.mock.calls.map((call) => call[1]?.lastMessages)).toEqual([2_000, 3_016]);
+    expect(loaded.history).toHaveLength(3_000);
+    expect(loaded.history).toEqual(
+      replaySession(await store.load('k'), { ...options, contextWindowTokens: 200_000 }).history,
+    );
   });
 
   it('loads the whole session when the replay reaches back further (an archived tail without a user turn)', async () => {

@@ -7,7 +7,8 @@ import {
   DEFAULT_REPLAY_MAX_MESSAGES,
   type GetHistoryOptions,
   getHistory,
-  replayStart,
+  heldReplay,
+  MIN_COMPACTED_REPLAY_MESSAGES,
 } from './get-history.js';
 import { sessionCompactions, storedCompactions } from './session-compactions.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
@@ -19,8 +20,10 @@ export const LAST_SUMMARY_KEY = '_last_summary';
 export const REPLAY_MARGIN_TOKENS = 1_024;
 
 /**
- * nanobot's replay count cap for a context window: one message per 100 tokens of the window, at least
- * 120 and at most 2000 (2000 when the window is unknown or not positive).
+ * A replay count cap sized to a context window: one message per 100 tokens of the window, at least
+ * 120 and at most 2000 (2000 when the window is unknown or not positive). Not nanobot's behaviour (its
+ * model loop replays by tokens only, and the replay has no count cap by default); pass it as
+ * `maxMessages` to cap a replay anyway.
  */
 export function replayMaxMessages(contextWindowTokens: number): number {
   if (!(contextWindowTokens > 0)) return DEFAULT_REPLAY_MAX_MESSAGES;
@@ -74,6 +77,12 @@ export type ReplayedHistory = {
 /** Options of {@link replaySession} and {@link loadReplayedSession}. */
 export type ReplaySessionOptions = ReplayBudgetOptions & {
   readonly tokenCounter: TokenCounter;
+  /**
+   * Replay at most the newest `maxMessages` (e.g. `replayMaxMessages(contextWindowTokens)`); 0 or
+   * less, or `Infinity`, means none, as in nanobot's model loop, which replays by tokens only.
+   * @default none
+   */
+  readonly maxMessages?: number;
   /** Extend the replay back to the user turn that started it (nanobot's subagent follow-ups). @default false */
   readonly extendToUser?: boolean;
 };
@@ -83,12 +92,14 @@ export const REPLAY_SESSION_OPTION_KEYS = {
   ...REPLAY_BUDGET_OPTION_KEYS,
   tokenCounter: true,
   extendToUser: true,
+  maxMessages: true,
 } as const satisfies OptionKeys<ReplaySessionOptions>;
 
 /**
  * Replays a stored session the way nanobot's model loop does before a turn: `getHistory` capped at
- * {@link replayMaxMessages} messages and {@link replayBudget} tokens (extended back to the user turn
- * with `extendToUser`, as nanobot does for subagent follow-ups), plus the persisted archived summary.
+ * {@link replayBudget} tokens, with no count cap unless `maxMessages` gives one (extended back to the
+ * user turn with `extendToUser`, as nanobot does for subagent follow-ups), plus the persisted archived
+ * summary.
  * Feed both to `builder.build`. A record of the newest messages only (`firstIndex`) replays the same,
  * or throws `INVALID_INPUT` when the replay reaches back before them; {@link loadReplayedSession}
  * loads what a replay needs.
@@ -109,6 +120,12 @@ export type LoadReplayedSessionOptions = ReplaySessionOptions & {
   readonly signal?: AbortSignal;
 };
 
+/** A session as {@link loadReplayedSession} loaded it, and its replay. */
+export type LoadedReplay = ReplayedHistory & {
+  /** What was loaded: the newest messages (`firstIndex` set), or the whole session when the replay needed it. */
+  readonly record: SessionRecord;
+};
+
 /** The keys of {@link LoadReplayedSessionOptions}, for `checkOptions`. @internal */
 export const LOAD_REPLAYED_SESSION_OPTION_KEYS = {
   ...REPLAY_SESSION_OPTION_KEYS,
@@ -116,18 +133,13 @@ export const LOAD_REPLAYED_SESSION_OPTION_KEYS = {
   signal: true,
 } as const satisfies OptionKeys<LoadReplayedSessionOptions>;
 
-/** A session as {@link loadReplayedSession} loaded it, and its replay. */
-export type LoadedReplay = ReplayedHistory & {
-  /** What was loaded: the newest messages (`firstIndex` set), or the whole session when the replay needed it. */
-  readonly record: SessionRecord;
-};
-
 /**
  * Loads a session and replays it ({@link replaySession}), reading only what the replay can use: the
- * newest {@link replayMaxMessages} messages, and the whole session only when the replay reaches back
- * further (a fully archived session whose last user turn is older, or `extendToUser` past the cap).
- * So a long-lived agent's turn costs what the replay keeps and what is new, however long the session
- * grew. The history is the one a whole load replays.
+ * newest 2,000 messages (or `maxMessages`), which hold the replay when its token budget is reached
+ * inside them; more only when the replay reaches back further (a session whose newest messages fit
+ * the budget whole, a fully archived session whose last user turn is older, `extendToUser` past the
+ * cap). So a long-lived agent's turn costs what the replay keeps and what is new, however long the
+ * session grew. The history is the one a whole load replays.
  * @example
  * const { history, summary } = await loadReplayedSession(store, { sessionKey, tokenCounter, contextWindowTokens, maxOutputTokens });
  */
@@ -137,29 +149,47 @@ export async function loadReplayedSession(
 ): Promise<LoadedReplay> {
   checkOptions(options, { where: 'loadReplayedSession options', known: LOAD_REPLAYED_SESSION_OPTION_KEYS });
   const { sessionKey, signal, ...replay } = options;
-  const record = await loadForReplay(store, {
+  const { record, history } = await loadForReplay(store, {
     sessionKey,
     ...(signal === undefined ? {} : { signal }),
     history: historyOptions(replay),
   });
-  return { record, ...replaySession(record, replay) };
+  const summary = archivedSummaryOf(record);
+  return { record, history, ...(summary === undefined ? {} : { summary }) };
 }
 
 /**
- * What `getHistory` with `history` needs of a stored session: its newest messages up to the count
- * cap, or the whole session when the replay reaches back before them. @internal
+ * What `getHistory` with `history` needs of a stored session, and its replay: the session's newest
+ * messages (up to the count cap, else {@link DEFAULT_REPLAY_MAX_MESSAGES}) when they hold the replay;
+ * else the messages from `lastConsolidated` on when those do (an unconsolidated tail longer than the
+ * first load); else the whole session. @internal
  */
 export async function loadForReplay(
   store: SessionStore,
   load: { readonly sessionKey: string; readonly signal?: AbortSignal; readonly history: GetHistoryOptions },
-): Promise<SessionRecord> {
+): Promise<{ readonly record: SessionRecord; readonly history: readonly Message[] }> {
   const call = load.signal === undefined ? {} : { signal: load.signal };
   const requested = load.history.maxMessages ?? 0;
-  const lastMessages = requested > 0 ? requested : DEFAULT_REPLAY_MAX_MESSAGES;
-  const record = await store.load(load.sessionKey, { lastMessages, ...call });
-  // A session with compaction records replays its view, whose records may reach back before the tail.
-  const needsAll = storedCompactions(record).length > 0 || replayStart(record, load.history) === undefined;
-  return (record.firstIndex ?? 0) > 0 && needsAll ? store.load(load.sessionKey, call) : record;
+  const first =
+    requested > 0 && requested !== Number.POSITIVE_INFINITY ? requested : DEFAULT_REPLAY_MAX_MESSAGES;
+  const record = await store.load(load.sessionKey, { lastMessages: first, ...call });
+  // A session with compaction records replays its view, whose records may reach back before any tail.
+  if (storedCompactions(record).length > 0) {
+    const whole = (record.firstIndex ?? 0) > 0 ? await store.load(load.sessionKey, call) : record;
+    return { record: whole, history: getHistory(viewOf(whole), load.history) };
+  }
+  const held = heldReplay(record, load.history);
+  if (held !== undefined) return { record, history: held };
+  // The unconsolidated tail, plus room for the archived messages a replay keeps (8, back to their user turn).
+  const count = (record.firstIndex ?? 0) + record.messages.length;
+  const tail = count - record.lastConsolidated + 2 * MIN_COMPACTED_REPLAY_MESSAGES;
+  if (record.lastConsolidated > 0 && tail < count) {
+    const unconsolidated = await store.load(load.sessionKey, { lastMessages: tail, ...call });
+    const history = heldReplay(unconsolidated, load.history);
+    if (history !== undefined) return { record: unconsolidated, history };
+  }
+  const whole = await store.load(load.sessionKey, call);
+  return { record: whole, history: getHistory(whole, load.history) };
 }
 
 /**
@@ -178,7 +208,7 @@ function viewOf(record: SessionRecord): SessionRecord {
 
 function historyOptions(options: ReplaySessionOptions): GetHistoryOptions {
   return {
-    maxMessages: replayMaxMessages(options.contextWindowTokens),
+    ...(options.maxMessages === undefined ? {} : { maxMessages: options.maxMessages }),
     maxTokens: replayBudget(options),
     tokenCounter: options.tokenCounter,
     ...(options.extendToUser === undefined ? {} : { extendToUser: options.extendToUser }),

@@ -11,7 +11,12 @@ export {
   type WorkspaceFileCacheOptions,
 } from './file-cache.js';
 export { NANOBOT_TEMPLATE_DIGESTS, type TemplateDigest } from './nanobot-template-digests.js';
-export { OFFLOAD_REFERENCE_HEADER, offloadReference } from './offload-reference.js';
+export {
+  DRY_RUN_REFERENCE_HEADER,
+  dryRunOffloadReference,
+  OFFLOAD_REFERENCE_HEADER,
+  offloadReference,
+} from './offload-reference.js';
 export {
   type PersistToolResultOptions,
   type PersistToolResultOutcome,

@@ -23,8 +23,10 @@ export type PersistToolResultOptions = {
   /** The current time, for bucket retention. @default () => new Date() */
   readonly clock?: () => Date;
   /**
-   * Compute the reference (the same bytes a real run sends) without writing or deleting anything,
-   * for read-only tools such as the inspector. @default false
+   * Compute the reference without writing or deleting anything, for read-only tools such as the
+   * inspector. A file already on disk gets the reference a real run sends; one that is not gets a
+   * reference that says where the output would be saved and that nothing was written
+   * (`dryRunOffloadReference`), so no request points at a file that does not exist. @default false
    */
   readonly dryRun?: boolean;
 };
@@ -42,6 +44,8 @@ export type PersistToolResultOutcome =
       readonly originalChars: number;
       /** False when the file already existed (an earlier run wrote it). */
       readonly created: boolean;
+      /** True in a dry run when the file is not on disk (the reference says it would be saved). */
+      readonly isDryRun?: true;
       /** Buckets removed by retention. */
       readonly removedBuckets: readonly string[];
       /** Retention errors (recorded, never thrown). */
@@ -89,6 +93,7 @@ export async function persistToolResult(
     path: outcome.path,
     originalChars: plan.originalChars,
     created: outcome.created,
+    ...(outcome.isDryRun === true ? { isDryRun: true } : {}),
     ...retention,
   };
 }

@@ -6,13 +6,19 @@ import { syncDirectory, writeSyncedTemp } from './atomic-write.js';
 import { describeError, holdsBytes } from './fs-helpers.js';
 import { moveIntoPlace } from './move-into-place.js';
 import { alternateTakenMessage, jobTarget, type OffloadJob } from './offload-job.js';
+import { dryRunOffloadReference } from './offload-reference.js';
 import type { OffloadTarget, PlannedToolResultOffload } from './plan-tool-result-offload.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What {@link ToolResultOffloadWriter.write} did for one planned offload, and where its bytes are. */
 export type OffloadWriteOutcome =
-  | ({ readonly ok: true; readonly created: boolean } & OffloadTarget)
+  | ({
+      readonly ok: true;
+      readonly created: boolean;
+      /** True in a dry run for a file that is not on disk: the reference says it would be saved. */
+      readonly isDryRun?: true;
+    } & OffloadTarget)
   | { readonly ok: false; readonly error: string };
 
 /** Files written at the same time by {@link ToolResultOffloadWriter.write}. */
@@ -46,7 +52,9 @@ type Batch = {
  * so the reference may be sent; a crash before that leaves at most temp files, never a torn file
  * under a referenced name. Folders and files it has seen are remembered, so later batches do no
  * `mkdir` or `stat` for them; bucket retention run through this writer forgets the folders it removes.
- * With `dryRun` it only reads: each outcome is where a real write would put the bytes.
+ * With `dryRun` it only reads: each outcome is where a real write would put the bytes, and one whose
+ * file is not on disk carries `isDryRun` and a reference that says the output would be saved there
+ * (never that it was).
  */
 export class ToolResultOffloadWriter {
   readonly #folders = new Set<string>();
@@ -153,7 +161,7 @@ export class ToolResultOffloadWriter {
           return;
         }
       }
-      if (batch.dryRun) batch.outcomes[job.index] = { ok: true, created: false, ...jobTarget(job) };
+      if (batch.dryRun) batch.outcomes[job.index] = dryRunOutcome(jobTarget(job));
       else
         job.temp = await writeSyncedTemp(job.plan.alternate.path, { content: job.plan.stored, mode: 0o644 });
       // Claimed only once staged: a job that failed leaves the name to the next one, as a later run would.
@@ -235,4 +243,15 @@ function groupByName(jobs: readonly OffloadJob[]): Map<string, OffloadJob[]> {
     else group.push(job);
   }
   return groups;
+}
+
+/** A dry run's outcome for a file it did not write: the reference says it would be saved. */
+function dryRunOutcome(target: OffloadTarget): OffloadWriteOutcome {
+  return {
+    ok: true,
+    created: false,
+    isDryRun: true,
+    path: target.path,
+    reference: dryRunOffloadReference(target.reference),
+  };
 }

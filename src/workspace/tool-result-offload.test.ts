@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { offloadReference } from './offload-reference.js';
+import { dryRunOffloadReference, offloadReference } from './offload-reference.js';
 import { persistToolResult } from './persist-tool-result.js';
 import { planToolResultOffload } from './plan-tool-result-offload.js';
 import { leavesFolder } from './safe-path.js';
@@ -49,13 +49,28 @@ describe('persistToolResult', () => {
     expect((await readdir(path.dirname(expectedPath))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('returns the same reference in a dry run without writing anything', async () => {
+  it('says in a dry run that the output would be saved, writes nothing, and names a file only once it is there', async () => {
     const options = { workspace, sessionKey: 's', toolCallId: 'call_dry', content: big };
     const dry = await persistToolResult({ ...options, dryRun: true });
-    expect(dry).toMatchObject({ status: 'persisted', created: false });
+    if (dry.status !== 'persisted') throw new Error('expected an offload');
+    expect(dry).toMatchObject({ created: false, isDryRun: true });
     expect(await readdir(workspace)).toEqual([]);
+    expect(dry.reference).toMatch(
+      /^\[tool output not persisted: dry run\]\nFull output would be saved to: \S+call_dry\.txt \(not written\)\nOriginal size: 20000 chars\nPreview:\n/,
+    );
+    expect(dry.reference).not.toContain('Full output saved to');
+    expect(dry.reference).not.toContain('Read the saved file');
+    expect(
+      dry.reference.endsWith(
+        '(This request was built in a dry run: the full output was not saved anywhere.)',
+      ),
+    ).toBe(true);
     const real = await persistToolResult(options);
-    expect(real.status === 'persisted' && real.reference).toBe(dry.status === 'persisted' && dry.reference);
+    if (real.status !== 'persisted') throw new Error('expected an offload');
+    expect(dry.reference).toBe(dryRunOffloadReference(real.reference));
+    const again = await persistToolResult({ ...options, dryRun: true });
+    expect(again).toMatchObject({ reference: real.reference, path: real.path });
+    expect(again).not.toHaveProperty('isDryRun');
   });
 
   it('keeps a hostile id and session inside the tool-results folder', async () => {
@@ -256,9 +271,15 @@ describe('persistToolResult', () => {
       { ok: true, created: true, ...first.alternate },
       { ok: true, created: false, path: second.path, reference: second.reference },
     ];
-    expect(await new ToolResultOffloadWriter().write(plans, { dryRun: true })).toEqual(
-      expected.map((outcome) => ({ ...outcome, created: false })),
-    );
+    expect(await new ToolResultOffloadWriter().write(plans, { dryRun: true })).toEqual([
+      {
+        ...expected[0],
+        created: false,
+        isDryRun: true,
+        reference: dryRunOffloadReference(first.alternate.reference),
+      },
+      expected[1],
+    ]);
     expect(await new ToolResultOffloadWriter().write(plans)).toEqual(expected);
     expect((await readdir(path.dirname(second.path))).sort()).toEqual(
       [path.basename(first.alternate.path), 'call_0.txt'].sort(),

@@ -70,16 +70,20 @@ export function resolveAgentBudget(
 }
 
 /**
- * The agent preset as the CLI runs it: the workspace's agent settings, the budget, a read-only
- * tool-result offload (the reference the agent would send, nothing written), sequential ids.
+ * The agent preset as the CLI runs it: the workspace's agent settings, the budget, sequential ids and
+ * a read-only tool-result offload (nothing written; a reference to a file not on disk says the output
+ * would be saved there), unless `writeOffloads` (`build --write-offloads`) writes the files for real.
  */
 export function agentContext(request: {
   readonly workspace: string;
   readonly agent: AgentSettings;
   readonly budget: AgentBudget;
   readonly tokenCounter: TokenCounter;
+  /** Write oversized tool results to `.ctxloom/tool-results/` as the agent does. @default false */
+  readonly writeOffloads?: boolean;
 }): AgentContext {
   const { workspace, agent, budget, tokenCounter } = request;
+  const dryRun = request.writeOffloads !== true;
   const createBuilder = (sessionKey: string): ContextBuilder => {
     const preset = agentPresetOptions({
       workspace,
@@ -89,7 +93,7 @@ export function agentContext(request: {
       contextWindowTokens: budget.contextWindowTokens,
       maxOutputTokens: budget.maxOutputTokens,
       governor: {
-        offload: { dryRun: true },
+        offload: { dryRun },
         // The commands judge the budget themselves: build exits 3 (or warns with --allow-over-budget),
         // inspect warns, so the governor hands over what it built.
         onOverBudget: 'keep',

@@ -13,6 +13,7 @@ const BUILD_FLAGS = {
   'context-window': { type: 'string' },
   'max-output': { type: 'string' },
   'allow-over-budget': { type: 'boolean' },
+  'write-offloads': { type: 'boolean' },
   'strict-format': { type: 'boolean' },
   counter: { type: 'string' },
   tokenizer: { type: 'string' },

@@ -47,6 +47,9 @@ Options:
   --context-window N     agent: the model's window (default: agent.contextWindowTokens, else 65536)
   --max-output N         agent: tokens reserved for the answer (default: agent.maxOutputTokens, else 8192)
   --allow-over-budget    agent: print a context over the window or --max-tokens (a warning) instead of exit 3
+  --write-offloads       agent: save oversized tool results to DIR/.ctxloom/tool-results/ as the agent does,
+                         so the references printed point at real files (default: a dry run that writes
+                         nothing; its references say the output "would be saved to" a path)
   --counter NAME         ${COUNTER_TYPES.join(' | ')} (default: tokenCounter.type in ctxloom.yaml, else
                          tiktoken for a known OpenAI agent.model, else an estimate)
   --tokenizer FILE       the tokenizer.json for --counter hf (default: tokenCounter.tokenizerPath)
@@ -89,6 +92,7 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
     workspace,
     agent: settings,
     tokenCounter,
+    writeOffloads: flags['write-offloads'] === true,
     budget: resolveAgentBudget(
       {
         contextWindowTokens: positiveInteger('--context-window', flags['context-window']),
@@ -134,15 +138,18 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   return EXIT_CODES.ok;
 }
 
-/** @throws ContextError `INVALID_OPTIONS` for a window flag of the agent preset with another preset. */
+/** @throws ContextError `INVALID_OPTIONS` for a flag of the agent preset (window, offloads) with another preset. */
 function rejectAgentOnlyFlags(flags: BuildFlags, presetName: string): void {
-  const agentOnly = (['context-window', 'max-output', 'allow-over-budget'] as const).find(
+  const agentOnly = (['context-window', 'max-output', 'allow-over-budget', 'write-offloads'] as const).find(
     (name) => flags[name] !== undefined,
   );
   if (presetName === 'agent' || agentOnly === undefined) return;
   throw new ContextError({
     code: 'INVALID_OPTIONS',
-    message: `--${agentOnly} sets the window of the agent preset, but the preset is ${presetName}; add --preset agent, or use --max-tokens for the ${presetName} preset's budget.`,
+    message:
+      agentOnly === 'write-offloads'
+        ? `--write-offloads saves the agent preset's offloaded tool results, but the preset is ${presetName} (it offloads nothing); add --preset agent, or drop --write-offloads.`
+        : `--${agentOnly} sets the window of the agent preset, but the preset is ${presetName}; add --preset agent, or use --max-tokens for the ${presetName} preset's budget.`,
   });
 }
 

@@ -113,7 +113,11 @@ export const inspectCommand: CliCommand = {
         values['json'] === true ? `${JSON.stringify(jsonReport(shown), null, 2)}\n` : textReport(shown, io),
       );
       for (const warning of shown.inspection.warnings)
-        if (warning.type === 'over-window' || warning.type === 'store-load')
+        if (
+          warning.type === 'over-window' ||
+          warning.type === 'store-load' ||
+          warning.type === 'context-loss'
+        )
           io.stderr.write(`warning: ${warning.message}\n`);
       return EXIT_CODES.ok;
     } finally {

@@ -1,4 +1,4 @@
-import { type BuildTrace, traceDecisions } from '../../index.js';
+import { type BuildTrace, isContextLossWarning, traceDecisions } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { renderSectionTable } from '../render-section-table.js';
 import type { AgentContext } from './agent-context.js';
@@ -20,6 +20,7 @@ export function writeBuildResult(
   },
 ): void {
   const { flags, presetName, formatName, rendered, shown, problems } = result;
+  const lost = (shown.warnings ?? []).filter(isContextLossWarning);
   if (flags.json === true) {
     const report = {
       preset: presetName,
@@ -31,10 +32,12 @@ export function writeBuildResult(
       tokenCounter: shown.tokenCounter,
       ...(presetName === 'agent' ? { budget: result.budget } : {}),
       decisions: traceDecisions(shown),
-      warnings: [...problems, ...rendered.warnings],
+      warnings: [...lost.map((warning) => warning.message), ...problems, ...rendered.warnings],
+      ...(lost.length === 0 ? {} : { contextLoss: lost }),
     };
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else io.stdout.write(rendered.text);
+  for (const warning of lost) io.stderr.write(`warning (${warning.type}): ${warning.message}\n`);
   for (const warning of rendered.warnings) io.stderr.write(`warning (${formatName}): ${warning}\n`);
   for (const problem of problems) io.stderr.write(`warning: ${problem}\n`);
   if (flags['no-summary'] !== true && flags.json !== true)
