@@ -5,9 +5,10 @@ import { mergeContent } from '../providers/merge-content.js';
  * Two neighbouring messages of one role as one (what role merging sends instead of both): `first`'s
  * fields, with `second`'s fields that `first` lacks; contents merged (`mergeContent`), tool calls and
  * plain reasoning concatenated; `providerOptions` and `native` merged per provider (`second` wins a
- * key both set). An assistant message keeps its reasoning first: the leading reasoning parts of both
- * (in order) open the merged content, as Anthropic wants signed thinking first; every other part keeps
- * its order. No part is edited or dropped.
+ * key both set). An assistant message keeps its reasoning first: the second's leading reasoning parts
+ * follow the first's (as Anthropic wants signed thinking first), or the first's last reasoning part
+ * when it has reasoning further on, so reasoning parts never change order; every other part keeps its
+ * order. No part is edited or dropped.
  */
 export function mergeMessages(first: Message, second: Message): Message {
   const toolCalls = [...(first.toolCalls ?? []), ...(second.toolCalls ?? [])];
@@ -45,12 +46,13 @@ export function mergeMessageContent(first: Message, second: Message): Message['c
   const secondParts = merged.slice(count);
   const lead = leadingReasoning(secondParts);
   if (lead === 0) return merged;
-  const firstLead = leadingReasoning(firstParts);
-  // [r1…, rest1…] + [r2…, rest2…] → [r1…, r2…, rest1…, rest2…]
+  // [r1…, rest1…] + [r2…, rest2…] → [r1…, r2…, rest1…, rest2…]; after the first's last reasoning part
+  // when it has one further on, so no reasoning part changes place with another.
+  const at = firstParts.findLastIndex((part) => part.type === 'reasoning') + 1;
   return [
-    ...firstParts.slice(0, firstLead),
+    ...firstParts.slice(0, at),
     ...secondParts.slice(0, lead),
-    ...firstParts.slice(firstLead),
+    ...firstParts.slice(at),
     ...secondParts.slice(lead),
   ];
 }
