@@ -3,6 +3,7 @@ import { type Decision, decision } from '../core/decision.js';
 import { type Message, SECTION_KEY, sectionOf } from '../core/message.js';
 import { withLead } from '../core/with-lead.js';
 import type { BuildContext, ContextFilter, FilterResult } from '../pipeline/contracts.js';
+import { mergeCarriedFields } from './merge-messages.js';
 
 /** Options for {@link JoinSystemMessagesFilter}. */
 export type JoinSystemMessagesFilterOptions = {
@@ -96,10 +97,15 @@ export class JoinSystemMessagesFilter implements ContextFilter {
       section: sectionOf(message) ?? 'unknown',
       chars: texts[index]?.length ?? 0,
     }));
+    // Provider options (a cache marker) and native fields of the parts stay on the joined message.
+    let carried: Message = first;
+    for (const message of joined) carried = { ...carried, ...mergeCarriedFields(carried, message) };
     const merged: Message = {
       id: context.generateId(),
       role: 'system',
       content: texts.join(this.separator),
+      ...(carried.providerOptions === undefined ? {} : { providerOptions: carried.providerOptions }),
+      ...(carried.native === undefined ? {} : { native: carried.native }),
       metadata: { [SECTION_KEY]: this.section, [SYSTEM_PROMPT_PARTS_KEY]: parts },
     };
     const reason = `Joined ${joined.length} system parts (${parts.map((part) => part.section).join(', ')}) into one system message.`;

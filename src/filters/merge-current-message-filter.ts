@@ -3,7 +3,7 @@ import type { Decision } from '../core/decision.js';
 import { decision } from '../core/decision.js';
 import { type Message, sectionOf } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
-import { mergeContent } from '../providers/merge-content.js';
+import { mergeCarriedFields, mergeMessageContent } from './merge-messages.js';
 
 /** Options for {@link MergeCurrentMessageFilter}. */
 export type MergeCurrentMessageFilterOptions = {
@@ -62,7 +62,8 @@ export class MergeCurrentMessageFilter implements ContextFilter {
     const merged: Message = {
       ...previous,
       id: current.id,
-      content: mergeContent(previous.content, current.content),
+      content: mergeMessageContent(previous, current),
+      ...mergeCarriedFields(previous, current),
       metadata: { ...previous.metadata, ...current.metadata, [MERGED_FROM_KEY]: previous.id },
     };
     // One copy: the list up to the current message, the merged one over the previous, then the rest.

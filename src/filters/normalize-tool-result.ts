@@ -119,8 +119,18 @@ export function normalizeToolResultSync(
   if (originalChars <= maxChars) return { content, action: 'unchanged' };
   return {
     action: 'offload-candidate',
-    fallback: { content: truncateText(text, maxChars), action: 'truncated', originalChars },
+    fallback: {
+      content: truncatedContent(content, truncateText(text, maxChars)),
+      action: 'truncated',
+      originalChars,
+    },
   };
+}
+
+/** A lone text part keeps its provider options and native fields around the cut text; anything else becomes the text. */
+function truncatedContent(content: Content, text: string): Content {
+  const only = typeof content === 'string' || content.length !== 1 ? undefined : content[0];
+  return only?.type === 'text' && Object.keys(only).length > 2 ? [{ ...only, text }] : text;
 }
 
 /** nanobot's empty result: a blank string, an empty list, or a list of only blank text parts. */

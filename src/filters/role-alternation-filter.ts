@@ -2,7 +2,7 @@ import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { type Decision, decision } from '../core/decision.js';
 import type { Message } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
-import { mergeContent } from '../providers/merge-content.js';
+import { mergeMessages } from './merge-messages.js';
 
 /** Options for {@link RoleAlternationFilter}. */
 export type RoleAlternationFilterOptions = {
@@ -24,7 +24,8 @@ export const ROLE_ALTERNATION_FILTER_OPTION_KEYS = {
 /**
  * Makes the role sequence legal for strict providers (GLM error 1214, Anthropic): merges neighbouring
  * user or assistant messages of the same role, system messages between them not counting (strings
- * joined by a blank line, otherwise part lists concatenated; tool calls concatenated; the merged
+ * joined by a blank line, otherwise part lists concatenated, an assistant's leading reasoning parts
+ * first; tool calls concatenated; every other field kept, see `mergeMessages`; the merged
  * message takes the second one's place, after those system messages), drops trailing assistant messages (turning the last one
  * into a user message when only system messages would remain), inserts a synthetic user message
  * `(conversation continued)` before an assistant that follows the system messages, and replaces empty
@@ -156,15 +157,4 @@ export class RoleAlternationFilter implements ContextFilter {
       messageIds: messages.map((message) => message.id),
     });
   }
-}
-
-function mergeMessages(first: Message, second: Message): Message {
-  const toolCalls = [...(first.toolCalls ?? []), ...(second.toolCalls ?? [])];
-  const reasoning = [first.reasoning, second.reasoning].filter((text) => text !== undefined && text !== '');
-  return {
-    ...first,
-    content: mergeContent(first.content, second.content),
-    ...(toolCalls.length === 0 ? {} : { toolCalls }),
-    ...(reasoning.length === 0 ? {} : { reasoning: reasoning.join('\n\n') }),
-  };
 }

@@ -3,7 +3,8 @@ import type { Content, ContentPart } from '../core/message.js';
 /**
  * Merges two message contents: two strings join with `"\n\n"` (an empty side is
  * dropped, with no separator); otherwise both sides become part lists and are concatenated. A part
- * list is kept as is (items that are not content parts become text parts via `String`), `null` and
+ * list is kept as is (reasoning and provider parts included, whole; items that are not content parts
+ * become text parts via `String`), `null` and
  * `undefined` become no parts, and any other value becomes one text part.
  *
  * @example
@@ -33,5 +34,8 @@ function isContentPart(value: unknown): value is ContentPart {
   const type: unknown = Reflect.get(value, 'type');
   if (type === 'text') return typeof Reflect.get(value, 'text') === 'string';
   if (type === 'image' || type === 'file') return typeof Reflect.get(value, 'url') === 'string';
+  // Reasoning and provider parts are atomic: kept whole, never turned into text.
+  if (type === 'reasoning') return typeof Reflect.get(value, 'text') === 'string';
+  if (type === 'provider') return typeof Reflect.get(value, 'format') === 'string';
   return false;
 }

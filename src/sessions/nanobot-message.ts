@@ -2,9 +2,16 @@ import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { assertNever } from '../core/assert-never.js';
 import { isRecord } from '../core/is-record.js';
-import type { ContentPart, Message, Role, ToolCall } from '../core/message.js';
-import { contentPartSchema } from '../core/message-schema.js';
+import type { ContentPart, Message, ReasoningPart, Role, ToolCall } from '../core/message.js';
 import { RUNTIME_CONTEXT_KEY } from '../core/runtime-context-marker.js';
+import {
+  CTXLOOM_FIELDS_KEY,
+  joinStoredFields,
+  parseStoredFields,
+  type StoredFields,
+  splitStoredFields,
+  thinkingParts,
+} from './nanobot-stored-fields.js';
 
 /** A message as nanobot stores it: an OpenAI-chat-shaped JSON object. */
 export type NanobotDict = { readonly [key: string]: unknown };
@@ -47,8 +54,11 @@ const MODELLED: Readonly<Record<string, (value: unknown, role: Role) => boolean>
  * `tool_call_id` on a user message, …) is kept in `metadata.nanobot`, and `content` or `tool_calls`
  * that the mapping cannot hold exactly (`cache_control` on a block, `image_url.detail`, extra keys of
  * a call such as `index` or `extra_content`, `content: null`) are kept there as they were, so
- * {@link toNanobotDict} writes them back while the message still says the same. `fallbackId` names
- * messages stored without an `id`.
+ * {@link toNanobotDict} writes them back while the message still says the same. A line ctxloom wrote
+ * also carries `_ctxloom_fields` (message format 2: `output`, `providerOptions`, `native`, reasoning and
+ * provider parts, see {@link StoredFields}); when it says so, `thinking_blocks` are the message's leading
+ * Anthropic reasoning parts. `thinking_blocks` nanobot wrote itself stay in `metadata.nanobot`.
+ * `fallbackId` names messages stored without an `id`.
  */
 export function fromNanobotDict(value: unknown, fallbackId: string): Message | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
@@ -59,10 +69,43 @@ export function fromNanobotDict(value: unknown, fallbackId: string): Message | s
     return `unknown role ${JSON.stringify(role)}`;
   // Checked against ROLES above.
   const known = role as Role;
+  const stored = storedFieldsOf(dict, known);
+  if (stored !== undefined) {
+    const message = joinStoredFields(convert(dict, { id: fallbackId, role: known, stored }), stored);
+    if (message !== undefined) return message;
+  }
+  return convert(dict, { id: fallbackId, role: known, stored: undefined });
+}
+
+type Stored = { readonly fields: StoredFields; readonly thinkingParts: readonly ReasoningPart[] };
+
+/** The line's `_ctxloom_fields` (and the thinking blocks it claims), when they are what ctxloom writes. */
+function storedFieldsOf(dict: NanobotDict, role: Role): Stored | undefined {
+  if (dict[CTXLOOM_FIELDS_KEY] === undefined) return undefined;
+  const fields = parseStoredFields(dict[CTXLOOM_FIELDS_KEY]);
+  if (fields === undefined) return undefined;
+  if (fields.thinkingBlocks !== true) return { fields, thinkingParts: [] };
+  const parts = role === 'assistant' ? thinkingParts(dict['thinking_blocks']) : undefined;
+  return parts === undefined ? undefined : { fields, thinkingParts: parts };
+}
+
+/** The message nanobot's fields hold; with `stored`, `_ctxloom_fields` (and the thinking blocks it claims) are not unknown fields. */
+function convert(
+  dict: NanobotDict,
+  conversion: { readonly id: string; readonly role: Role; readonly stored: Stored | undefined },
+): Message {
+  const { role: known, stored, id: fallbackId } = conversion;
   const content = contentFromNanobot(dict['content']);
   const toolCalls = toolCallsFromNanobot(dict['tool_calls'], known);
+  const claimed =
+    stored === undefined
+      ? NOTHING_CLAIMED
+      : stored.fields.thinkingBlocks === true
+        ? CLAIMED_WITH_THINKING
+        : CLAIMED;
   const metadata = metadataFromNanobot(dict, {
     role: known,
+    claimed,
     lossy: {
       content: isLossy(dict['content'], contentToNanobot(content)),
       tool_calls: isLossy(
@@ -85,16 +128,24 @@ export function fromNanobotDict(value: unknown, fallbackId: string): Message | s
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
+const NOTHING_CLAIMED: ReadonlySet<string> = new Set();
+const CLAIMED: ReadonlySet<string> = new Set([CTXLOOM_FIELDS_KEY]);
+const CLAIMED_WITH_THINKING: ReadonlySet<string> = new Set([CTXLOOM_FIELDS_KEY, 'thinking_blocks']);
+
+/** How one dict converts: its role, the keys `_ctxloom_fields` claims, and whether content or calls lose something. */
+type Conversion = {
+  readonly role: Role;
+  readonly claimed: ReadonlySet<string>;
+  readonly lossy: Readonly<Record<'content' | 'tool_calls', boolean>>;
+};
+
 /** True when a stored field is present and converting it and back would not give it again. */
 function isLossy(stored: unknown, convertedBack: unknown): boolean {
   return stored !== undefined && !isDeepStrictEqual(stored, convertedBack);
 }
 
 /** `metadata`: `_ctxloom`'s fields, the timestamp, the runtime-context marker, and the rest under `nanobot`. */
-function metadataFromNanobot(
-  dict: NanobotDict,
-  conversion: { readonly role: Role; readonly lossy: Readonly<Record<'content' | 'tool_calls', boolean>> },
-): Record<string, unknown> | undefined {
+function metadataFromNanobot(dict: NanobotDict, conversion: Conversion): Record<string, unknown> | undefined {
   const extra = unmodelledFields(dict, conversion);
   const { timestamp, _ctxloom: own, _runtime_context: marker } = dict;
   // The common case (a timestamp and nothing else) gets a one-property object: a session keeps millions.
@@ -108,12 +159,10 @@ function metadataFromNanobot(
 }
 
 /** The fields a {@link Message} does not hold as they are, or undefined when there are none. */
-function unmodelledFields(
-  dict: NanobotDict,
-  conversion: { readonly role: Role; readonly lossy: Readonly<Record<'content' | 'tool_calls', boolean>> },
-): Record<string, unknown> | undefined {
+function unmodelledFields(dict: NanobotDict, conversion: Conversion): Record<string, unknown> | undefined {
   const extra: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(dict)) {
+    if (conversion.claimed.has(key)) continue;
     const modelled = MODELLED[key];
     if (modelled === undefined || !modelled(field, conversion.role)) extra[key] = field;
   }
@@ -130,27 +179,24 @@ export function toNanobotDict(message: Message): NanobotDict {
     ...own
   } = message.metadata ?? {};
   const { content: rawContent, tool_calls: rawCalls, ...extra } = isRecord(extraValue) ? extraValue : {};
-  const calls = message.toolCalls ?? [];
+  const split = splitStoredFields(message, extra['thinking_blocks'] !== undefined);
+  const calls = split.toolCalls;
   const keepContent =
-    rawContent !== undefined && isDeepStrictEqual(contentFromNanobot(rawContent), message.content);
-  const keepCalls =
-    rawCalls !== undefined && isDeepStrictEqual(toolCallsFromNanobot(rawCalls, message.role), calls);
+    rawContent !== undefined && isDeepStrictEqual(contentFromNanobot(rawContent), split.content);
   return {
     ...extra,
     role: message.role,
-    content: keepContent ? rawContent : contentToNanobot(message.content),
+    content: keepContent ? rawContent : contentToNanobot(split.content),
     ...(typeof timestamp === 'string' ? { timestamp } : {}),
-    ...(keepCalls
-      ? { tool_calls: rawCalls }
-      : calls.length === 0
-        ? {}
-        : { tool_calls: calls.map(toolCallToNanobot) }),
+    ...toolCallsToNanobot(calls, { raw: rawCalls, role: message.role }),
     ...(message.toolCallId === undefined ? {} : { tool_call_id: message.toolCallId }),
     ...(message.name === undefined ? {} : { name: message.name }),
     ...(message.reasoning === undefined ? {} : { reasoning_content: message.reasoning }),
+    ...(split.thinkingBlocks === undefined ? {} : { thinking_blocks: split.thinkingBlocks }),
     ...(runtimeContext === undefined ? {} : { _runtime_context: runtimeContext }),
     id: message.id,
     ...(Object.keys(own).length > 0 ? { _ctxloom: own } : {}),
+    ...(split.fields === undefined ? {} : { [CTXLOOM_FIELDS_KEY]: split.fields }),
   };
 }
 
@@ -162,6 +208,16 @@ export function derivedMessageId(ordinal: number, line: string | Uint8Array): st
   // Hashed in parts and hex-encoded from the digest's first 16 bytes: the same id as hashing
   // `${ordinal}\n${line}` and keeping 32 hex digits, without a concatenated copy or a sliced string.
   return createHash('sha256').update(`${ordinal}\n`).update(line).digest().toString('hex', 0, 16);
+}
+
+/** `tool_calls` as they were read when they still say the same, else converted; nothing without calls. */
+function toolCallsToNanobot(
+  calls: readonly ToolCall[],
+  stored: { readonly raw: unknown; readonly role: Role },
+): { tool_calls?: unknown } {
+  if (stored.raw !== undefined && isDeepStrictEqual(toolCallsFromNanobot(stored.raw, stored.role), calls))
+    return { tool_calls: stored.raw };
+  return calls.length === 0 ? {} : { tool_calls: calls.map(toolCallToNanobot) };
 }
 
 /** Converts one {@link ToolCall} to OpenAI's `{ id, type: 'function', function: { name, arguments } }`. */
@@ -200,10 +256,6 @@ function blockFromNanobot(block: unknown): ContentPart | undefined {
   const path = typeof meta['path'] === 'string' ? { path: meta['path'] } : {};
   if (block['type'] === 'text' && typeof block['text'] === 'string')
     return { type: 'text', text: block['text'] };
-  if (block['type'] === 'reasoning' || block['type'] === 'provider') {
-    const parsed = contentPartSchema.safeParse(block);
-    return parsed.success ? (parsed.data as ContentPart) : undefined;
-  }
   if (block['type'] === 'image_url') return imageFromNanobot(block, { ...path, ...mediaTypeOf(meta) });
   if (block['type'] === 'file' && isRecord(block['file'])) return fileFromNanobot(block['file'], path);
   return undefined;
@@ -228,9 +280,10 @@ function mediaTypeOf(meta: Record<string, unknown>): { mediaType?: string } {
   return typeof meta['media_type'] === 'string' ? { mediaType: meta['media_type'] } : {};
 }
 
+/** nanobot's `content`; reasoning and provider parts are not nanobot blocks (they go to `_ctxloom_fields`). */
 function contentToNanobot(content: string | readonly ContentPart[]): unknown {
   if (typeof content === 'string') return content;
-  return content.map((part) => {
+  return content.flatMap((part) => {
     switch (part.type) {
       case 'text':
         return { type: 'text', text: part.text };
@@ -252,7 +305,7 @@ function contentToNanobot(content: string | readonly ContentPart[]): unknown {
         };
       case 'reasoning':
       case 'provider':
-        return part;
+        return [];
       default:
         return assertNever(part);
     }

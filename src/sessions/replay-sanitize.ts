@@ -26,8 +26,8 @@ const MAX_CLI_APP_BREADCRUMBS = 8;
  * joined with `\n`, then trimmed); user text gets an `[image: path]` line per non-empty `media` path;
  * a user row without a recorded marker gets up to 8 legacy `cli_apps` breadcrumbs (not in the public
  * view); blank assistant text is dropped unless the message has tool calls, reasoning or thinking
- * blocks. Only the whitelisted fields survive (role, content, toolCalls, toolCallId, name, reasoning;
- * `thinkingBlocks` and, when kept, the runtime-context marker in metadata).
+ * blocks. Every message field survives (message format 2 fields included) except metadata, cut to
+ * `thinkingBlocks` and, when kept, the runtime-context marker (nanobot drops the rest, timestamps too).
  */
 export function replayMessage(message: Message, includeRuntimeContext: boolean): Message | undefined {
   if (hasNanobotFlag(message, '_command')) return undefined;
@@ -49,16 +49,10 @@ export function replayMessage(message: Message, includeRuntimeContext: boolean):
     ...(kept ? { [RUNTIME_CONTEXT_KEY]: marker } : {}),
     ...(thinking === undefined ? {} : { thinkingBlocks: thinking }),
   };
-  return {
-    id: message.id,
-    role: message.role,
-    content,
-    ...(message.toolCalls === undefined ? {} : { toolCalls: message.toolCalls }),
-    ...(message.toolCallId === undefined ? {} : { toolCallId: message.toolCallId }),
-    ...(message.name === undefined ? {} : { name: message.name }),
-    ...(message.reasoning === undefined ? {} : { reasoning: message.reasoning }),
-    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
-  };
+  // Every message field stays (message format 2's output, providerOptions, native and what comes
+  // after); only metadata is cut to what nanobot's replay keeps.
+  const { metadata: _stored, ...fields } = message;
+  return { ...fields, content, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) };
 }
 
 function visibleContent(

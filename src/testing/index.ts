@@ -24,6 +24,17 @@ export {
   type TokenCounterContractOptions,
 } from './contracts/token-counter-contract.js';
 export {
+  anyContentPartArbitrary,
+  jsonObjectArbitrary,
+  nativeFieldsArbitrary,
+  providerOptionsArbitrary,
+  providerPartArbitrary,
+  reasoningPartArbitrary,
+  richConversationArbitrary,
+  richMessageArbitrary,
+  TOOL_OUTPUT_TYPES,
+} from './message-format-2-arbitraries.js';
+export {
   createScriptedSummarizer,
   type ScriptedSummarizer,
   type ScriptedSummarizerKind,
