@@ -1,5 +1,6 @@
 import { EstimatingTokenCounter } from './estimating-token-counter.js';
 import { ScaledTokenCounter } from './scaled-token-counter.js';
+import { resolveTiktokenEncoding, type TiktokenEncodingName } from './tiktoken-encoding.js';
 import type { TokenCounter } from './token-counter.js';
 
 /**
@@ -19,10 +20,23 @@ export function isClaudeModel(model: string | undefined): boolean {
 /**
  * The default counter for a model: for a Claude model, the estimator scaled by
  * {@link CLAUDE_TOKEN_FACTOR} (`scaled(1.25):estimate:o200k` in traces), so budgets count Claude
- * conservatively; for any other model (or none), the `EstimatingTokenCounter`.
+ * conservatively; for any other model (or none), the `EstimatingTokenCounter`, which for an OpenAI
+ * model (GPT-4o, 4.1, 5, o-series, GPT-4, 3.5) confirms a budget refusal with the exact tiktoken count.
  * @example const tokenCounter = tokenCounterForModel('claude-sonnet-4-5');
  */
 export function tokenCounterForModel(model: string | undefined): TokenCounter {
-  const estimate = new EstimatingTokenCounter();
-  return isClaudeModel(model) ? new ScaledTokenCounter(estimate, { factor: CLAUDE_TOKEN_FACTOR }) : estimate;
+  if (isClaudeModel(model))
+    return new ScaledTokenCounter(new EstimatingTokenCounter(), { factor: CLAUDE_TOKEN_FACTOR });
+  const exactEncoding = openAIEncodingOf(model);
+  return new EstimatingTokenCounter(exactEncoding === undefined ? {} : { exactEncoding });
+}
+
+function openAIEncodingOf(model: string | undefined): TiktokenEncodingName | undefined {
+  if (model === undefined) return undefined;
+  try {
+    return resolveTiktokenEncoding(model);
+  } catch {
+    // Not an OpenAI model: no exact counter to confirm a refusal with.
+    return undefined;
+  }
 }
