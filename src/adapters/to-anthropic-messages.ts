@@ -1,8 +1,3 @@
-import {
-  type CacheBreakpointPlan,
-  type PlanCacheBreakpointsOptions,
-  planCacheBreakpoints,
-} from '../cache/plan-cache-breakpoints.js';
 import { textOf } from '../core/content.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
@@ -23,6 +18,11 @@ import type {
   AnthropicTool,
 } from './anthropic-types.js';
 import { checkMessages } from './check-messages.js';
+import {
+  type CacheBreakpointPlan,
+  type PlanCacheBreakpointsOptions,
+  planCacheBreakpoints,
+} from './plan-cache-breakpoints.js';
 import { repairToolPairing, type ToolPairingOptions } from './repair-tool-pairing.js';
 import { scrubWithWarning } from './scrub-lone-surrogates.js';
 

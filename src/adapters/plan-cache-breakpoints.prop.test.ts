@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import type { AnthropicContentBlock, AnthropicMessage, AnthropicTool } from '../adapters/anthropic-types.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
+import type { AnthropicContentBlock, AnthropicMessage, AnthropicTool } from './anthropic-types.js';
 import { type AnthropicCacheableRequest, planCacheBreakpoints } from './plan-cache-breakpoints.js';
 import { prefixTokens } from './prompt-cache-request.js';
 import { anthropicPromptCacheRequest } from './to-prompt-cache-request.js';

@@ -1,12 +1,10 @@
-import type {
-  AnthropicCacheControl,
-  AnthropicContentBlock,
-  AnthropicMessage,
-  AnthropicSystem,
-  AnthropicTool,
-} from '../adapters/anthropic-types.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { applyCacheMarkers, stripCacheMarkers } from './apply-cache-markers.js';
+import type { AnthropicCacheControl, AnthropicContentBlock } from './anthropic-types.js';
+import {
+  type AnthropicCacheableRequest,
+  applyCacheMarkers,
+  stripCacheMarkers,
+} from './apply-cache-markers.js';
 import { type PromptCacheBlock, prefixKeys, prefixTokens } from './prompt-cache-request.js';
 import {
   ANTHROPIC_LOOKBACK_BLOCKS,
@@ -15,12 +13,7 @@ import {
 } from './prompt-cache-rules.js';
 import { anthropicPromptCacheRequest } from './to-prompt-cache-request.js';
 
-/** The parts of an Anthropic Messages request the planner marks. */
-export type AnthropicCacheableRequest = {
-  readonly tools?: AnthropicTool[] | undefined;
-  readonly system?: AnthropicSystem | undefined;
-  readonly messages: AnthropicMessage[];
-};
+export type { AnthropicCacheableRequest } from './apply-cache-markers.js';
 
 /** Options for {@link planCacheBreakpoints}. */
 export type PlanCacheBreakpointsOptions = {
