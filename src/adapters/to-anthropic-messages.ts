@@ -1,9 +1,3 @@
-import {
-  type CacheBreakpointPlan,
-  PLAN_CACHE_BREAKPOINTS_OPTION_KEYS,
-  type PlanCacheBreakpointsOptions,
-  planCacheBreakpoints,
-} from '../cache/plan-cache-breakpoints.js';
 import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { textOf } from '../core/content.js';
 import type { Message } from '../core/message.js';
@@ -28,6 +22,12 @@ import type {
 } from './anthropic-types.js';
 import { checkMessages } from './check-messages.js';
 import { layoutOf, nativeFieldsOf } from './native-fields.js';
+import {
+  type CacheBreakpointPlan,
+  PLAN_CACHE_BREAKPOINTS_OPTION_KEYS,
+  type PlanCacheBreakpointsOptions,
+  planCacheBreakpoints,
+} from './plan-cache-breakpoints.js';
 import { ANTHROPIC } from './read-anthropic-block.js';
 import {
   repairToolPairing,

@@ -1,4 +1,4 @@
-import { anthropicMinCacheableTokens } from '../cache/prompt-cache-rules.js';
+import { anthropicMinCacheableTokens } from '../adapters/prompt-cache-rules.js';
 import type { OptionKeys } from '../core/check-options.js';
 import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';

@@ -1,14 +1,14 @@
-import { checkOptions, type OptionKeys } from '../core/check-options.js';
-import type { Message } from '../core/message.js';
-import type { ToolDefinition } from '../core/tool-definition.js';
-import type { TokenCounter } from '../tokens/token-counter.js';
 import {
   type PromptCacheArea,
   type PromptCacheRequest,
   prefixKeys,
   prefixTokens,
-} from './prompt-cache-request.js';
-import { messagesPromptCacheRequest } from './to-prompt-cache-request.js';
+} from '../adapters/prompt-cache-request.js';
+import { messagesPromptCacheRequest } from '../adapters/to-prompt-cache-request.js';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
+import type { Message } from '../core/message.js';
+import type { ToolDefinition } from '../core/tool-definition.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
 
 /** Options for {@link diffRequests}. */
 export type DiffRequestsOptions = {

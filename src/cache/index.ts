@@ -6,7 +6,47 @@
  * a token counter on it (`UsageCalibratedTokenCounter`) and replay a session under Anthropic's or
  * OpenAI's caching rules (`simulatePromptCache`). Pure and free of SDK imports.
  */
-export { applyCacheMarkers, type CacheMarkerPlacement, stripCacheMarkers } from './apply-cache-markers.js';
+export {
+  applyCacheMarkers,
+  type CacheMarkerPlacement,
+  stripCacheMarkers,
+} from '../adapters/apply-cache-markers.js';
+export {
+  type AnthropicCacheableRequest,
+  type CacheBreakpointPlan,
+  type CacheMarkerKind,
+  DEFAULT_PLAN_CACHE_BREAKPOINTS,
+  type PlanCacheBreakpointsOptions,
+  type PlannedCacheMarker,
+  type PlannedCacheRequest,
+  planCacheBreakpoints,
+} from '../adapters/plan-cache-breakpoints.js';
+export {
+  type PromptCacheArea,
+  type PromptCacheBlock,
+  type PromptCacheRequest,
+  prefixKeys,
+  prefixTokens,
+  requestTokens,
+} from '../adapters/prompt-cache-request.js';
+export {
+  ANTHROPIC_DEFAULT_MIN_TOKENS,
+  ANTHROPIC_LOOKBACK_BLOCKS,
+  ANTHROPIC_MAX_BREAKPOINTS,
+  ANTHROPIC_TTL_MS,
+  anthropicMinCacheableTokens,
+  DEFAULT_PROMPT_CACHE_MULTIPLIERS,
+  OPENAI_CACHE_INCREMENT,
+  OPENAI_MIN_CACHED_TOKENS,
+  type PromptCacheMultipliers,
+} from '../adapters/prompt-cache-rules.js';
+export {
+  type AnthropicCacheInput,
+  anthropicPromptCacheRequest,
+  messagesPromptCacheRequest,
+  openAIPromptCacheRequest,
+  type PromptCacheRequestOptions,
+} from '../adapters/to-prompt-cache-request.js';
 export {
   CacheAwareTrimFilter,
   type CacheAwareTrimFilterOptions,
@@ -42,48 +82,12 @@ export {
   planCacheAwareTrim,
 } from './plan-cache-aware-trim.js';
 export {
-  type AnthropicCacheableRequest,
-  type CacheBreakpointPlan,
-  type CacheMarkerKind,
-  DEFAULT_PLAN_CACHE_BREAKPOINTS,
-  type PlanCacheBreakpointsOptions,
-  type PlannedCacheMarker,
-  type PlannedCacheRequest,
-  planCacheBreakpoints,
-} from './plan-cache-breakpoints.js';
-export {
-  type PromptCacheArea,
-  type PromptCacheBlock,
-  type PromptCacheRequest,
-  prefixKeys,
-  prefixTokens,
-  requestTokens,
-} from './prompt-cache-request.js';
-export {
-  ANTHROPIC_DEFAULT_MIN_TOKENS,
-  ANTHROPIC_LOOKBACK_BLOCKS,
-  ANTHROPIC_MAX_BREAKPOINTS,
-  ANTHROPIC_TTL_MS,
-  anthropicMinCacheableTokens,
-  DEFAULT_PROMPT_CACHE_MULTIPLIERS,
-  OPENAI_CACHE_INCREMENT,
-  OPENAI_MIN_CACHED_TOKENS,
-  type PromptCacheMultipliers,
-} from './prompt-cache-rules.js';
-export {
   type PromptCacheSimulation,
   type SimulatedCacheRequest,
   type SimulatedCacheTotals,
   type SimulatePromptCacheOptions,
   simulatePromptCache,
 } from './simulate-prompt-cache.js';
-export {
-  type AnthropicCacheInput,
-  anthropicPromptCacheRequest,
-  messagesPromptCacheRequest,
-  openAIPromptCacheRequest,
-  type PromptCacheRequestOptions,
-} from './to-prompt-cache-request.js';
 export {
   DEFAULT_USAGE_CALIBRATION,
   type TokenCalibrationSample,

@@ -1,5 +1,5 @@
-import { type PromptCacheRequest, prefixKeys, prefixTokens } from './prompt-cache-request.js';
-import { ANTHROPIC_MAX_BREAKPOINTS, ANTHROPIC_TTL_MS } from './prompt-cache-rules.js';
+import { type PromptCacheRequest, prefixKeys, prefixTokens } from '../adapters/prompt-cache-request.js';
+import { ANTHROPIC_MAX_BREAKPOINTS, ANTHROPIC_TTL_MS } from '../adapters/prompt-cache-rules.js';
 
 /** A cache entry: a prefix fingerprint alive until `expiresAt`, refreshed on every read. */
 export type CacheEntry = { expiresAt: number; readonly ttlMs: number };

@@ -1,5 +1,5 @@
-import { type PromptCacheRequest, prefixKeys, prefixTokens } from './prompt-cache-request.js';
-import { OPENAI_CACHE_INCREMENT, OPENAI_MIN_CACHED_TOKENS } from './prompt-cache-rules.js';
+import { type PromptCacheRequest, prefixKeys, prefixTokens } from '../adapters/prompt-cache-request.js';
+import { OPENAI_CACHE_INCREMENT, OPENAI_MIN_CACHED_TOKENS } from '../adapters/prompt-cache-rules.js';
 import type { CacheEntry, CacheStep } from './simulate-anthropic-cache.js';
 
 /**

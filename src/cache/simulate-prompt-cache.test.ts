@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PromptCacheBlock, PromptCacheRequest } from './prompt-cache-request.js';
+import type { PromptCacheBlock, PromptCacheRequest } from '../adapters/prompt-cache-request.js';
 import { simulatePromptCache } from './simulate-prompt-cache.js';
 
 type Spec = readonly [tokens: number, text: string, ttl?: '5m' | '1h'];

@@ -1,12 +1,12 @@
-import { checkOptions, type OptionKeys } from '../core/check-options.js';
-import { ContextError } from '../core/errors.js';
-import type { PromptCacheRequest } from './prompt-cache-request.js';
+import type { PromptCacheRequest } from '../adapters/prompt-cache-request.js';
 import {
   ANTHROPIC_LOOKBACK_BLOCKS,
   anthropicMinCacheableTokens,
   DEFAULT_PROMPT_CACHE_MULTIPLIERS,
   type PromptCacheMultipliers,
-} from './prompt-cache-rules.js';
+} from '../adapters/prompt-cache-rules.js';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
+import { ContextError } from '../core/errors.js';
 import { anthropicCacheStep, type CacheEntry, type CacheStep } from './simulate-anthropic-cache.js';
 import { openAICacheStep } from './simulate-openai-cache.js';
 

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { ContextError } from '../core/errors.js';
 import { ByteTokenCounter } from '../tokens/byte-token-counter.js';
-import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
 import { HFTokenCounter } from '../tokens/hf-token-counter.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import { resolveTiktokenEncoding } from '../tokens/tiktoken-encoding.js';
 import { TiktokenTokenCounter } from '../tokens/tiktoken-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
+import { tokenCounterForModel } from '../tokens/token-counter-for-model.js';
 import type { TokenCounterConfig } from './config-schema.js';
 
 /** Where {@link createTokenCounter} resolves relative paths and which model it falls back to. */
@@ -23,8 +23,9 @@ export type CreateTokenCounterOptions = {
 /**
  * Makes the token counter a configuration asks for: `simple`, `byte`, `tiktoken` (encoding, else
  * the encoding of `config.model` or `model`, else o200k_base) or `hf` (a local tokenizer.json).
- * Without a config: exact tiktoken counting when `model` is a known OpenAI model, else the
- * calibrated estimate (`EstimatingTokenCounter`).
+ * Without a config: exact tiktoken counting when `model` is a known OpenAI model, else
+ * `tokenCounterForModel(model)`: the calibrated estimate (`EstimatingTokenCounter`), × 1.25 for a
+ * Claude model (`CLAUDE_TOKEN_FACTOR`).
  * @throws ContextError `INVALID_OPTIONS` when `hf` has no tokenizerPath or a tiktoken model is unknown;
  * `TOKENIZER_UNAVAILABLE` when the tokenizer file cannot be loaded.
  */
@@ -35,7 +36,7 @@ export async function createTokenCounter(options: CreateTokenCounterOptions): Pr
     case undefined:
       return model !== undefined && isKnownModel(model)
         ? TiktokenTokenCounter.create({ ...signal, model })
-        : new EstimatingTokenCounter();
+        : tokenCounterForModel(model);
     case 'simple':
       return new SimpleTokenCounter();
     case 'byte':

@@ -1,5 +1,5 @@
-import type { CacheBreakpointPlan } from '../cache/plan-cache-breakpoints.js';
-import type { PromptCacheRequest } from '../cache/prompt-cache-request.js';
+import type { CacheBreakpointPlan } from '../adapters/plan-cache-breakpoints.js';
+import type { PromptCacheRequest } from '../adapters/prompt-cache-request.js';
 import { type PromptCacheSimulation, simulatePromptCache } from '../cache/simulate-prompt-cache.js';
 import { ContextError, throwIfAborted } from '../core/errors.js';
 import type { Message } from '../core/message.js';

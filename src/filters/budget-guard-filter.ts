@@ -33,7 +33,9 @@ export const BUDGET_GUARD_FILTER_OPTION_KEYS = {
  * with the builder's counter) fits `budgetTokens`, and otherwise throws a `BudgetUnsatisfiableError`
  * naming the total, the budget and the tokens that are never cut (system messages, tool schemas and
  * the last user message). With `onOverBudget: 'keep'` the request passes unchanged. Changes nothing
- * (the same array comes back) when it fits. The messages' tokens of a list derived from the last one
+ * (the same array comes back) when it fits. When the counter is an estimate that can load an exact
+ * counter (`loadExactCounter`, e.g. the estimator for an OpenAI model), a request over budget on the
+ * estimate is counted exactly and refused only if the exact count is over too. The messages' tokens of a list derived from the last one
  * are that list's total plus what was added, minus what was removed (counts are per message).
  * @throws ContextError `INVALID_OPTIONS` when `budgetTokens` is not a finite number ≥ 0.
  */
@@ -88,23 +90,48 @@ export class BudgetGuardFilter implements ContextFilter {
   }
 
   // biome-ignore lint/complexity/useMaxParams: the ContextFilter contract fixes this signature
-  apply(messages: readonly Message[], input: BuildInput, context: BuildContext): FilterResult {
+  apply(
+    messages: readonly Message[],
+    input: BuildInput,
+    context: BuildContext,
+  ): FilterResult | Promise<FilterResult> {
     if (this.#onOverBudget === 'keep') return { messages, decisions: [] };
     const counter = context.tokenCounter;
     const toolTokens = counter.countTools(input.tools ?? []);
     const total = this.#messageTokens(messages, counter) + toolTokens;
     if (total <= this.budgetTokens) return { messages, decisions: [] };
+    const exact = counter.loadExactCounter;
+    if (exact === undefined) throw this.#unsatisfiable(messages, { counter, tools: input.tools, total });
+    // Over on an estimate: refuse only if the exact count of what is left is over too.
+    return exact().then((exactCounter) => {
+      const exactTotal = exactCounter.countMessages(messages) + exactCounter.countTools(input.tools ?? []);
+      if (exactTotal <= this.budgetTokens) return { messages, decisions: [] };
+      throw this.#unsatisfiable(messages, { counter: exactCounter, tools: input.tools, total: exactTotal });
+    });
+  }
+
+  #unsatisfiable(
+    messages: readonly Message[],
+    run: {
+      readonly counter: TokenCounter;
+      readonly tools: BuildInput['tools'];
+      readonly total: number;
+    },
+  ): BudgetUnsatisfiableError {
+    const { counter, total } = run;
+    const toolTokens = counter.countTools(run.tools ?? []);
     const lastUser = messages.findLast((message) => message.role === 'user');
     const pinnedTokens =
       counter.countMessages(messages.filter((message) => message.role === 'system')) +
       (lastUser === undefined ? 0 : counter.countMessage(lastUser)) +
       toolTokens;
-    throw new BudgetUnsatisfiableError({
+    const counted = counter.kind === 'exact' ? ` (exact, ${counter.id})` : '';
+    return new BudgetUnsatisfiableError({
       budget: this.budgetTokens,
       required: total,
       pinnedTokens,
       message:
-        `The request needs ${formatCount(total)} tokens after every cut (system messages, ${formatCount(toolTokens)} ` +
+        `The request needs ${formatCount(total)} tokens${counted} after every cut (system messages, ${formatCount(toolTokens)} ` +
         `tokens of tool schemas and the last user message: ${formatCount(pinnedTokens)}) but the budget is ` +
         `${formatCount(this.budgetTokens)}; ${this.#hint}.`,
     });

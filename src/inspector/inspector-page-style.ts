@@ -41,7 +41,9 @@ pre.clipped { max-height: 9.5em; overflow: hidden; position: relative; }
 button.expand { font-size: 12px; border: 0; background: none; color: #0b57d0; padding: 0; }
 .scroll-x { overflow-x: auto; max-width: 100%; }
 #trace { border-collapse: collapse; width: 100%; }
-#trace td, #trace th { border-bottom: 1px solid #eee; padding: 4px 8px; vertical-align: top; text-align: left; overflow-wrap: anywhere; }
+#trace td, #trace th { border-bottom: 1px solid #eee; padding: 4px 8px; vertical-align: top; text-align: left; overflow-wrap: break-word; }
+#trace th, #trace td:nth-child(-n+5) { white-space: nowrap; }
+#trace td:last-child { min-width: 18em; }
 #trace ul { margin: 0; padding-left: 16px; }
 .toolbar { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 8px 0; }
 .toolbar input { flex: 1 1 160px; min-width: 0; padding: 4px 8px; }

@@ -76,6 +76,20 @@ function layoutProblems(page: Page): Promise<string[]> {
     for (const count of Array.from(document.querySelectorAll('nav .count'))) {
       if (count.getClientRects().length > 1) problems.push(`nav count wraps: ${count.textContent}`);
     }
+    // no table cell breaks a short word ("identity", "provider") across lines: each piece between
+    // spaces, hyphens and slashes up to 24 characters must sit on one line box
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let text = walker.nextNode(); text !== null; text = walker.nextNode()) {
+      if (text.parentElement?.closest('td, th') === null) continue;
+      for (const match of (text.textContent ?? '').matchAll(/[^\s\-/]{2,24}/g)) {
+        const range = document.createRange();
+        range.setStart(text, match.index);
+        range.setEnd(text, match.index + match[0].length);
+        const lines = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)));
+        if (lines.size > 1)
+          problems.push(`${describe(text.parentElement as Element)} breaks "${match[0]}" inside the word`);
+      }
+    }
     return problems.slice(0, 20);
   });
 }
@@ -338,6 +352,8 @@ describe.skipIf(!isAvailable)(
       ).toBeGreaterThanOrEqual(380);
       expect(await layoutProblems(page)).toEqual([]);
       await page.screenshot({ path: path.join(RESULTS, 'inspector-400.png') });
+      await page.locator('#trace').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(RESULTS, 'inspector-400-trace.png') });
       await page.screenshot({ path: path.join(RESULTS, 'inspector-400-full.png'), fullPage: true });
       await page.locator('#tab-timeline').click();
       await page.locator('#timeline details.turn').first().waitFor();
@@ -345,6 +361,15 @@ describe.skipIf(!isAvailable)(
       await page.screenshot({ path: path.join(RESULTS, 'inspector-400-timeline.png'), fullPage: true });
       expect(errors).toEqual([]);
     }, 120_000);
+
+    it('breaks no word of the trace table at 1280 px', async () => {
+      const { page, errors } = await open(1280, `#/session/${encodeURIComponent('cli:direct')}`);
+      await page.waitForSelector('#trace');
+      expect(errors).toEqual([]);
+      expect(await layoutProblems(page)).toEqual([]);
+      await page.locator('#trace').screenshot({ path: path.join(RESULTS, 'inspector-1280-trace.png') });
+      await page.close();
+    });
 
     it('opens a 50,000-message session one page at a time', async () => {
       const { page, errors } = await open(1400, `#/session/${encodeURIComponent(BIG_KEY)}`);

@@ -42,6 +42,7 @@ import type { SkillsIndexFormat } from '../skills/render-skills-index.js';
 import type { SkillEnvironment } from '../skills/skill-environment.js';
 import { SkillsCatalog } from '../skills/skills-catalog.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
+import { tokenCounterForModel } from '../tokens/token-counter-for-model.js';
 import { resolveAgentWorkspace } from '../workspace/agent-workspace.js';
 import type { WorkspaceFileCache } from '../workspace/file-cache.js';
 import { AgentHistoryWindow, type AgentHistoryWindowOptions } from './for-agent-history-window.js';
@@ -71,8 +72,13 @@ export type AgentPresetOptions = {
   readonly projectWorkspace?: string;
   /** The channel (picks the identity's format hint), e.g. `cli`, `telegram`. @default undefined (no hint) */
   readonly channel?: string;
-  /** Counts tokens for the budget and the trace. @default EstimatingTokenCounter */
+  /** Counts tokens for the budget and the trace. @default tokenCounterForModel(model) */
   readonly tokenCounter?: TokenCounter;
+  /**
+   * The model the context is for. Without a `tokenCounter`, a Claude model (`/claude/i`) is counted
+   * conservatively (the estimate × `CLAUDE_TOKEN_FACTOR`, 1.25). @default none (EstimatingTokenCounter)
+   */
+  readonly model?: string;
   /** The model's context window. @default 65536 */
   readonly contextWindowTokens?: number;
   /** Tokens reserved for the answer. @default 8192 */
@@ -153,6 +159,7 @@ export const AGENT_PRESET_OPTION_KEYS = {
   generateId: true,
   debug: true,
   historyWindow: true,
+  model: true,
 } as const satisfies OptionKeys<AgentPresetOptions>;
 
 type Defined<TValue> = Exclude<TValue, undefined | false>;
@@ -239,12 +246,13 @@ export function agentPresetOptions(options: AgentPresetOptions): ContextPipeline
   }
   const { agentDir, isSeparateProject } = resolveAgentWorkspace(options);
   const catalog = options.skills?.catalog ?? agentCatalog(agentDir, options.skills ?? {});
+  const tokenCounter = options.tokenCounter ?? tokenCounterForModel(options.model);
   const governor = new ContextGovernor({
     ...options.governor,
     contextWindowTokens: options.contextWindowTokens ?? DEFAULT_AGENT_PRESET.contextWindowTokens,
     maxOutputTokens: options.maxOutputTokens ?? DEFAULT_AGENT_PRESET.maxOutputTokens,
     workspace: agentDir,
-    ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter }),
+    tokenCounter,
   });
   const history =
     options.historyWindow === false
@@ -267,7 +275,7 @@ export function agentPresetOptions(options: AgentPresetOptions): ContextPipeline
     // Every filter above depends only on its list and the build input: a build whose providers give
     // the same messages as the last one (files, memory and skills unchanged) reuses its result.
     reuseUnchangedBuilds: true,
-    ...pipelineOptions(options),
+    ...pipelineOptions({ ...options, tokenCounter }),
   };
 }
 

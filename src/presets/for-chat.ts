@@ -18,6 +18,7 @@ import { isUntouchedTemplate } from '../providers/is-untouched-template.js';
 import { StateHistoryProvider, type WorkingMemoryAdapter } from '../providers/state-history-provider.js';
 import { StaticPromptProvider } from '../providers/static-prompt-provider.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
+import { tokenCounterForModel } from '../tokens/token-counter-for-model.js';
 import type { WorkspaceFileCache } from '../workspace/file-cache.js';
 import { chatHistoryFloor, chatMessageFloor } from './chat-history-floor.js';
 import { HistoryWindow } from './history-window.js';
@@ -44,8 +45,13 @@ export type ChatPresetOptions = {
   readonly runtimePrompt?: PromptRuntimeContext;
   /** The workspace root for bootstrap files. @default runtimePrompt.workspaceDir */
   readonly workspace?: string;
-  /** Counts tokens for the trace and the budget. @default EstimatingTokenCounter */
+  /** Counts tokens for the trace and the budget. @default tokenCounterForModel(model) */
   readonly tokenCounter?: TokenCounter;
+  /**
+   * The model the context is for. Without a `tokenCounter`, a Claude model (`/claude/i`) is counted
+   * conservatively (the estimate × `CLAUDE_TOKEN_FACTOR`, 1.25). @default none (EstimatingTokenCounter)
+   */
+  readonly model?: string;
   /** Prompt text overrides (e.g. `resolvePrompts(config)`). @default DEFAULT_PROMPTS */
   readonly prompts?: Partial<PromptDefaults>;
   /** Annotate tool plans and receipts in the history. @default false */
@@ -113,6 +119,7 @@ export const CHAT_PRESET_OPTION_KEYS = {
   now: true,
   generateId: true,
   debug: true,
+  model: true,
 } as const satisfies OptionKeys<ChatPresetOptions>;
 
 /** The nested option objects of the chat, ReAct and skill presets. @internal */
@@ -236,9 +243,11 @@ export function budgetFilters(options: ChatPresetOptions): readonly ContextFilte
 }
 
 /** The pipeline-level options (counter, clock, ids, debug) of a preset. @internal */
-export function pipelineOptions(options: ChatPresetOptions): ContextPipelineOptions {
+export function pipelineOptions(
+  options: Pick<ChatPresetOptions, 'tokenCounter' | 'model' | 'now' | 'generateId' | 'debug'>,
+): ContextPipelineOptions {
   return {
-    ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter }),
+    tokenCounter: options.tokenCounter ?? tokenCounterForModel(options.model),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.generateId === undefined ? {} : { generateId: options.generateId }),
     ...(options.debug === undefined ? {} : { debug: options.debug }),

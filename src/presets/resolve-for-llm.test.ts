@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContextError } from '../core/errors.js';
 import type { Skill } from '../skills/skills-catalog.js';
+import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
 import { ContextBuilder } from './context-builder.js';
 import { chooseBuilder, resolveForLlm } from './resolve-for-llm.js';
 
@@ -100,5 +101,23 @@ describe('resolveForLlm', () => {
     expect(builder.filters.map((filter) => filter.id)).toEqual(['sanitize-tool-calls', 'max-messages']);
     expect((await builder.build({})).messages[0]?.content).toBe('Plain node.');
     expect(ids(resolveForLlm())).toEqual(['persona', 'history', 'current-message']);
+  });
+
+  it('counts a Claude model conservatively by default, and the trace names the counter', async () => {
+    const input = { history: [], current: 'Summarise the release notes in three bullet points.' };
+    const claude = await resolveForLlm({ model: 'claude-sonnet-4-5' }).build(input);
+    const openai = await resolveForLlm({ model: 'gpt-4o' }).build(input);
+    const none = await resolveForLlm().build(input);
+    expect(claude.trace.tokenCounter).toBe('scaled(1.25):estimate:o200k');
+    expect(openai.trace.tokenCounter).toBe('estimate:o200k');
+    expect(none.trace.tokenCounter).toBe('estimate:o200k');
+    expect(claude.trace.totalTokens).toBeGreaterThanOrEqual(Math.ceil(openai.trace.totalTokens * 1.25));
+    const agent = await resolveForLlm({ model: 'anthropic/claude-3-5-haiku', preferReact: true }).build(
+      input,
+    );
+    expect(agent.trace.tokenCounter).toBe('scaled(1.25):estimate:o200k');
+    const explicit = new EstimatingTokenCounter();
+    const chosen = await resolveForLlm({ model: 'claude-sonnet-4-5', tokenCounter: explicit }).build(input);
+    expect(chosen.trace.tokenCounter).toBe('estimate:o200k');
   });
 });

@@ -37,6 +37,7 @@ export class CachedTokenCounter implements TokenCounter {
   readonly id: string;
   readonly isCached = true;
   readonly kind?: TokenCountKind;
+  readonly loadExactCounter?: () => Promise<TokenCounter>;
   readonly #counter: TokenCounter;
   readonly #byObject = new WeakMap<object, number>();
   /**
@@ -56,6 +57,8 @@ export class CachedTokenCounter implements TokenCounter {
     this.#counter = options.counter;
     this.id = options.counter.id;
     if (options.counter.kind !== undefined) this.kind = options.counter.kind;
+    if (options.counter.loadExactCounter !== undefined)
+      this.loadExactCounter = options.counter.loadExactCounter.bind(options.counter);
     const maxEntries = options.maxEntries ?? DEFAULT_CACHED_TOKEN_COUNTER.maxEntries;
     this.#byHash = new LruCache(maxEntries);
     this.#texts = new LruCache(maxEntries);

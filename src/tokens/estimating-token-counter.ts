@@ -1,11 +1,20 @@
 import { ContextError } from '../core/errors.js';
 import { TextTokenCounter } from './text-token-counter.js';
-import type { MessageCostOptions } from './token-counter.js';
+import type { TiktokenEncodingName } from './tiktoken-encoding.js';
+import { TiktokenTokenCounter } from './tiktoken-token-counter.js';
+import type { MessageCostOptions, TokenCounter } from './token-counter.js';
 import { TOKEN_ESTIMATE_COEFFICIENTS } from './token-estimate-coefficients.js';
 import { countEstimateFeatures, ESTIMATE_FEATURES } from './token-estimate-features.js';
 
 /** Options for {@link EstimatingTokenCounter}. */
-export type EstimatingTokenCounterOptions = MessageCostOptions;
+export type EstimatingTokenCounterOptions = MessageCostOptions & {
+  /**
+   * The encoding of the model the estimate is for, when it is an OpenAI one: a budget refusal is then
+   * confirmed with the exact count (`loadExactCounter` loads a `TiktokenTokenCounter` on first use).
+   * @default none (no exact confirmation)
+   */
+  readonly exactEncoding?: TiktokenEncodingName;
+};
 
 const COEFFICIENTS = Float64Array.from(ESTIMATE_FEATURES, (name) => {
   const value = TOKEN_ESTIMATE_COEFFICIENTS[name];
@@ -33,7 +42,20 @@ const COEFFICIENTS = Float64Array.from(ESTIMATE_FEATURES, (name) => {
 export class EstimatingTokenCounter extends TextTokenCounter {
   readonly id = 'estimate:o200k';
   readonly kind = 'estimate' as const;
+  readonly loadExactCounter?: () => Promise<TokenCounter>;
   readonly #counts = new Float64Array(ESTIMATE_FEATURES.length);
+
+  constructor(options: EstimatingTokenCounterOptions = {}) {
+    const { exactEncoding, ...cost } = options;
+    super(cost);
+    if (exactEncoding !== undefined) {
+      let loading: Promise<TokenCounter> | undefined;
+      this.loadExactCounter = () => {
+        loading ??= TiktokenTokenCounter.create({ ...cost, encoding: exactEncoding });
+        return loading;
+      };
+    }
+  }
 
   countText(text: string): number {
     if (text === '') return 0;

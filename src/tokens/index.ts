@@ -20,6 +20,7 @@ export {
   type HFTokenizer,
 } from './hf-token-counter.js';
 export { mediaPartCount, messageText } from './message-text.js';
+export { ScaledTokenCounter, type ScaledTokenCounterOptions } from './scaled-token-counter.js';
 export { SimpleTokenCounter, type SimpleTokenCounterOptions } from './simple-token-counter.js';
 export { TextTokenCounter } from './text-token-counter.js';
 export {
@@ -40,6 +41,7 @@ export {
   type TokenCounter,
   type TokenCountKind,
 } from './token-counter.js';
+export { CLAUDE_TOKEN_FACTOR, isClaudeModel, tokenCounterForModel } from './token-counter-for-model.js';
 export {
   DEFAULT_TRUNCATE_TEXT_TO_TOKENS,
   type TextTokenizer,

@@ -28,6 +28,12 @@ export interface TokenCounter {
    * treated as an estimate.
    */
   readonly kind?: TokenCountKind;
+  /**
+   * For an estimate of a tokenizer ctxloom can also count exactly: loads that exact counter (once).
+   * A budget check that would refuse a request on the estimate counts it exactly first and refuses
+   * only when the exact count is over. Optional: a counter without it is never second-guessed.
+   */
+  readonly loadExactCounter?: () => Promise<TokenCounter>;
   /** Tokens of a plain text. */
   countText(text: string): number;
   /** Tokens of one message, per-message overhead and flat image costs included. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { codePointLength } from '../core/code-points.js';
 import type { Content } from '../core/message.js';
 import { offloadReference } from './offload-reference.js';
-import type { PersistToolResultOptions } from './persist-tool-result.js';
+import type { PersistToolResultOptions } from './persist-tool-result-options.js';
 import { injectiveFileName, nanobotFileName, resolveInside } from './safe-path.js';
 
 /** Characters a tool result may have before it is offloaded (nanobot's `max_tool_result_chars`). */

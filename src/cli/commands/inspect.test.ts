@@ -188,6 +188,26 @@ describe('ctxloom inspect', () => {
     );
   });
 
+  it('counts a Claude --model conservatively when the config names no counter, and says so', async () => {
+    const plain = await mkdtemp(path.join(tmpdir(), 'ctxloom-inspect-claude-'));
+    try {
+      await cp(EXAMPLE, plain, { recursive: true });
+      await writeFile(path.join(plain, 'ctxloom.yaml'), 'agent:\n  contextWindowTokens: 128000\n');
+      const report = async (model: string) =>
+        JSON.parse((await run(['inspect', '--workspace', plain, '--model', model, '--json'])).stdout) as {
+          tokenCounter: string;
+          usedTokens: number;
+        };
+      const claude = await report('claude-sonnet-4-5');
+      const other = await report('llama-3.1');
+      expect(claude.tokenCounter).toBe('scaled(1.25):estimate:o200k');
+      expect(other.tokenCounter).toBe('estimate:o200k');
+      expect(claude.usedTokens).toBeGreaterThan(other.usedTokens * 1.2);
+    } finally {
+      await rm(plain, { recursive: true, force: true });
+    }
+  });
+
   it('warns from a lower share of the window with --warn-percent', async () => {
     const { stdout } = await run(['inspect', '--workspace', workspace, '--warn-percent', '0.3', '--json']);
     const data = JSON.parse(stdout) as { warnings: { type: string; message: string }[] };

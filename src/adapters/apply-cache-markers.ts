@@ -2,9 +2,17 @@ import type {
   AnthropicCacheControl,
   AnthropicContentBlock,
   AnthropicMessage,
-} from '../adapters/anthropic-types.js';
-import type { AnthropicCacheableRequest } from './plan-cache-breakpoints.js';
+  AnthropicSystem,
+  AnthropicTool,
+} from './anthropic-types.js';
 import type { PromptCacheBlock } from './prompt-cache-request.js';
+
+/** The parts of an Anthropic Messages request the planner marks. */
+export type AnthropicCacheableRequest = {
+  readonly tools?: AnthropicTool[] | undefined;
+  readonly system?: AnthropicSystem | undefined;
+  readonly messages: AnthropicMessage[];
+};
 
 /** A marker to set: the block's area, index and part, and its `cache_control`. */
 export type CacheMarkerPlacement = Pick<PromptCacheBlock, 'area' | 'index' | 'part'> & {

@@ -1,5 +1,5 @@
-import type { AnthropicCacheControl } from '../adapters/anthropic-types.js';
 import { ContentHash } from '../tokens/content-hash.js';
+import type { AnthropicCacheControl } from './anthropic-types.js';
 
 /** Where a block sits in a request: the cache prefix runs tools → system → messages. */
 export type PromptCacheArea = 'tools' | 'system' | 'messages';

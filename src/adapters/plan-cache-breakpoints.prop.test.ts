@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import type { AnthropicContentBlock, AnthropicMessage, AnthropicTool } from '../adapters/anthropic-types.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
+import type { AnthropicContentBlock, AnthropicMessage, AnthropicTool } from './anthropic-types.js';
 import { type AnthropicCacheableRequest, planCacheBreakpoints } from './plan-cache-breakpoints.js';
 import { prefixTokens } from './prompt-cache-request.js';
 import { anthropicPromptCacheRequest } from './to-prompt-cache-request.js';
@@ -104,10 +104,27 @@ describe('planCacheBreakpoints', () => {
       const after = new Set(b.plan.markers.map((placed) => placed.block));
       // The newest anchor of the previous request (its tail) and its stable anchors are kept ...
       for (const placed of a.plan.markers)
-        expect(after.has(placed.block) || placed.kind === 'carried').toBe(true);
-      // ... and nothing new is marked inside the shared prefix.
+        expect(after.has(placed.block) || placed.kind === 'carried' || placed.kind === 'spaced').toBe(true);
+      // ... and nothing new is marked inside the shared prefix but spare-slot spacing.
       for (const placed of b.plan.markers)
-        if (placed.block < sharedBlocks) expect(before.has(placed.block)).toBe(true);
+        if (placed.block < sharedBlocks && placed.kind !== 'spaced')
+          expect(before.has(placed.block)).toBe(true);
+    },
+  );
+
+  test.prop([requestArb(false), minArb])(
+    'spaces spare markers at most 20 blocks apart back from the tail',
+    (request, minTokens) => {
+      const planned = planCacheBreakpoints(request, { minTokens, tokenCounter });
+      const spaced = planned.plan.markers.filter((placed) => placed.kind === 'spaced');
+      const lowest = Math.min(...spaced.map((placed) => placed.block));
+      // From the tail down to the lowest spaced marker, each marker's 20-block lookback reaches the next.
+      const chain = planned.plan.markers
+        .filter((placed) => placed.area === 'messages' && placed.block >= lowest)
+        .map((placed) => placed.block)
+        .sort((a, b) => b - a);
+      for (let index = 1; index < chain.length; index += 1)
+        expect((chain[index - 1] ?? 0) - (chain[index] ?? 0)).toBeLessThanOrEqual(20);
     },
   );
 });

@@ -1,9 +1,9 @@
-import type { AnthropicContentBlock, AnthropicSystem, AnthropicTool } from '../adapters/anthropic-types.js';
 import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { type Message, sectionOf } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
+import type { AnthropicContentBlock, AnthropicSystem, AnthropicTool } from './anthropic-types.js';
 import type { PromptCacheBlock, PromptCacheRequest } from './prompt-cache-request.js';
 
 /** Options shared by the `*PromptCacheRequest` converters. */

@@ -1,23 +1,20 @@
-import type {
-  AnthropicCacheControl,
-  AnthropicContentBlock,
-  AnthropicMessage,
-  AnthropicSystem,
-  AnthropicTool,
-} from '../adapters/anthropic-types.js';
 import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { applyCacheMarkers, stripCacheMarkers } from './apply-cache-markers.js';
+import type { AnthropicCacheControl, AnthropicContentBlock } from './anthropic-types.js';
+import {
+  type AnthropicCacheableRequest,
+  applyCacheMarkers,
+  stripCacheMarkers,
+} from './apply-cache-markers.js';
 import { type PromptCacheBlock, prefixKeys, prefixTokens } from './prompt-cache-request.js';
-import { ANTHROPIC_MAX_BREAKPOINTS, anthropicMinCacheableTokens } from './prompt-cache-rules.js';
+import {
+  ANTHROPIC_LOOKBACK_BLOCKS,
+  ANTHROPIC_MAX_BREAKPOINTS,
+  anthropicMinCacheableTokens,
+} from './prompt-cache-rules.js';
 import { anthropicPromptCacheRequest } from './to-prompt-cache-request.js';
 
-/** The parts of an Anthropic Messages request the planner marks. */
-export type AnthropicCacheableRequest = {
-  readonly tools?: AnthropicTool[] | undefined;
-  readonly system?: AnthropicSystem | undefined;
-  readonly messages: AnthropicMessage[];
-};
+export type { AnthropicCacheableRequest } from './apply-cache-markers.js';
 
 /** Options for {@link planCacheBreakpoints}. */
 export type PlanCacheBreakpointsOptions = {
@@ -46,7 +43,7 @@ export const PLAN_CACHE_BREAKPOINTS_OPTION_KEYS = {
 } as const satisfies OptionKeys<PlanCacheBreakpointsOptions>;
 
 /** Why a marker is where it is. */
-export type CacheMarkerKind = 'tools' | 'system' | 'carried' | 'tail';
+export type CacheMarkerKind = 'tools' | 'system' | 'carried' | 'tail' | 'spaced';
 
 /** One planned `cache_control` marker. */
 export type PlannedCacheMarker = {
@@ -81,13 +78,17 @@ export const DEFAULT_PLAN_CACHE_BREAKPOINTS = Object.freeze({ ttl: '5m', existin
 
 /**
  * Places Anthropic prompt-cache breakpoints on a request: the end of the conversation (the tail, so
- * the next request reads everything sent now), the anchor the previous request wrote (its tail: the
- * `previous` plan's anchor still on the shared prefix, or without a plan the end of the user turn
- * before the last assistant turn, which is where an agent loop's previous request ended), the end of
- * the system prompt and the end of the tool list, in that priority, within the four-marker limit
- * counting markers already present, never on a prefix shorter than the model's minimum cacheable
- * length. The stable anchors take `ttl` (1 h only there, and only when no 5 min marker precedes).
- * A string system prompt becomes one text block when marked. The input is not changed.
+ * the next request reads everything sent now), the anchors the previous request wrote (the
+ * `previous` plan's anchor still on the shared prefix; without a plan, both places where the previous
+ * request likely ended: the end of the user turn before the last assistant turn, where an agent loop's
+ * previous step ended, and the end of the last message the user wrote before it, where a request built
+ * once per user turn ended), the end of the system prompt and the end of the tool list, in that
+ * priority; spare slots go to `spaced` markers walking back from the newest conversation marker at most
+ * 20 blocks apart (Anthropic looks back 20 blocks from each breakpoint), so a previous request that
+ * ended anywhere in that stretch is still read. At most four markers counting those already present,
+ * never on a prefix shorter than the model's minimum cacheable length. The stable anchors take `ttl`
+ * (1 h only there, and only when no 5 min marker precedes). A string system prompt becomes one text
+ * block when marked. The input is not changed.
  * @example const planned = planCacheBreakpoints(toAnthropicMessages(messages, { tools }), { model: 'claude-sonnet-4-5' });
  */
 export function planCacheBreakpoints(
@@ -113,12 +114,19 @@ export function planCacheBreakpoints(
   }
   const budget = Math.max(0, ANTHROPIC_MAX_BREAKPOINTS - existing.length);
   const candidates = candidatesOf(base, { blocks, keys, previous: resolved.previous });
-  const chosen: { kind: CacheMarkerKind; block: number }[] = [];
-  for (const candidate of candidates) {
-    if (chosen.length >= budget) break;
-    if (candidate.block < 0 || existing.includes(candidate.block)) continue;
-    if (chosen.some((other) => other.block === candidate.block)) continue;
-    if ((totals[candidate.block] ?? 0) < minTokens) continue;
+  const chosen: Candidate[] = [];
+  const fits = (candidate: Candidate): boolean =>
+    chosen.length < budget &&
+    candidate.block >= 0 &&
+    !existing.includes(candidate.block) &&
+    !chosen.some((other) => other.block === candidate.block) &&
+    (totals[candidate.block] ?? 0) >= minTokens;
+  for (const candidate of candidates) if (fits(candidate)) chosen.push(candidate);
+  for (const candidate of spacedCandidates(base, {
+    blocks,
+    taken: [...existing, ...chosen.map((c) => c.block)],
+  })) {
+    if (chosen.length >= budget || !fits(candidate)) break;
     chosen.push(candidate);
   }
   const firstShort = existing.find((index) => (blocks[index]?.cacheControl?.ttl ?? '5m') === '5m');
@@ -146,11 +154,11 @@ export function planCacheBreakpoints(
   return { ...marked, plan: { markers, existingMarkers: existing.length, minTokens, warnings } };
 }
 
+type Candidate = { readonly kind: CacheMarkerKind; readonly block: number };
+
 function controlOf(ttl: '5m' | '1h'): AnthropicCacheControl {
   return ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
 }
-
-type Candidate = { readonly kind: CacheMarkerKind; readonly block: number };
 
 function candidatesOf(
   request: AnthropicCacheableRequest,
@@ -162,36 +170,98 @@ function candidatesOf(
 ): Candidate[] {
   const { blocks, keys } = run;
   const lastOf = (match: (block: PromptCacheBlock) => boolean): number =>
-    blocks.findLastIndex((block, position) => match(block) && markable(request, block, position));
+    blocks.findLastIndex((block) => match(block) && markable(request, block));
   const tail = lastOf((block) => block.area === 'messages');
   const carried = (run.previous?.markers ?? [])
     .filter(
       (marker) => marker.area === 'messages' && keys[marker.block] === marker.key && marker.block < tail,
     )
     .map((marker) => marker.block);
-  const carry = carried.length > 0 ? Math.max(...carried) : previousTurnEnd(request, blocks);
+  const anchors: Candidate[] =
+    carried.length > 0
+      ? [{ kind: 'carried', block: Math.max(...carried) }]
+      : [
+          { kind: 'carried', block: previousStepEnd(request, blocks) },
+          { kind: 'carried', block: previousUserTurnEnd(request, blocks) },
+        ];
   return [
     { kind: 'tail', block: tail },
-    { kind: 'carried', block: carry },
+    ...anchors,
     { kind: 'system', block: lastOf((block) => block.area === 'system') },
     { kind: 'tools', block: lastOf((block) => block.area === 'tools') },
   ];
 }
 
+/**
+ * Markers for the spare slots, walking back from the tail so that every conversation block within
+ * reach is at most {@link ANTHROPIC_LOOKBACK_BLOCKS} blocks before a marker: wherever the previous
+ * request ended in that stretch, one marker's lookback finds the entry it wrote. Newest first.
+ */
+function* spacedCandidates(
+  request: AnthropicCacheableRequest,
+  run: { readonly blocks: readonly PromptCacheBlock[]; readonly taken: readonly number[] },
+): Generator<Candidate> {
+  const { blocks } = run;
+  const firstMessage = blocks.findIndex((block) => block.area === 'messages');
+  const taken = [...run.taken];
+  let cursor = Math.max(-1, ...taken.filter((block) => blocks[block]?.area === 'messages'));
+  while (firstMessage !== -1 && cursor - ANTHROPIC_LOOKBACK_BLOCKS >= firstMessage) {
+    const reach = cursor - ANTHROPIC_LOOKBACK_BLOCKS;
+    const marked = taken.filter((block) => block >= reach && block < cursor);
+    if (marked.length > 0) {
+      cursor = Math.min(...marked);
+      continue;
+    }
+    let block = reach;
+    while (block < cursor && !markable(request, blocks[block] as PromptCacheBlock)) block += 1;
+    if (block >= cursor) return;
+    yield { kind: 'spaced', block };
+    taken.push(block);
+    cursor = block;
+  }
+}
+
 /** The last block of the user turn before the last assistant turn: where the previous loop request ended. */
-function previousTurnEnd(request: AnthropicCacheableRequest, blocks: readonly PromptCacheBlock[]): number {
+function previousStepEnd(request: AnthropicCacheableRequest, blocks: readonly PromptCacheBlock[]): number {
   const lastAssistant = request.messages.findLastIndex((message) => message.role === 'assistant');
   if (lastAssistant <= 0) return -1;
   const userTurn = request.messages.findLastIndex(
     (message, index) => index < lastAssistant && message.role === 'user',
   );
-  return blocks.findLastIndex(
-    (block, position) =>
-      block.area === 'messages' && block.index === userTurn && markable(request, block, position),
+  return lastBlockOf(request, { blocks, message: userTurn });
+}
+
+/**
+ * The last block of the newest user message written by the user (not only tool results) before the
+ * tool loop and answer that follow it: where the previous request ended when requests are built once
+ * per user turn.
+ */
+function previousUserTurnEnd(
+  request: AnthropicCacheableRequest,
+  blocks: readonly PromptCacheBlock[],
+): number {
+  const lastAssistant = request.messages.findLastIndex((message) => message.role === 'assistant');
+  if (lastAssistant <= 0) return -1;
+  const userTurn = request.messages.findLastIndex(
+    (message, index) =>
+      index < lastAssistant &&
+      message.role === 'user' &&
+      (typeof message.content === 'string' || message.content.some((block) => block.type !== 'tool_result')),
+  );
+  return lastBlockOf(request, { blocks, message: userTurn });
+}
+
+function lastBlockOf(
+  request: AnthropicCacheableRequest,
+  run: { readonly blocks: readonly PromptCacheBlock[]; readonly message: number },
+): number {
+  if (run.message < 0) return -1;
+  return run.blocks.findLastIndex(
+    (block) => block.area === 'messages' && block.index === run.message && markable(request, block),
   );
 }
 
-function markable(request: AnthropicCacheableRequest, block: PromptCacheBlock, _position: number): boolean {
+function markable(request: AnthropicCacheableRequest, block: PromptCacheBlock): boolean {
   if (block.area !== 'messages') return true;
   const content = request.messages[block.index]?.content;
   if (typeof content === 'string') return content !== '';
