@@ -4,7 +4,7 @@ import type { AiSdkPartLike } from './ai-sdk-message-like.js';
 import { aiSdkNativeOf, providerOptionsEntry } from './ai-sdk-native.js';
 import { mediaData, providerValue, type WritePartRun, writeMediaPart } from './write-ai-sdk-parts.js';
 
-const DATA_TYPES = new Set(['image-data', 'file-data', 'media', 'file']);
+const DATA_TYPES = new Set(['image-data', 'file-data', 'media']);
 const URL_TYPES = new Set(['image-url', 'file-url']);
 
 /**
@@ -30,11 +30,7 @@ export function writeToolOutputItem(part: ContentPart, run: WritePartRun): AiSdk
   const fallback =
     parsed === undefined ? (isImage ? 'image-url' : 'file-url') : isImage ? 'image-data' : 'file-data';
   const wanted = native.itemType;
-  const fits =
-    wanted !== undefined &&
-    (parsed === undefined
-      ? URL_TYPES.has(wanted)
-      : DATA_TYPES.has(wanted) && (wanted !== 'file' || run.dialect === 'model-message'));
+  const fits = fitsItemType(wanted, { parsed: parsed !== undefined, dialect: run.dialect });
   const type = fits ? wanted : fallback;
   const mediaType = part.mediaType ?? parsed?.mediaType;
   const hasMediaType = native.noMediaType !== true;
@@ -56,4 +52,14 @@ export function writeToolOutputItem(part: ContentPart, run: WritePartRun): AiSdk
     ...(hasMediaType ? { mediaType: mediaType ?? 'application/octet-stream' } : {}),
     ...(type === 'image-data' ? {} : filename),
   };
+}
+
+/** Whether an item type read before still fits the part's data (`file`: AI SDK 7 `ModelMessage` only). */
+function fitsItemType(
+  wanted: string | undefined,
+  data: { readonly parsed: boolean; readonly dialect: WritePartRun['dialect'] },
+): wanted is string {
+  if (wanted === undefined) return false;
+  if (wanted === 'file') return data.dialect === 'model-message';
+  return data.parsed ? DATA_TYPES.has(wanted) : URL_TYPES.has(wanted);
 }
