@@ -95,14 +95,13 @@ export class AiSdkMessageReader {
       return;
     }
     const { providerOptions, fields } = readCarries(source, MESSAGE_KNOWN);
-    const carries: MessageCarries = { providerOptions, fields, generatedId: carried === undefined };
+    const carries: MessageCarries = { providerOptions, fields, generatedId: isGeneratedId(carried) };
     const content = source.content;
     switch (source.role) {
       case 'system':
         this.#push(
           { ...run.base, role: 'system', content: typeof content === 'string' ? content : texts(content) },
-          carries,
-          source,
+          { carries, source },
         );
         return;
       case 'user':
@@ -112,8 +111,7 @@ export class AiSdkMessageReader {
             role: 'user',
             content: typeof content === 'string' ? content : this.#content(content, run),
           },
-          carries,
-          source,
+          { carries, source },
         );
         return;
       case 'assistant':
@@ -130,11 +128,14 @@ export class AiSdkMessageReader {
 
   #push(
     message: Message,
-    carries: MessageCarries,
-    source: AiSdkMessageLike,
-    extra: AiSdkNative = {},
-    part?: AiSdkPartLike,
+    from: {
+      readonly carries: MessageCarries;
+      readonly source: AiSdkMessageLike;
+      readonly extra?: AiSdkNative;
+      readonly part?: AiSdkPartLike;
+    },
   ): void {
+    const { carries, source, extra, part } = from;
     const native: AiSdkNative = {
       ...(carries.generatedId ? { generatedId: true } : {}),
       ...(carries.fields === undefined ? {} : { fields: carries.fields }),
@@ -171,7 +172,10 @@ export class AiSdkMessageReader {
 
   #assistant(source: AiSdkMessageLike, run: Run & { readonly carries: MessageCarries }): void {
     if (typeof source.content === 'string') {
-      this.#push({ ...run.base, role: 'assistant', content: source.content }, run.carries, source);
+      this.#push(
+        { ...run.base, role: 'assistant', content: source.content },
+        { carries: run.carries, source },
+      );
       return;
     }
     const content: ContentPart[] = [];
@@ -200,7 +204,7 @@ export class AiSdkMessageReader {
       ...(toolCalls.length === 0 ? {} : { toolCalls }),
       ...(reasoning === undefined ? {} : { reasoning }),
     };
-    this.#push(message, run.carries, source, isDefaultOrder ? {} : { callIndexes });
+    this.#push(message, { carries: run.carries, source, extra: isDefaultOrder ? {} : { callIndexes } });
   }
 
   #tool(source: AiSdkMessageLike, run: Run): void {
@@ -224,13 +228,12 @@ export class AiSdkMessageReader {
         toolCallId: (approvalId === undefined ? undefined : this.#approvals.get(approvalId)) ?? '',
         content: [aiSdkProviderPart(part)],
       };
-      this.#push(
-        message,
-        { generatedId: run.carried === undefined },
+      this.#push(message, {
+        carries: { generatedId: isGeneratedId(run.carried) },
         source,
-        { ...place, toolPart: true },
+        extra: { ...place, toolPart: true },
         part,
-      );
+      });
     });
   }
 
@@ -256,14 +259,18 @@ export class AiSdkMessageReader {
       ...(run.base.metadata === undefined ? {} : { metadata: run.base.metadata }),
       ...(read.output === undefined ? {} : { output: read.output }),
     };
-    this.#push(
-      message,
-      { providerOptions, fields, generatedId: run.carried === undefined },
-      run.source,
-      { ...run.place, ...read.native },
+    this.#push(message, {
+      carries: { providerOptions, fields, generatedId: isGeneratedId(run.carried) },
+      source: run.source,
+      extra: { ...run.place, ...read.native },
       part,
-    );
+    });
   }
+}
+
+/** Whether the reader makes the id: `toAiSdkMessages` carried none. */
+function isGeneratedId(carried: Carried | undefined): boolean {
+  return typeof carried?.['id'] !== 'string';
 }
 
 function texts(parts: readonly AiSdkPartLike[]): string {

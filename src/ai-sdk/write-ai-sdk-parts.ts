@@ -89,7 +89,7 @@ export function writeMediaPart(part: ImagePart | FilePart, dialect: AiSdkDialect
     return {
       ...carries,
       type: 'image',
-      image: mediaData(part.url, native.dataForm, dialect),
+      image: mediaData(part.url, { form: native.dataForm, dialect }),
       ...(mediaType === undefined || !hasMediaType ? {} : { mediaType }),
       ...providerOptionsEntry(part.providerOptions),
     };
@@ -97,7 +97,7 @@ export function writeMediaPart(part: ImagePart | FilePart, dialect: AiSdkDialect
   return {
     ...carries,
     type: 'file',
-    data: mediaData(part.url, native.dataForm, dialect),
+    data: mediaData(part.url, { form: native.dataForm, dialect }),
     ...(hasMediaType
       ? { mediaType: mediaType ?? (part.type === 'image' ? 'image/*' : 'application/octet-stream') }
       : {}),
@@ -107,7 +107,11 @@ export function writeMediaPart(part: ImagePart | FilePart, dialect: AiSdkDialect
 }
 
 /** Media data in the dialect's form, or in the form it was read in when the dialect takes it. */
-export function mediaData(url: string, form: string | undefined, dialect: AiSdkDialect): unknown {
+export function mediaData(
+  url: string,
+  how: { readonly form: string | undefined; readonly dialect: AiSdkDialect },
+): unknown {
+  const { form, dialect } = how;
   const parsed = parseDataUrl(url);
   if (dialect === 'prompt-v4' || (dialect === 'model-message' && form === 'tagged'))
     return parsed === undefined ? { type: 'url', url: new URL(url) } : { type: 'data', data: parsed.data };

@@ -44,7 +44,8 @@ export function writeToolOutputItem(part: ContentPart, run: WritePartRun): AiSdk
       url: part.url,
       ...(mediaType === undefined || !hasMediaType ? {} : { mediaType }),
     };
-  const data = type === 'file' ? mediaData(part.url, 'tagged', run.dialect) : (parsed?.data ?? '');
+  const data =
+    type === 'file' ? mediaData(part.url, { form: 'tagged', dialect: run.dialect }) : (parsed?.data ?? '');
   return {
     ...carries,
     type,
