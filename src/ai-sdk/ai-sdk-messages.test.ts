@@ -1,6 +1,7 @@
 import { type ModelMessage, modelMessageSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { richAiSdkHistory } from '../../test/fixtures/ai-sdk/rich-history.js';
+import { isToolError } from '../adapters/tool-error.js';
 import { ContextError } from '../core/errors.js';
 import { assistant, system, tool, user } from '../core/factories.js';
 import type { Message } from '../core/message.js';
@@ -82,8 +83,15 @@ describe('AI SDK adapters', () => {
         ],
       },
     ]);
+    // The ids were made by the reader (not carried), and the second result shared the first's tool message.
+    const made = { native: { 'ai-sdk': { generatedId: true } } };
     expect(messages).toEqual([
-      { id: 'ai-sdk-0', role: 'user', content: [{ type: 'image', url: 'https://example.test/a.png' }] },
+      {
+        id: 'ai-sdk-0',
+        role: 'user',
+        content: [{ type: 'image', url: 'https://example.test/a.png' }],
+        ...made,
+      },
       {
         id: 'ai-sdk-1',
         role: 'assistant',
@@ -92,9 +100,25 @@ describe('AI SDK adapters', () => {
           { id: 'k1', name: 'f', arguments: '{"q":1}' },
           { id: 'k2', name: 'g', arguments: '{}' },
         ],
+        ...made,
       },
-      { id: 'ai-sdk-2', role: 'tool', content: '{"ok":true}', toolCallId: 'k1', name: 'f' },
-      { id: 'ai-sdk-2-2', role: 'tool', content: 'fine', toolCallId: 'k2', name: 'g' },
+      {
+        id: 'ai-sdk-2',
+        role: 'tool',
+        content: '{"ok":true}',
+        toolCallId: 'k1',
+        name: 'f',
+        output: 'json',
+        ...made,
+      },
+      {
+        id: 'ai-sdk-2-2',
+        role: 'tool',
+        content: 'fine',
+        toolCallId: 'k2',
+        name: 'g',
+        native: { 'ai-sdk': { generatedId: true, joinsPrevious: true } },
+      },
     ]);
     expect(warnings).toEqual([]);
   });
@@ -115,16 +139,16 @@ describe('AI SDK adapters are lossless', () => {
     });
   });
 
-  it('read every output type, marking failures, and keep the pairing', () => {
+  it('read every output type, typing failures, and keep the pairing', () => {
     const { messages } = fromAiSdkMessages(richAiSdkHistory());
     const tools = messages.filter((message) => message.role === 'tool');
     expect(
-      tools.map((message) => [message.toolCallId, message.name, message.content, message.metadata]),
+      tools.map((message) => [message.toolCallId, message.name, message.content, message.output]),
     ).toEqual([
       ['toolu_1', 'read_file', 'export {};', undefined],
-      ['toolu_2', 'exec', 'exit 1', { isError: true }],
-      ['toolu_3', 'grep', '{"matches":2}', undefined],
-      ['toolu_4', 'exec', 'Tool execution denied: destructive', { isError: true }],
+      ['toolu_2', 'exec', 'exit 1', 'error-text'],
+      ['toolu_3', 'grep', '{"matches":2}', 'json'],
+      ['toolu_4', 'exec', 'destructive', 'execution-denied'],
       [
         'toolu_5',
         'screenshot',
@@ -134,9 +158,14 @@ describe('AI SDK adapters are lossless', () => {
         ],
         undefined,
       ],
-      ['toolu_6', 'lint', '{"errors":3}', { isError: true }],
+      ['toolu_6', 'lint', '{"errors":3}', 'error-json'],
     ]);
-    expect(messages[2]).toMatchObject({ reasoning: 'The user wants a check.', content: 'Let me look.' });
+    expect(tools.map(isToolError)).toEqual([false, true, false, false, false, true]);
+    expect(messages[2]?.content).toEqual([
+      { type: 'reasoning', text: 'The user wants a check.', provider: 'anthropic', signature: 'sig-abc' },
+      { type: 'reasoning', text: '', provider: 'anthropic', redactedData: 'redacted-xyz' },
+      { type: 'text', text: 'Let me look.' },
+    ]);
   });
 
   it('re-emit a changed message with only the changed fields, keeping every other object', () => {
@@ -163,7 +192,8 @@ describe('AI SDK adapters are lossless', () => {
       {
         type: 'converted',
         index: 5,
-        message: 'json tool output of toolu_3 sent as text: ctxloom changed its content',
+        message:
+          'json tool output of toolu_3 sent as text: its content (changed by a stage) is no longer JSON',
       },
     ]);
     for (const message of back.messages) expect(modelMessageSchema.safeParse(message).success).toBe(true);

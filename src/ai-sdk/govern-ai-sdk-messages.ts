@@ -80,7 +80,6 @@ export async function governAiSdkMessages(request: GovernAiSdkRequest): Promise<
   const written = writeAiSdkMessages(governed, {
     dialect: request.dialect,
     origins: read.origins,
-    readParts: read.readParts,
     cleanSources: read.cleanSources,
     carryMetadata: false,
     toolPairing: 'repair',

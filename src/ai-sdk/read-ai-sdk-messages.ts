@@ -1,15 +1,17 @@
 import type { AdapterWarning } from '../adapters/adapter-warning.js';
-import { TOOL_ERROR_KEY } from '../adapters/tool-error.js';
 import type { IdGenerator } from '../core/ids.js';
-import type { ContentPart, Message, Metadata, ToolCall } from '../core/message.js';
-import { mediaPart, mediaUrl } from './ai-sdk-media.js';
+import type { JsonObject } from '../core/json.js';
+import type { ContentPart, Message, Metadata, ProviderOptions, ToolCall } from '../core/message.js';
 import { type AiSdkMessageLike, type AiSdkPartLike, fieldOf, stringOf } from './ai-sdk-message-like.js';
+import { type AiSdkNative, nativeEntry, providerOptionsEntry } from './ai-sdk-native.js';
 import type { AiSdkOrigin, AiSdkOrigins } from './ai-sdk-origins.js';
 import { checkAiSdkMessage } from './check-ai-sdk-message.js';
+import { AI_SDK_PROVIDER_KEY, carriedOf } from './read-ai-sdk-options.js';
+import { aiSdkProviderPart, isClientToolCall, readAiSdkPart, readAiSdkToolCall } from './read-ai-sdk-part.js';
+import { readCarries } from './read-ai-sdk-part-carries.js';
 import { type PartRecorder, readToolOutput } from './read-tool-output.js';
 
-/** The `providerOptions` key under which ctxloom carries what an AI SDK message has no field for. */
-export const AI_SDK_PROVIDER_KEY = 'ctxloom';
+export { AI_SDK_PROVIDER_KEY };
 
 /** What {@link readAiSdkMessages} returns. */
 export type ReadAiSdkMessagesResult = {
@@ -20,9 +22,11 @@ export type ReadAiSdkMessagesResult = {
 
 /**
  * Reads AI SDK messages (`ModelMessage` of AI SDK 6 or 7, or a provider-level prompt) into ctxloom
- * messages and records where each came from (see {@link AiSdkOrigins}). A tool message with several
- * results becomes several tool messages; parts ctxloom has no form for (approvals, custom parts,
- * provider references) are not read, and are given back with their message.
+ * messages, every field kept in the data (message format 2): provider options on messages, parts and
+ * calls, reasoning parts with their signatures, typed tool outputs, parts ctxloom does not model as
+ * `ai-sdk` provider parts, and in `native['ai-sdk']` what else it takes to write them back exactly. A
+ * tool message with several results becomes several tool messages. `origins` records where each came
+ * from, so an unchanged message can be given back as the same object.
  * @throws ContextError `INVALID_INPUT` naming the path of a field that is not an AI SDK message.
  */
 export function readAiSdkMessages(
@@ -37,6 +41,17 @@ export function readAiSdkMessages(
 }
 
 type Carried = { readonly [key: string]: unknown };
+type Base = Pick<Message, 'id' | 'name' | 'metadata'>;
+/** A message's provider options, unknown fields and whether its id was made by the reader. */
+type MessageCarries = {
+  readonly providerOptions?: ProviderOptions | undefined;
+  readonly fields?: JsonObject | undefined;
+  readonly generatedId: boolean;
+};
+type Run = { readonly base: Base; readonly carried: Carried | undefined; readonly index: number };
+
+const MESSAGE_KNOWN = new Set(['role', 'content', 'providerOptions']);
+const RESULT_KNOWN = new Set(['type', 'toolCallId', 'toolName', 'output', 'providerOptions']);
 
 /**
  * Reads AI SDK messages one at a time, in order, into ctxloom messages (see {@link readAiSdkMessages}):
@@ -49,6 +64,8 @@ export class AiSdkMessageReader {
   readonly readParts = new Set<AiSdkPartLike>();
   readonly #byId = new Map<string, AiSdkOrigin>();
   readonly #parts = new Map<object, AiSdkPartLike>();
+  /** Tool call ids by approval id, from the approval requests read so far. */
+  readonly #approvals = new Map<string, string>();
   readonly #recorder: PartRecorder = {
     set: (read, source) => {
       this.#parts.set(read, source);
@@ -68,30 +85,37 @@ export class AiSdkMessageReader {
   /** Reads the message at `index` of the list (checked by `checkAiSdkMessage`). */
   read(source: AiSdkMessageLike, index: number): void {
     const carried = carriedOf(source);
-    const base = { id: this.#uniqueId(carried, index), ...nameAndMetadata(carried) };
+    const run: Run = {
+      base: { id: this.#uniqueId(carried, index), ...nameAndMetadata(carried) },
+      carried,
+      index,
+    };
+    if (source.role === 'tool') {
+      this.#tool(source, run);
+      return;
+    }
+    const { providerOptions, fields } = readCarries(source, MESSAGE_KNOWN);
+    const carries: MessageCarries = { providerOptions, fields, generatedId: isGeneratedId(carried) };
     const content = source.content;
     switch (source.role) {
       case 'system':
         this.#push(
-          { ...base, role: 'system', content: typeof content === 'string' ? content : this.#texts(content) },
-          { source },
+          { ...run.base, role: 'system', content: typeof content === 'string' ? content : texts(content) },
+          { carries, source },
         );
         return;
       case 'user':
         this.#push(
           {
-            ...base,
+            ...run.base,
             role: 'user',
-            content: typeof content === 'string' ? content : this.#content(content, { index, carried }),
+            content: typeof content === 'string' ? content : this.#content(content, run),
           },
-          { source },
+          { carries, source },
         );
         return;
       case 'assistant':
-        this.#push(this.#assistant(source, { base, carried, index }), { source });
-        return;
-      case 'tool':
-        this.#tool(source, { base, carried, index });
+        this.#assistant(source, { ...run, carries });
         return;
     }
   }
@@ -104,100 +128,120 @@ export class AiSdkMessageReader {
 
   #push(
     message: Message,
-    origin: { readonly source: AiSdkMessageLike; readonly part?: AiSdkPartLike },
+    from: {
+      readonly carries: MessageCarries;
+      readonly source: AiSdkMessageLike;
+      readonly extra?: AiSdkNative;
+      readonly part?: AiSdkPartLike;
+    },
   ): void {
-    this.messages.push(message);
-    this.#byId.set(message.id, { ...origin, message });
+    const { carries, source, extra, part } = from;
+    const native: AiSdkNative = {
+      ...(carries.generatedId ? { generatedId: true } : {}),
+      ...(carries.fields === undefined ? {} : { fields: carries.fields }),
+      ...extra,
+    };
+    const read: Message = {
+      ...message,
+      ...providerOptionsEntry(carries.providerOptions),
+      ...nativeEntry(native),
+    };
+    this.messages.push(read);
+    this.#byId.set(read.id, { source, message: read, ...(part === undefined ? {} : { part }) });
   }
 
-  #texts(parts: readonly AiSdkPartLike[]): string {
-    return parts
-      .flatMap((part) => (part.type === 'text' ? [String(fieldOf(part, 'text') ?? '')] : []))
-      .join('');
-  }
-
-  #content(
-    parts: readonly AiSdkPartLike[],
-    run: { readonly index: number; readonly carried: Carried | undefined },
-  ): ContentPart[] {
+  #content(parts: readonly AiSdkPartLike[], run: Run): ContentPart[] {
     const paths = run.carried?.['paths'];
-    const out: ContentPart[] = [];
-    parts.forEach((part, position) => {
-      const read = readPart(part);
-      if (read === undefined) {
-        if (part.type !== 'reasoning' && part.type !== 'tool-call')
-          this.#note(run.index, `${part.type} part not read (given back with its message)`);
+    return parts.map((part, position) => this.#part(part, { position, paths }));
+  }
+
+  #part(part: AiSdkPartLike, at: { readonly position: number; readonly paths: unknown }): ContentPart {
+    const read = readAiSdkPart(part);
+    const path =
+      typeof at.paths === 'object' && at.paths !== null ? fieldOf(at.paths, String(at.position)) : undefined;
+    const withPath =
+      typeof path === 'string' && (read.type === 'image' || read.type === 'file') ? { ...read, path } : read;
+    this.#recorder.set(withPath, part);
+    if (part.type === 'tool-approval-request') {
+      const approvalId = stringOf(part, 'approvalId');
+      const callId = stringOf(part, 'toolCallId');
+      if (approvalId !== undefined && callId !== undefined) this.#approvals.set(approvalId, callId);
+    }
+    return withPath;
+  }
+
+  #assistant(source: AiSdkMessageLike, run: Run & { readonly carries: MessageCarries }): void {
+    if (typeof source.content === 'string') {
+      this.#push(
+        { ...run.base, role: 'assistant', content: source.content },
+        { carries: run.carries, source },
+      );
+      return;
+    }
+    const content: ContentPart[] = [];
+    const toolCalls: ToolCall[] = [];
+    const callIndexes: number[] = [];
+    source.content.forEach((part, position) => {
+      if (!isClientToolCall(part)) {
+        content.push(this.#part(part, { position, paths: undefined }));
         return;
       }
-      const path = typeof paths === 'object' && paths !== null ? fieldOf(paths, String(position)) : undefined;
-      const withPath = typeof path === 'string' && read.type !== 'text' ? { ...read, path } : read;
-      this.#recorder.set(withPath, part);
-      out.push(withPath);
-    });
-    return out;
-  }
-
-  #assistant(
-    source: AiSdkMessageLike,
-    run: {
-      readonly base: Pick<Message, 'id' | 'name' | 'metadata'>;
-      readonly carried: Carried | undefined;
-      readonly index: number;
-    },
-  ): Message {
-    if (typeof source.content === 'string')
-      return { ...run.base, role: 'assistant', content: source.content };
-    const content = this.#content(source.content, run);
-    const reasoning: string[] = [];
-    const toolCalls: ToolCall[] = [];
-    for (const part of source.content) {
-      if (part.type === 'reasoning') reasoning.push(String(fieldOf(part, 'text') ?? ''));
-      if (part.type !== 'tool-call') continue;
-      const call = readToolCall(part);
+      const call = readAiSdkToolCall(part);
       this.#recorder.set(call, part);
       toolCalls.push(call);
-    }
-    const asParts = run.carried?.['partsContent'] === 'true' || content.some((part) => part.type !== 'text');
-    return {
+      callIndexes.push(position);
+    });
+    const reasoning = reasoningField(content, run.carried);
+    const parts = reasoning === undefined ? content : content.slice(1);
+    const total = source.content.length;
+    const isDefaultOrder = callIndexes.every((at, position) => at === total - callIndexes.length + position);
+    const message: Message = {
       ...run.base,
       role: 'assistant',
-      content: asParts ? content : content.map((part) => (part.type === 'text' ? part.text : '')).join(''),
+      content: asString(parts, { carried: run.carried, calls: toolCalls.length })
+        ? parts.map((part) => (part.type === 'text' ? part.text : '')).join('')
+        : parts,
       ...(toolCalls.length === 0 ? {} : { toolCalls }),
-      ...(reasoning.length === 0 ? {} : { reasoning: reasoning.join('') }),
+      ...(reasoning === undefined ? {} : { reasoning }),
     };
+    this.#push(message, { carries: run.carries, source, extra: isDefaultOrder ? {} : { callIndexes } });
   }
 
-  #tool(
-    source: AiSdkMessageLike,
-    run: {
-      readonly base: Pick<Message, 'id' | 'name' | 'metadata'>;
-      readonly carried: Carried | undefined;
-      readonly index: number;
-    },
-  ): void {
+  #tool(source: AiSdkMessageLike, run: Run): void {
     if (typeof source.content === 'string') return;
-    let count = 0;
-    for (const part of source.content) {
-      if (part.type !== 'tool-result') {
-        this.#note(run.index, `${part.type} part not read (given back with its message)`);
-        continue;
+    const { providerOptions, fields } = readCarries(source, MESSAGE_KNOWN);
+    const group: AiSdkNative = {
+      ...(providerOptions === undefined ? {} : { messageProviderOptions: providerOptions }),
+      ...(fields === undefined ? {} : { messageFields: fields }),
+    };
+    source.content.forEach((part, position) => {
+      const id = position === 0 ? run.base.id : `${run.base.id}-${position + 1}`;
+      const place: AiSdkNative = position === 0 ? group : { joinsPrevious: true };
+      if (part.type === 'tool-result') {
+        this.#toolResult(part, { ...run, id, place, source });
+        return;
       }
-      count += 1;
-      const id = count === 1 ? run.base.id : `${run.base.id}-${count}`;
-      this.#push(this.#toolMessage(part, { ...run, id }), { source, part });
-    }
+      const approvalId = stringOf(part, 'approvalId');
+      const message: Message = {
+        id,
+        role: 'tool',
+        toolCallId: (approvalId === undefined ? undefined : this.#approvals.get(approvalId)) ?? '',
+        content: [aiSdkProviderPart(part)],
+      };
+      this.#push(message, {
+        carries: { generatedId: isGeneratedId(run.carried) },
+        source,
+        extra: { ...place, toolPart: true },
+        part,
+      });
+    });
   }
 
-  #toolMessage(
+  #toolResult(
     part: AiSdkPartLike,
-    run: {
-      readonly id: string;
-      readonly base: Pick<Message, 'id' | 'name' | 'metadata'>;
-      readonly carried: Carried | undefined;
-      readonly index: number;
-    },
-  ): Message {
-    const output = readToolOutput(part['output'], {
+    run: Run & { readonly id: string; readonly place: AiSdkNative; readonly source: AiSdkMessageLike },
+  ): void {
+    const read = readToolOutput(part['output'], {
       index: run.index,
       warnings: this.warnings,
       parts: this.#recorder,
@@ -205,58 +249,63 @@ export class AiSdkMessageReader {
     const toolName = stringOf(part, 'toolName');
     // Carried by toAiSdkMessages: the message's own name; otherwise the part's tool name.
     const name = run.carried === undefined ? (toolName === '' ? undefined : toolName) : run.base.name;
-    const metadata = run.base.metadata ?? (output.isError ? { [TOOL_ERROR_KEY]: true } : undefined);
-    return {
+    const { providerOptions, fields } = readCarries(part, RESULT_KNOWN);
+    const message: Message = {
       id: run.id,
       role: 'tool',
-      content: output.content,
+      content: read.content,
       toolCallId: stringOf(part, 'toolCallId') ?? '',
       ...(name === undefined ? {} : { name }),
-      ...(metadata === undefined ? {} : { metadata }),
+      ...(run.base.metadata === undefined ? {} : { metadata: run.base.metadata }),
+      ...(read.output === undefined ? {} : { output: read.output }),
     };
+    this.#push(message, {
+      carries: { providerOptions, fields, generatedId: isGeneratedId(run.carried) },
+      source: run.source,
+      extra: { ...run.place, ...read.native },
+      part,
+    });
   }
-
-  #note(index: number, message: string): void {
-    this.warnings.push({ type: 'unsupported-part', index, message });
-  }
 }
 
-function readPart(part: AiSdkPartLike): ContentPart | undefined {
-  if (part.type === 'text') return textPart(stringOf(part, 'text'));
-  if (part.type !== 'image' && part.type !== 'file') return undefined;
-  const mediaType = stringOf(part, 'mediaType');
-  const data = part[part.type === 'image' ? 'image' : 'data'];
-  // AI SDK 7 file data may be text: read it as text.
-  if (typeof data === 'object' && data !== null && fieldOf(data, 'type') === 'text')
-    return textPart(stringOf(data, 'text'));
-  const url = mediaUrl(data, mediaType ?? 'image/png');
-  if (url === undefined) return undefined;
-  if (part.type === 'image') return { type: 'image', url, ...(mediaType === undefined ? {} : { mediaType }) };
-  return mediaPart({ url, mediaType: mediaType ?? 'application/octet-stream', filename: part['filename'] });
+/** Whether the reader makes the id: `toAiSdkMessages` carried none. */
+function isGeneratedId(carried: Carried | undefined): boolean {
+  return typeof carried?.['id'] !== 'string';
 }
 
-function textPart(text: string | undefined): ContentPart | undefined {
-  return text === undefined ? undefined : { type: 'text', text };
+function texts(parts: readonly AiSdkPartLike[]): string {
+  return parts
+    .flatMap((part) => (part.type === 'text' ? [String(fieldOf(part, 'text') ?? '')] : []))
+    .join('');
 }
 
-function readToolCall(part: AiSdkPartLike): ToolCall {
-  const exact = carriedOf(part)?.['arguments'];
-  const input = part['input'];
-  const raw = typeof input === 'string' ? input : JSON.stringify(input === undefined ? {} : input);
-  return {
-    id: stringOf(part, 'toolCallId') ?? '',
-    name: stringOf(part, 'toolName') ?? '',
-    arguments: typeof exact === 'string' ? exact : raw,
-  };
+function isPlainText(part: ContentPart): boolean {
+  return part.type === 'text' && part.providerOptions === undefined && part.native === undefined;
 }
 
-/** What `toAiSdkMessages` carried in `providerOptions.ctxloom`, if anything. */
-export function carriedOf(value: object): Carried | undefined {
-  const providerOptions = fieldOf(value, 'providerOptions');
-  if (typeof providerOptions !== 'object' || providerOptions === null) return undefined;
-  const carried = fieldOf(providerOptions, AI_SDK_PROVIDER_KEY);
-  // An object under our own key: written by toAiSdkMessages.
-  return typeof carried === 'object' && carried !== null ? (carried as Carried) : undefined;
+/**
+ * Whether assistant content reads as a string: when `toAiSdkMessages` says so, or when the writer
+ * gives the same parts back from the string (no text, or one text before the calls).
+ */
+function asString(
+  parts: readonly ContentPart[],
+  run: { readonly carried: Carried | undefined; readonly calls: number },
+): boolean {
+  if (!parts.every(isPlainText)) return false;
+  if (run.carried !== undefined) return run.carried['partsContent'] !== 'true';
+  const first = parts[0];
+  return (
+    run.calls > 0 &&
+    (parts.length === 0 || (parts.length === 1 && first?.type === 'text' && first.text !== ''))
+  );
+}
+
+/** The `reasoning` field `toAiSdkMessages` wrote as the first reasoning part, when it says so. */
+function reasoningField(content: readonly ContentPart[], carried: Carried | undefined): string | undefined {
+  const first = content[0];
+  if (carried?.['reasoningField'] !== true || first?.type !== 'reasoning') return undefined;
+  const { type: _type, text, ...rest } = first;
+  return Object.keys(rest).length === 0 ? text : undefined;
 }
 
 function nameAndMetadata(carried: Carried | undefined): { name?: string; metadata?: Metadata } {

@@ -1,27 +1,27 @@
 import type { AdapterWarning } from '../adapters/adapter-warning.js';
 import { checkMessages } from '../adapters/check-messages.js';
-import { repairToolPairing, type ToolPairingPolicy } from '../adapters/repair-tool-pairing.js';
+import type { ToolPairingPolicy } from '../adapters/repair-tool-pairing.js';
 import { scrubWithWarning } from '../adapters/scrub-lone-surrogates.js';
 import type { Message } from '../core/message.js';
 import type { AiSdkDialect, AiSdkMessageLike, AiSdkPartLike } from './ai-sdk-message-like.js';
+import { aiSdkNativeOf, providerOptionsEntry } from './ai-sdk-native.js';
 import type { AiSdkOrigins } from './ai-sdk-origins.js';
-import { AI_SDK_PROVIDER_KEY } from './read-ai-sdk-messages.js';
-import { originOf, readPartsOf, writeAiSdkMessage } from './write-ai-sdk-message.js';
+import { pairAiSdkToolCalls } from './pair-ai-sdk-tool-calls.js';
+import { AI_SDK_PROVIDER_KEY, mergeProviderOptions } from './read-ai-sdk-options.js';
+import { originOf, writeAiSdkMessage } from './write-ai-sdk-message.js';
 import { writeToolResult } from './write-tool-result.js';
 
 /** Options for {@link writeAiSdkMessages}. */
 export type WriteAiSdkMessagesOptions = {
   readonly dialect: AiSdkDialect;
-  /** What `readAiSdkMessages` recorded: unchanged messages come back as the original objects. */
+  /** What `readAiSdkMessages` recorded: messages and parts that are the very objects read come back as the originals. */
   readonly origins?: AiSdkOrigins | undefined;
-  /** The values of `origins.parts`, when the reader kept them (else collected from `origins`). */
-  readonly readParts?: ReadonlySet<AiSdkPartLike> | undefined;
   /**
    * Original messages already found free of lone surrogates (by an earlier step of the run): given
    * back without a scan; the ones found clean now are added. @default every message is scanned
    */
   readonly cleanSources?: WeakSet<object> | undefined;
-  /** Carry ids, names and metadata of new messages in `providerOptions.ctxloom`. */
+  /** Carry ids, names and metadata of messages not read from the AI SDK in `providerOptions.ctxloom`. */
   readonly carryMetadata: boolean;
   readonly toolPairing: ToolPairingPolicy;
 };
@@ -35,17 +35,18 @@ export type WriteAiSdkMessagesResult = {
 };
 
 /**
- * Writes ctxloom messages as AI SDK messages of the dialect: the tool-call pairing is made legal
- * first (see `repairToolPairing`), each message is the original object, the original with what
- * ctxloom changed, or a new message (see `writeAiSdkMessage`); tool results read from one AI SDK tool
- * message go back into it; lone surrogates are replaced. Every change is named in the warnings.
+ * Writes ctxloom messages as AI SDK messages of the dialect, from their data alone: the tool-call
+ * pairing is made legal first (see `pairAiSdkToolCalls`), each message is written by
+ * `writeAiSdkMessage`; consecutive tool results read from one AI SDK tool message go back into one;
+ * lone surrogates are replaced. With `origins`, a message that is the very object read comes back
+ * as the original object. Every change is named in the warnings.
  */
 export function writeAiSdkMessages(
   messages: readonly Message[],
   options: WriteAiSdkMessagesOptions,
 ): WriteAiSdkMessagesResult {
   checkMessages(messages, 'ctxloom messages (to the AI SDK)');
-  const repaired = repairToolPairing(messages, { policy: options.toolPairing });
+  const repaired = pairAiSdkToolCalls(messages, options.toolPairing);
   const writer = new Writer(options);
   writer.warnings.push(...repaired.warnings);
   repaired.messages.forEach((message, position) => {
@@ -55,11 +56,10 @@ export function writeAiSdkMessages(
   return { messages: writer.out, sources: writer.sources, warnings: writer.warnings };
 }
 
-type Entry = { readonly written: AiSdkPartLike; readonly source: AiSdkPartLike | undefined };
 type ToolGroup = {
   readonly source: AiSdkMessageLike | undefined;
-  readonly entries: Entry[];
-  /** The first ctxloom message of the group (its id and metadata are carried for a new message). */
+  readonly parts: AiSdkPartLike[];
+  /** The first ctxloom message of the group (its native fields and carried id are the message's). */
   readonly message: Message;
   readonly index: number;
 };
@@ -70,12 +70,10 @@ class Writer {
   readonly warnings: AdapterWarning[] = [];
   readonly #options: WriteAiSdkMessagesOptions;
   readonly #callNames = new Map<string, string>();
-  readonly #readParts: ReadonlySet<AiSdkPartLike>;
   #group: ToolGroup | undefined;
 
   constructor(options: WriteAiSdkMessagesOptions) {
     this.#options = options;
-    this.#readParts = options.readParts ?? readPartsOf(options.origins);
   }
 
   write(message: Message, index: number): void {
@@ -83,14 +81,7 @@ class Writer {
     if (message.role !== 'tool') {
       this.flush();
       for (const call of message.toolCalls ?? []) this.#callNames.set(call.id, call.name);
-      const run = {
-        index,
-        warnings: this.warnings,
-        dialect,
-        origins,
-        readParts: this.#readParts,
-        carry: carryMetadata,
-      };
+      const run = { index, warnings: this.warnings, dialect, origins, carry: carryMetadata };
       this.#push(writeAiSdkMessage(message, run), { index, source: originOf(message, origins)?.source });
       return;
     }
@@ -103,9 +94,9 @@ class Writer {
       parts: origins?.parts,
       origin,
     });
-    if (origin === undefined || this.#group?.source !== origin.source) this.flush();
-    this.#group ??= { source: origin?.source, entries: [], message, index };
-    this.#group.entries.push({ written, source: origin?.part });
+    if (aiSdkNativeOf(message).joinsPrevious !== true) this.flush();
+    this.#group ??= { source: origin?.source, parts: [], message, index };
+    if (written !== undefined) this.#group.parts.push(written);
   }
 
   flush(): void {
@@ -113,20 +104,32 @@ class Writer {
     if (group === undefined) return;
     this.#group = undefined;
     const { source, index } = group;
-    this.#push(source === undefined ? this.#freshTool(group) : rejoin(group, source), { index, source });
+    const isSame =
+      source !== undefined &&
+      typeof source.content !== 'string' &&
+      source.content.length === group.parts.length &&
+      source.content.every((part, position) => part === group.parts[position]);
+    if (group.parts.length === 0) return;
+    this.#push(isSame ? source : this.#toolMessage(group), { index, source });
   }
 
-  #freshTool(group: ToolGroup): AiSdkMessageLike {
+  #toolMessage(group: ToolGroup): AiSdkMessageLike {
     const { message } = group;
-    const carried = {
-      id: message.id,
-      ...(message.name === undefined ? {} : { name: message.name }),
-      ...(message.metadata === undefined ? {} : { metadata: message.metadata }),
-    };
+    const native = aiSdkNativeOf(message);
+    const carried: Record<string, unknown> = {};
+    if (native.generatedId !== true) carried['id'] = message.id;
+    if (message.metadata !== undefined) carried['metadata'] = message.metadata;
+    if (Object.keys(carried).length > 0 && message.name !== undefined) carried['name'] = message.name;
+    const isCarried = this.#options.carryMetadata && Object.keys(carried).length > 0;
+    const providerOptions = mergeProviderOptions(
+      native.messageProviderOptions,
+      isCarried ? { [AI_SDK_PROVIDER_KEY]: carried } : {},
+    );
     return {
+      ...native.messageFields,
       role: 'tool',
-      content: group.entries.map((entry) => entry.written),
-      ...(this.#options.carryMetadata ? { providerOptions: { [AI_SDK_PROVIDER_KEY]: carried } } : {}),
+      content: group.parts,
+      ...providerOptionsEntry(providerOptions),
     };
   }
 
@@ -144,29 +147,4 @@ class Writer {
     }
     this.sources.push(at.source);
   }
-}
-
-/** The AI SDK tool message the results were read from: the original when every result is unchanged. */
-function rejoin(group: ToolGroup, source: AiSdkMessageLike): AiSdkMessageLike {
-  const parts = typeof source.content === 'string' ? [] : source.content;
-  const results = parts.filter((part) => part.type === 'tool-result');
-  const isSame =
-    results.length === group.entries.length &&
-    group.entries.every((entry, position) => entry.written === results[position]);
-  if (isSame) return source;
-  const bySource = new Map(
-    group.entries.flatMap((entry) => (entry.source === undefined ? [] : [[entry.source, entry]])),
-  );
-  const content: AiSdkPartLike[] = [];
-  const used = new Set<Entry>();
-  for (const part of parts) {
-    const entry = part.type === 'tool-result' ? bySource.get(part) : undefined;
-    if (part.type !== 'tool-result') content.push(part);
-    else if (entry !== undefined) {
-      content.push(entry.written);
-      used.add(entry);
-    }
-  }
-  for (const entry of group.entries) if (!used.has(entry)) content.push(entry.written);
-  return { ...source, content };
 }

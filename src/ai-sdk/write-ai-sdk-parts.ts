@@ -1,91 +1,154 @@
-import { parseDataUrl } from '../adapters/adapter-warning.js';
-import type { ContentPart, ToolCall } from '../core/message.js';
+import { type AdapterWarning, parseDataUrl } from '../adapters/adapter-warning.js';
+import type { ContentPart, FilePart, ImagePart, ReasoningPart, ToolCall } from '../core/message.js';
 import type { AiSdkDialect, AiSdkPartLike } from './ai-sdk-message-like.js';
-import { AI_SDK_PROVIDER_KEY } from './read-ai-sdk-messages.js';
+import { AI_SDK_FORMAT, aiSdkNativeOf, providerOptionsEntry } from './ai-sdk-native.js';
+import { AI_SDK_PROVIDER_KEY, mergeProviderOptions } from './read-ai-sdk-options.js';
+
+/** Where a part is written: the dialect, and where to report what is left out. */
+export type WritePartRun = {
+  readonly dialect: AiSdkDialect;
+  readonly warnings: AdapterWarning[];
+  readonly index: number;
+};
 
 /**
- * Writes a ctxloom content part as a new AI SDK part of the dialect: text as `text`; an image as an
- * `image` part (`ModelMessage`) or a `file` part with its media type (provider prompts); a file as a
- * `file` part. `data:` URLs become base64 data, other URLs `URL` objects (AI SDK 7 prompts: the
- * tagged `{ type: 'data' | 'url' }` form).
+ * Writes a ctxloom content part as an AI SDK part of the dialect, from its data alone: text;
+ * reasoning with its signature, redacted data or encrypted content back in `providerOptions`; an
+ * image as an `image` part (`ModelMessage`) or a `file` part (provider prompts); a file; an `ai-sdk`
+ * provider part as its value. The native fields read with it come back; a provider part of another
+ * format is left out (`undefined`) with a warning.
  */
-export function writeContentPart(part: ContentPart, dialect: AiSdkDialect): AiSdkPartLike {
-  if (part.type === 'text') return { type: 'text', text: part.text };
-  if (part.type === 'reasoning') return { type: 'reasoning', text: part.text };
-  if (part.type === 'provider') return { type: 'text', text: '' };
-  const parsed = parseDataUrl(part.url);
-  const mediaType = part.mediaType ?? parsed?.mediaType;
-  if (dialect === 'model-message' && part.type === 'image') {
-    return {
-      type: 'image',
-      image: parsed === undefined ? new URL(part.url) : parsed.data,
-      ...(mediaType === undefined ? {} : { mediaType }),
-    };
+export function writeContentPart(part: ContentPart, run: WritePartRun): AiSdkPartLike | undefined {
+  switch (part.type) {
+    case 'text':
+      return {
+        ...aiSdkNativeOf(part).fields,
+        type: 'text',
+        text: part.text,
+        ...providerOptionsEntry(part.providerOptions),
+      };
+    case 'reasoning':
+      return writeReasoningPart(part);
+    case 'provider':
+      return providerValue(part, run);
+    case 'image':
+    case 'file':
+      return writeMediaPart(part, run.dialect);
   }
-  const data = fileData(parsed === undefined ? new URL(part.url) : parsed.data, dialect);
+}
+
+/** The value of an `ai-sdk` provider part; another format's is left out with a warning. */
+export function providerValue(
+  part: Extract<ContentPart, { type: 'provider' }>,
+  run: WritePartRun,
+): AiSdkPartLike | undefined {
+  if (part.format === AI_SDK_FORMAT && typeof part.value['type'] === 'string') {
+    // A part read from the AI SDK, kept whole: its `type` is a string (checked).
+    return part.value as AiSdkPartLike;
+  }
+  run.warnings.push({
+    type: 'unsupported-part',
+    index: run.index,
+    message: `${part.format} ${part.kind} part left out (only the ${part.format} adapter sends it)`,
+  });
+  return undefined;
+}
+
+function writeReasoningPart(part: ReasoningPart): AiSdkPartLike {
+  const anthropic = {
+    ...(part.signature === undefined ? {} : { signature: part.signature }),
+    ...(part.redactedData === undefined ? {} : { redactedData: part.redactedData }),
+  };
+  const lifted = {
+    ...(Object.keys(anthropic).length === 0 ? {} : { anthropic }),
+    ...(part.encryptedContent === undefined
+      ? {}
+      : { openai: { reasoningEncryptedContent: part.encryptedContent } }),
+  };
+  const providerOptions = mergeProviderOptions(part.providerOptions, lifted);
   return {
-    type: 'file',
-    data,
-    mediaType: mediaType ?? (part.type === 'image' ? 'image/*' : 'application/octet-stream'),
-    ...(part.type === 'file' && part.filename !== undefined ? { filename: part.filename } : {}),
+    ...aiSdkNativeOf(part).fields,
+    type: 'reasoning',
+    text: part.text,
+    ...providerOptionsEntry(providerOptions),
   };
 }
 
-/** File data as the dialect takes it: base64 or a `URL`, tagged `{ type: 'data' | 'url' }` in AI SDK 7 prompts. */
-function fileData(raw: string | URL, dialect: AiSdkDialect): unknown {
-  if (dialect !== 'prompt-v4') return raw;
-  return raw instanceof URL ? { type: 'url', url: raw } : { type: 'data', data: raw };
-}
-
 /**
- * Writes a ctxloom content part as an item of a `content` tool output: `text`, or the media as
- * `image-data`/`file-data` (`data:` URLs) and `image-url`/`file-url` (AI SDK 7 prompts: `file` with
- * tagged data).
+ * Writes an image or file part: `data:` URLs as base64 data, other URLs as `URL` objects (AI SDK 7
+ * prompts: the tagged `{ type: 'data' | 'url' }` form), or in the form it was read in (`ModelMessage`).
  */
-export function writeToolOutputItem(part: ContentPart, dialect: AiSdkDialect): AiSdkPartLike {
-  if (part.type === 'text' || part.type === 'reasoning') return { type: 'text', text: part.text };
-  if (part.type === 'provider') return { type: 'text', text: '' };
-  if (dialect === 'prompt-v4')
-    return writeContentPart({ ...part, type: 'file', mediaType: part.mediaType ?? 'image/*' }, dialect);
+export function writeMediaPart(part: ImagePart | FilePart, dialect: AiSdkDialect): AiSdkPartLike {
+  const native = aiSdkNativeOf(part);
   const parsed = parseDataUrl(part.url);
+  const isMessage = dialect === 'model-message';
   const mediaType = part.mediaType ?? parsed?.mediaType;
-  if (parsed !== undefined) {
-    return part.type === 'image'
-      ? { type: 'image-data', data: parsed.data, mediaType: mediaType ?? parsed.mediaType }
-      : {
-          type: 'file-data',
-          data: parsed.data,
-          mediaType: part.mediaType,
-          ...(part.filename === undefined ? {} : { filename: part.filename }),
-        };
-  }
-  return part.type === 'image'
-    ? { type: 'image-url', url: part.url }
-    : { type: 'file-url', url: part.url, mediaType: part.mediaType };
-}
-
-/**
- * Writes a tool call as a new `tool-call` part, with the arguments parsed to `input`. Arguments that
- * are not JSON (or not exactly as JSON would write them) are carried in `providerOptions.ctxloom` when
- * `carry` is set, so `fromAiSdkMessages` restores them byte for byte.
- */
-export function writeToolCallPart(call: ToolCall, options: { readonly carry: boolean }): AiSdkPartLike {
-  let input: unknown = {};
-  let exact = false;
-  try {
-    input = JSON.parse(call.arguments);
-    // Only an object reads back the same way (a string input is read as raw arguments).
-    exact = typeof input === 'object' && input !== null && JSON.stringify(input) === call.arguments;
-  } catch {
-    input = {};
+  const hasMediaType = !(isMessage && native.noMediaType === true);
+  const carries = native.fields;
+  if (isMessage && part.type === 'image' && native.itemType !== 'file') {
+    return {
+      ...carries,
+      type: 'image',
+      image: mediaData(part.url, { form: native.dataForm, dialect }),
+      ...(mediaType === undefined || !hasMediaType ? {} : { mediaType }),
+      ...providerOptionsEntry(part.providerOptions),
+    };
   }
   return {
+    ...carries,
+    type: 'file',
+    data: mediaData(part.url, { form: native.dataForm, dialect }),
+    ...(hasMediaType
+      ? { mediaType: mediaType ?? (part.type === 'image' ? 'image/*' : 'application/octet-stream') }
+      : {}),
+    ...(part.type === 'file' && part.filename !== undefined ? { filename: part.filename } : {}),
+    ...providerOptionsEntry(part.providerOptions),
+  };
+}
+
+/** Media data in the dialect's form, or in the form it was read in when the dialect takes it. */
+export function mediaData(
+  url: string,
+  how: { readonly form: string | undefined; readonly dialect: AiSdkDialect },
+): unknown {
+  const { form, dialect } = how;
+  const parsed = parseDataUrl(url);
+  if (dialect === 'prompt-v4' || (dialect === 'model-message' && form === 'tagged'))
+    return parsed === undefined ? { type: 'url', url: new URL(url) } : { type: 'data', data: parsed.data };
+  if (
+    dialect === 'model-message' &&
+    ((form === 'data-url' && parsed !== undefined) || (form === 'url-string' && parsed === undefined))
+  )
+    return url;
+  return parsed === undefined ? new URL(url) : parsed.data;
+}
+
+/**
+ * Writes a tool call as a `tool-call` part, with the arguments parsed to `input` (a string input as
+ * it was read). Arguments that are not JSON (or not exactly as JSON would write them) are carried in
+ * `providerOptions.ctxloom` when `carry` is set, so `fromAiSdkMessages` restores them byte for byte.
+ */
+export function writeToolCallPart(call: ToolCall, options: { readonly carry: boolean }): AiSdkPartLike {
+  const native = aiSdkNativeOf(call);
+  let input: unknown = call.arguments;
+  let exact = true;
+  if (native.stringInput !== true) {
+    try {
+      input = JSON.parse(call.arguments);
+      // A string input is read as the raw arguments: only other JSON reads back the same way.
+      exact = typeof input !== 'string' && JSON.stringify(input) === call.arguments;
+    } catch {
+      input = {};
+      exact = false;
+    }
+  }
+  const carried = exact || !options.carry ? {} : { [AI_SDK_PROVIDER_KEY]: { arguments: call.arguments } };
+  return {
+    ...native.fields,
     type: 'tool-call',
     toolCallId: call.id,
     toolName: call.name,
     input,
-    ...(exact || !options.carry
-      ? {}
-      : { providerOptions: { [AI_SDK_PROVIDER_KEY]: { arguments: call.arguments } } }),
+    ...providerOptionsEntry(mergeProviderOptions(call.providerOptions, carried)),
   };
 }

@@ -44,6 +44,10 @@ export type ScriptedAnthropicServer = {
  */
 export async function startScriptedAnthropicServer(
   script: readonly ScriptedAnthropicReply[],
+  options: {
+    /** More rules the server refuses a request for (400 `invalid_request_error`), beside the built-in ones. */
+    readonly check?: (body: Record<string, unknown>) => string[];
+  } = {},
 ): Promise<ScriptedAnthropicServer> {
   const queue = [...script];
   const requests: Record<string, unknown>[] = [];
@@ -57,7 +61,7 @@ export async function startScriptedAnthropicServer(
     }
     const body = JSON.parse(text || '{}') as Record<string, unknown>;
     requests.push(body);
-    const problems = anthropicRequestViolations(body);
+    const problems = [...anthropicRequestViolations(body), ...(options.check?.(body) ?? [])];
     violations.push(problems);
     const next = problems.length > 0 ? undefined : queue.shift();
     answer(response, { body, problems, next, count: requests.length });
