@@ -1,8 +1,11 @@
-import { toAnthropicMessages } from '../adapters/to-anthropic-messages.js';
-import { toOpenAIChatMessages } from '../adapters/to-openai-chat-messages.js';
 import type { CacheBreakpointPlan } from '../adapters/plan-cache-breakpoints.js';
 import type { PromptCacheRequest } from '../adapters/prompt-cache-request.js';
-import { anthropicPromptCacheRequest, openAIPromptCacheRequest } from '../adapters/to-prompt-cache-request.js';
+import { toAnthropicMessages } from '../adapters/to-anthropic-messages.js';
+import { toOpenAIChatMessages } from '../adapters/to-openai-chat-messages.js';
+import {
+  anthropicPromptCacheRequest,
+  openAIPromptCacheRequest,
+} from '../adapters/to-prompt-cache-request.js';
 import { ContextError } from '../core/errors.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
