@@ -83,13 +83,15 @@ const WALK: readonly (readonly string[])[] = [
     '--json',
   ],
   ['memory', 'consolidate', '--workspace', 'ws', '--idle-minutes', '0', '--json'],
+  ['compact', '--workspace', 'ws', '--session', 'cli:direct', '--keep-recent', '0', '--dry-run', '--json'],
 ];
 
 describe('every ctxloom command prints pure JSON on stdout', () => {
   it('walks every command with --json (build: also its default --format json) and parses stdout', async () => {
     const walked = new Set(WALK.map((args) => args[0]));
-    // serve is walked below (it runs until a signal, so it gets its own process).
-    expect([...walked, 'serve'].sort()).toEqual(COMMANDS.map((command) => command.name).sort());
+    // serve is walked below (it runs until a signal, so it gets its own process); eval --json in
+    // eval.test.ts (it runs the small tier, a minute of work).
+    expect([...walked, 'serve', 'eval'].sort()).toEqual(COMMANDS.map((command) => command.name).sort());
     for (const args of WALK) {
       const value = await json(args);
       expect(value, args.join(' ')).not.toBeNull();

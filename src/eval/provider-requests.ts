@@ -96,7 +96,10 @@ function openAIRequest(messages: readonly Message[], options: ToProviderRequests
   toOpenAIChatMessages(messages, { toolPairing: 'throw' });
   let tools = openAITools.get(options.tools);
   if (tools === undefined) {
-    tools = openAIPromptCacheRequest({ messages: [], tools: toOpenAITools(options.tools) }, options).blocks;
+    tools = openAIPromptCacheRequest(
+      { messages: [], tools: toOpenAITools(options.tools) },
+      { at: options.at, tokenCounter: options.tokenCounter, model: options.model },
+    ).blocks;
     openAITools.set(options.tools, tools);
   }
   const blocks = [...tools];
