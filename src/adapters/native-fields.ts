@@ -1,6 +1,7 @@
 import { isRecord } from '../core/is-record.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { NativeFields } from '../core/message.js';
+import { setField } from '../core/set-field.js';
 
 /**
  * The key of a native object (`native[format]`) under which an adapter keeps its own record of the
@@ -21,7 +22,7 @@ export function restOf(value: Readonly<Record<string, unknown>>, owned: readonly
   const rest: Record<string, JsonValue> = {};
   for (const [key, field] of Object.entries(value)) {
     // A field of a parsed JSON request is a JSON value.
-    if (field !== undefined && !owned.includes(key)) rest[key] = field as JsonValue;
+    if (field !== undefined && !owned.includes(key)) setField(rest, key, field as JsonValue);
   }
   return rest;
 }

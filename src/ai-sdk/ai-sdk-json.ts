@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
+import { setField } from '../core/set-field.js';
 
 /**
  * An AI SDK value as JSON, the form ctxloom stores it in: bytes (`Uint8Array`, `Buffer`,
@@ -22,7 +23,7 @@ export function aiSdkJson(value: unknown): JsonValue {
 export function aiSdkJsonObject(value: object): JsonObject {
   const out: Record<string, JsonValue> = {};
   for (const [key, field] of Object.entries(value)) {
-    if (field !== undefined && typeof field !== 'function') out[key] = aiSdkJson(field);
+    if (field !== undefined && typeof field !== 'function') setField(out, key, aiSdkJson(field));
   }
   return out;
 }
@@ -33,7 +34,7 @@ export function extraFields(value: object, known: ReadonlySet<string>): JsonObje
   for (const [key, field] of Object.entries(value)) {
     if (known.has(key) || field === undefined) continue;
     out ??= {};
-    out[key] = aiSdkJson(field);
+    setField(out, key, aiSdkJson(field));
   }
   return out;
 }

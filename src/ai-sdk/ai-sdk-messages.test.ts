@@ -300,3 +300,23 @@ describe('AI SDK adapters are lossless', () => {
     );
   });
 });
+
+describe('AI SDK adapters keep odd JSON keys', () => {
+  // Found by the round-trip property (seed -82102715): an own "__proto__" field set by assignment
+  // becomes the object's prototype, so the call's arguments came back as "{}".
+  it('keeps a tool call whose arguments hold a "__proto__" key, through JSON and the AI SDK schema', async () => {
+    const messages: readonly Message[] = [
+      {
+        id: 'm-1',
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"__proto__":null}' }],
+      },
+      { id: 'm-2', role: 'tool', content: 'ok', toolCallId: 'c1', name: 'read_file' },
+    ];
+    const sent = toAiSdkMessages(messages).messages;
+    for (const message of sent) expect(modelMessageSchema.safeParse(message).success).toBe(true);
+    const back = fromAiSdkMessages(JSON.parse(JSON.stringify(sent)) as ModelMessage[]).messages;
+    expect(back[0]?.toolCalls?.[0]?.arguments).toBe('{"__proto__":null}');
+  });
+});

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../core/json.js';
 import type { ProviderOptions } from '../core/message.js';
+import { setField } from '../core/set-field.js';
 import { aiSdkJsonObject } from './ai-sdk-json.js';
 import { type AiSdkProviderOptions, fieldOf } from './ai-sdk-message-like.js';
 
@@ -24,7 +25,7 @@ export function readProviderOptions(value: object): ProviderOptions | undefined 
     }
     if (options === undefined) continue;
     if (typeof options !== 'object' || options === null || Array.isArray(options)) return 'invalid';
-    out[provider] = aiSdkJsonObject(options);
+    setField(out, provider, aiSdkJsonObject(options));
   }
   return ours && Object.keys(out).length === 0 ? undefined : out;
 }

@@ -4,6 +4,7 @@ import { assertNever } from '../core/assert-never.js';
 import { isRecord } from '../core/is-record.js';
 import type { ContentPart, Message, ReasoningPart, Role, ToolCall } from '../core/message.js';
 import { RUNTIME_CONTEXT_KEY } from '../core/runtime-context-marker.js';
+import { setField } from '../core/set-field.js';
 import {
   CTXLOOM_FIELDS_KEY,
   joinStoredFields,
@@ -164,7 +165,7 @@ function unmodelledFields(dict: NanobotDict, conversion: Conversion): Record<str
   for (const [key, field] of Object.entries(dict)) {
     if (conversion.claimed.has(key)) continue;
     const modelled = MODELLED[key];
-    if (modelled === undefined || !modelled(field, conversion.role)) extra[key] = field;
+    if (modelled === undefined || !modelled(field, conversion.role)) setField(extra, key, field);
   }
   for (const key of ['content', 'tool_calls'] as const) if (conversion.lossy[key]) extra[key] = dict[key];
   return Object.keys(extra).length > 0 ? extra : undefined;

@@ -1,6 +1,7 @@
 import { isRecord } from '../core/is-record.js';
 import type { JsonObject } from '../core/json.js';
 import type { Content, ContentPart, Message, ReasoningPart, ToolCall } from '../core/message.js';
+import { setField } from '../core/set-field.js';
 
 /**
  * The key of a session line that holds what nanobot's own fields cannot: the message format 2 fields
@@ -254,7 +255,7 @@ function extraFields(value: object, known: ReadonlySet<string>): JsonObject | un
   for (const [key, field] of Object.entries(value)) {
     if (known.has(key) || field === undefined) continue;
     extra ??= {};
-    extra[key] = field;
+    setField(extra, key, field);
   }
   // Message data is JSON by contract (core/message.ts).
   return extra as JsonObject | undefined;
@@ -266,7 +267,7 @@ function hasOnly(value: object, known: ReadonlySet<string>): boolean {
 
 function pick<TPart extends ContentPart>(part: TPart, known: ReadonlySet<string>): TPart {
   const kept: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(part)) if (known.has(key)) kept[key] = field;
+  for (const [key, field] of Object.entries(part)) if (known.has(key)) setField(kept, key, field);
   // The same part with only its known fields.
   return kept as TPart;
 }
