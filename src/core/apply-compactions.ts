@@ -42,6 +42,7 @@ class Replay {
   readonly #messageIds = new Set<string>();
   readonly #records = new Map<string, CompactionRecord>();
   readonly #replaced = new Set<string>();
+  readonly #summaryIds = new Set<string>();
 
   constructor(messages: readonly Message[]) {
     this.view = messages;
@@ -65,6 +66,7 @@ class Replay {
     this.view = [...this.view.slice(0, run.start), ...summary, ...kept, ...this.view.slice(run.end)];
     for (const id of record.replaces) this.#replaced.add(id);
     this.#records.set(record.id, record);
+    if (record.summary !== undefined) this.#summaryIds.add(record.summary.id);
     this.applied.push(record.id);
   }
 
@@ -76,7 +78,7 @@ class Replay {
   #check(record: CompactionRecord): Omit<LineageViolation, 'recordId' | 'recordIndex'> | undefined {
     const summaryId = record.summary?.id;
     const clash = [record.id, summaryId].filter(
-      (id): id is string => id !== undefined && (this.#isKnown(id) || this.#summaryIds().has(id)),
+      (id): id is string => id !== undefined && (this.#isKnown(id) || this.#summaryIds.has(id)),
     );
     if (clash.length > 0)
       return { type: 'duplicate-record-id', ids: clash, message: `id ${clash[0]} is already in use.` };
@@ -112,12 +114,6 @@ class Replay {
       ids: parents,
       message: `parents should be [${parents.join(', ')}] at depth ${depth}; the record says [${record.parents.join(', ')}] at depth ${record.depth}.`,
     };
-  }
-
-  #summaryIds(): ReadonlySet<string> {
-    const ids = new Set<string>();
-    for (const record of this.#records.values()) if (record.summary !== undefined) ids.add(record.summary.id);
-    return ids;
   }
 
   /** Where the run stands in the view, or why it is not one whole contiguous stretch. */

@@ -26,7 +26,10 @@ import { InflightCompactionFilter } from './inflight-compaction-filter.js';
 import { SnipHistoryFilter } from './snip-history-filter.js';
 import { StripMalformedToolCallsFilter } from './strip-malformed-tool-calls-filter.js';
 import { StripPlaceholderAssistantsFilter } from './strip-placeholder-assistants-filter.js';
-import { ToolResultBudgetFilter } from './tool-result-budget-filter.js';
+import {
+  TOOL_RESULT_BUDGET_FILTER_NESTED_OPTIONS,
+  ToolResultBudgetFilter,
+} from './tool-result-budget-filter.js';
 
 /** Options for {@link ContextGovernor}. Every constant of the spec is configurable. */
 export type ContextGovernorOptions = InputBudgetOptions & {
@@ -109,16 +112,9 @@ export const CONTEXT_GOVERNOR_OPTION_KEYS = {
 
 /** The nested option objects of {@link ContextGovernorOptions}. @internal */
 export const CONTEXT_GOVERNOR_NESTED_OPTIONS = {
-  offload: {
-    known: {
-      previewChars: true,
-      maxBucketAgeMs: true,
-      maxBuckets: true,
-      clock: true,
-      dryRun: true,
-    } satisfies OptionKeys<NonNullable<ContextGovernorOptions['offload']>>,
-  },
-} as const;
+  // The governor hands `offload` to its tool-result step as it is: the same keys.
+  offload: TOOL_RESULT_BUDGET_FILTER_NESTED_OPTIONS.offload,
+} as const satisfies Record<keyof Pick<ContextGovernorOptions, 'offload'>, unknown>;
 
 /** Per-call options of {@link ContextGovernor.prepareForModel}. */
 export type PrepareForModelOptions = {

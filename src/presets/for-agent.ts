@@ -3,6 +3,7 @@ import { ContextError } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import {
   CONTEXT_GOVERNOR_NESTED_OPTIONS,
+  CONTEXT_GOVERNOR_OPTION_KEYS,
   ContextGovernor,
   type ContextGovernorOptions,
 } from '../filters/context-governor.js';
@@ -164,6 +165,16 @@ export const AGENT_PRESET_OPTION_KEYS = {
 
 type Defined<TValue> = Exclude<TValue, undefined | false>;
 
+/** The governor's keys less the ones the agent preset sets itself (window, output, workspace, counter). */
+const {
+  contextWindowTokens: _window,
+  maxOutputTokens: _output,
+  workspace: _workspace,
+  tokenCounter: _counter,
+  ...governorKeys
+} = CONTEXT_GOVERNOR_OPTION_KEYS;
+const AGENT_GOVERNOR_OPTION_KEYS = governorKeys satisfies OptionKeys<Defined<AgentPresetOptions['governor']>>;
+
 /** The nested option objects of {@link AgentPresetOptions}. @internal */
 export const AGENT_PRESET_NESTED_OPTIONS = {
   skills: {
@@ -203,25 +214,7 @@ export const AGENT_PRESET_NESTED_OPTIONS = {
     } satisfies OptionKeys<Defined<AgentPresetOptions['currentMessage']>>,
   },
   governor: {
-    known: {
-      blockLimit: true,
-      safetyBufferTokens: true,
-      maxToolResultChars: true,
-      sessionKey: true,
-      placeholderTexts: true,
-      backfillText: true,
-      offloadExemptTools: true,
-      offload: true,
-      compactableTools: true,
-      minCompactChars: true,
-      compactionTargetRatio: true,
-      compactionText: true,
-      onOverBudget: true,
-      debug: true,
-      now: true,
-      observer: true,
-      historyWindow: true,
-    } satisfies OptionKeys<Defined<AgentPresetOptions['governor']>>,
+    known: AGENT_GOVERNOR_OPTION_KEYS,
     nested: CONTEXT_GOVERNOR_NESTED_OPTIONS,
   },
 } as const;
