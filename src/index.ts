@@ -54,6 +54,15 @@ export {
 export type { CtxloomConfig } from './config/config-schema.js';
 export { createTokenCounter } from './config/create-token-counter.js';
 export { type LoadedConfig, loadConfig } from './config/load-config.js';
+export {
+  anthropicContextTools,
+  type ContextToolName,
+  type ContextToolResult,
+  type ContextTools,
+  type CreateContextToolsOptions,
+  createContextTools,
+  openAIContextTools,
+} from './context-tools/index.js';
 export type { Decision } from './core/decision.js';
 export {
   AdapterError,
@@ -80,6 +89,7 @@ export type {
   ToolCall,
   ToolOutputType,
 } from './core/message.js';
+export type { SessionNotes } from './core/session-notes.js';
 export { type ToolCallViolation, validateToolCallIntegrity } from './core/tool-call-integrity.js';
 export type { ToolDefinition } from './core/tool-definition.js';
 export { ContextGovernor, type ContextGovernorOptions } from './filters/context-governor.js';
@@ -124,6 +134,7 @@ export type { ChatPresetOptions } from './presets/for-chat.js';
 export type { ReactPresetOptions } from './presets/for-react.js';
 export type { SkillPresetOptions } from './presets/for-skill.js';
 export { type ResolveForLlmOptions, resolveForLlm } from './presets/resolve-for-llm.js';
+export { NotesProvider } from './providers/notes-provider.js';
 export { JsonlRequestStore, RequestRecorder } from './recorder/index.js';
 export { type GetHistoryOptions, getHistory } from './sessions/get-history.js';
 export { JsonlSessionStore, type JsonlSessionStoreOptions } from './sessions/jsonl-session-store.js';
@@ -137,6 +148,7 @@ export {
 } from './sessions/replay-session.js';
 export { resolveNanobotSessionsDir } from './sessions/resolve-nanobot-sessions-dir.js';
 export { type SaveTurnOptions, saveTurn } from './sessions/save-turn.js';
+export { NOTES_METADATA_KEY, sessionNotesOf } from './sessions/session-notes-of.js';
 export type {
   SessionLoadOptions,
   SessionRecord,

@@ -1,8 +1,11 @@
 import type { JsonObject } from './json.js';
 import type { Message } from './message.js';
 
-/** What made a compaction: ctxloom's summariser, the provider, or nanobot's consolidation cursor. */
-export type CompactionKind = 'summary' | 'provider' | 'consolidation';
+/**
+ * What made a compaction: ctxloom's summariser, the provider, nanobot's consolidation cursor, or the
+ * model's own notes (a context reset through the context tools' `new_context`).
+ */
+export type CompactionKind = 'summary' | 'provider' | 'consolidation' | 'notes';
 
 /** What started a compaction. */
 export type CompactionTrigger = 'auto' | 'manual' | 'background' | 'tool';

@@ -110,6 +110,7 @@ export {
   type RuntimeContextTextBlock,
   stripRuntimeContextExactly,
 } from './runtime-context-marker.js';
+export { renderSessionNotes, SESSION_NOTES_TITLE, type SessionNotes } from './session-notes.js';
 export { sessionView } from './session-view.js';
 export { type ToolCallViolation, validateToolCallIntegrity } from './tool-call-integrity.js';
 export type { ToolDefinition } from './tool-definition.js';

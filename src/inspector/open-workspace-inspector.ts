@@ -100,12 +100,16 @@ export async function openWorkspaceInspector(
         generateId: createSequentialIdGenerator('built'),
       }),
     replay: (record) => {
-      const { history, summary } = replaySession(record, {
+      const { history, summary, notes } = replaySession(record, {
         tokenCounter,
         contextWindowTokens,
         maxOutputTokens,
       });
-      return { history, ...(summary === undefined ? {} : { input: { summary } }) };
+      const input = {
+        ...(summary === undefined ? {} : { summary }),
+        ...(notes === undefined ? {} : { notes }),
+      };
+      return { history, ...(Object.keys(input).length === 0 ? {} : { input }) };
     },
     contextWindowTokens,
     maxOutputTokens,

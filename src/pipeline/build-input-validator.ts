@@ -178,10 +178,18 @@ function inputIssue(
     optionalString(input['toolsDescription'], 'toolsDescription') ??
     optionalString(input['sessionKey'], 'sessionKey') ??
     summaryIssue(input['summary']) ??
+    notesIssue(input['notes']) ??
     optionalRecord(input['state'], 'state') ??
     optionalRecord(input['runtimePrompt'], 'runtimePrompt') ??
     signalIssue(input['signal'])
   );
+}
+
+function notesIssue(value: unknown): ShapeIssue | undefined {
+  if (value === undefined) return undefined;
+  if (!isRecord(value))
+    return { path: 'notes', expected: 'a { goal, updatedAt, … } object', received: describeValue(value) };
+  return requiredString(value['goal'], 'notes.goal') ?? requiredString(value['updatedAt'], 'notes.updatedAt');
 }
 
 function optionalString(value: unknown, path: string): ShapeIssue | undefined {

@@ -1,5 +1,6 @@
 import type { OptionKeys } from '../core/check-options.js';
 import type { Content, Message } from '../core/message.js';
+import type { SessionNotes } from '../core/session-notes.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 
 /**
@@ -78,6 +79,11 @@ export type BuildInput = {
   readonly runtimePrompt?: PromptRuntimeContext;
   /** The session's archived summary (consolidated older turns), shown in the system prompt. */
   readonly summary?: ArchivedSummary;
+  /**
+   * The model's notes for the session (written through the context tools' `new_context` or `notes`),
+   * shown as their own pinned section by `NotesProvider` (the agent preset has one).
+   */
+  readonly notes?: SessionNotes;
   /** The session key, e.g. `cli:direct`. */
   readonly sessionKey?: string;
   /** Free state for custom providers and filters. */

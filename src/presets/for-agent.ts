@@ -31,6 +31,7 @@ import {
 import { DEFAULT_TOOL_CONTRACT } from '../providers/default-tool-contract.js';
 import { IdentityProvider } from '../providers/identity-provider.js';
 import { MemoryProvider, type MemoryReader } from '../providers/memory-provider.js';
+import { NotesProvider } from '../providers/notes-provider.js';
 import {
   RecentHistoryProvider,
   type RecentHistoryProviderOptions,
@@ -224,7 +225,7 @@ export const DEFAULT_AGENT_PRESET = Object.freeze({ contextWindowTokens: 65_536,
 
 /**
  * The pipeline of the agent preset: identity → bootstrap files → tool contract → memory → always-on
- * skills → skills index → recent history → archived summary (each its own provider, joined into one
+ * skills → skills index → recent history → archived summary → the model's notes (each its own provider, joined into one
  * system message with `\n\n---\n\n`), then the history, then the current message; filters: join the
  * system parts, merge a same-role current message, then the context governor's steps.
  * @throws ContextError `INVALID_OPTIONS` when `workspace` is missing.
@@ -324,6 +325,7 @@ function agentProviders(
     }),
     ...(recent === false ? [] : [new RecentHistoryProvider({ workspace, ...recent })]),
     new ArchivedSummaryProvider(),
+    new NotesProvider(),
     shared.history,
     new CurrentMessageProvider({ ...options.currentMessage, catalog: shared.catalog }),
   ];

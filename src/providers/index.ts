@@ -26,6 +26,7 @@ export { DEFAULT_TOOL_CONTRACT } from './default-tool-contract.js';
 export { IdentityProvider, type IdentityProviderOptions, renderIdentity } from './identity-provider.js';
 export { MemoryProvider, type MemoryProviderOptions, type MemoryReader } from './memory-provider.js';
 export { mergeContent } from './merge-content.js';
+export { NotesProvider, type NotesProviderOptions } from './notes-provider.js';
 export {
   DEFAULT_RECENT_HISTORY,
   RecentHistoryProvider,

@@ -59,6 +59,7 @@ export type { RetentionPolicy } from './retention-policy.js';
 export { type SaveTurnOptions, type SaveTurnResult, saveTurn } from './save-turn.js';
 export { COMPACTIONS_METADATA_KEY, sessionCompactions, storedCompactions } from './session-compactions.js';
 export { legacySessionFileName, sessionFileName } from './session-file-name.js';
+export { NOTES_METADATA_KEY, sessionNotesOf } from './session-notes-of.js';
 export {
   emptySessionRecord,
   type MessageEvent,

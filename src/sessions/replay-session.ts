@@ -1,5 +1,6 @@
 import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { Message } from '../core/message.js';
+import type { SessionNotes } from '../core/session-notes.js';
 import { sessionView } from '../core/session-view.js';
 import type { ArchivedSummary } from '../pipeline/build-input.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -11,6 +12,7 @@ import {
   MIN_COMPACTED_REPLAY_MESSAGES,
 } from './get-history.js';
 import { sessionCompactions, storedCompactions } from './session-compactions.js';
+import { sessionNotesOf } from './session-notes-of.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 
 /** nanobot's session metadata key for the persisted archived summary `{ text, last_active }`. */
@@ -68,10 +70,12 @@ export function archivedSummaryOf(
   return { text, lastActive: valid ? lastActive : (record.updatedAt ?? '') };
 }
 
-/** What the model loop replays from a stored session: the history and the archived summary. */
+/** What the model loop replays from a stored session: the history, the archived summary and the model's notes. */
 export type ReplayedHistory = {
   readonly history: readonly Message[];
   readonly summary?: ArchivedSummary;
+  /** The model's notes (context tools), for `BuildInput.notes`. */
+  readonly notes?: SessionNotes;
 };
 
 /** Options of {@link replaySession} and {@link loadReplayedSession}. */
@@ -110,7 +114,12 @@ export function replaySession(record: SessionRecord, options: ReplaySessionOptio
   checkOptions(options, { where: 'replaySession options', known: REPLAY_SESSION_OPTION_KEYS });
   const history = getHistory(viewOf(record), historyOptions(options));
   const summary = archivedSummaryOf(record);
-  return { history, ...(summary === undefined ? {} : { summary }) };
+  const notes = sessionNotesOf(record);
+  return {
+    history,
+    ...(summary === undefined ? {} : { summary }),
+    ...(notes === undefined ? {} : { notes }),
+  };
 }
 
 /** Options of {@link loadReplayedSession}: the session, and the replay's. */
@@ -155,7 +164,13 @@ export async function loadReplayedSession(
     history: historyOptions(replay),
   });
   const summary = archivedSummaryOf(record);
-  return { record, history, ...(summary === undefined ? {} : { summary }) };
+  const notes = sessionNotesOf(record);
+  return {
+    record,
+    history,
+    ...(summary === undefined ? {} : { summary }),
+    ...(notes === undefined ? {} : { notes }),
+  };
 }
 
 /**

@@ -111,8 +111,12 @@ export function agentContext(request: {
     maxOutputTokens: budget.maxOutputTokens,
   };
   const replay = (record: SessionRecord): ReplayedSession => {
-    const { history, summary } = replaySession(record, replayOptions);
-    return { history, ...(summary === undefined ? {} : { input: { summary } }) };
+    const { history, summary, notes } = replaySession(record, replayOptions);
+    const input = {
+      ...(summary === undefined ? {} : { summary }),
+      ...(notes === undefined ? {} : { notes }),
+    };
+    return { history, ...(Object.keys(input).length === 0 ? {} : { input }) };
   };
   return { budget, tokenCounter, createBuilder, replayOptions, replay };
 }

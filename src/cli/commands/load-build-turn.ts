@@ -16,7 +16,7 @@ import type { BuildFlags } from './build-flags.js';
 import { openStore } from './session-store-flags.js';
 
 /** The turn's history (and summary, session key), with what the store warned about while loading it. */
-export type BuildTurn = Pick<BuildInput, 'history' | 'summary' | 'sessionKey'> & {
+export type BuildTurn = Pick<BuildInput, 'history' | 'summary' | 'notes' | 'sessionKey'> & {
   /** The store's load warnings (corrupt lines skipped), as `session show` prints them; empty without --session. */
   readonly loadWarnings: readonly string[];
 };
@@ -64,7 +64,7 @@ export async function loadBuildTurn(
       : await openStore(flags, sources.io, 'read');
   try {
     // Only the newest messages the replay uses are loaded (the whole session when it needs more).
-    const { record, history, summary } = await loadReplayedSession(store, {
+    const { record, history, summary, notes } = await loadReplayedSession(store, {
       sessionKey: flags.session,
       ...sources.agent.replayOptions,
     });
@@ -78,6 +78,7 @@ export async function loadBuildTurn(
       history,
       sessionKey: record.key,
       ...(summary === undefined ? {} : { summary }),
+      ...(notes === undefined ? {} : { notes }),
       loadWarnings: record.warnings,
     };
   } finally {
@@ -92,6 +93,7 @@ function replayed(agent: AgentContext, record: SessionRecord): BuildTurn {
     sessionKey: record.key,
     loadWarnings: record.warnings,
     ...(input?.summary === undefined ? {} : { summary: input.summary }),
+    ...(input?.notes === undefined ? {} : { notes: input.notes }),
   };
 }
 
