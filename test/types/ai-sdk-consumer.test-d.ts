@@ -15,12 +15,15 @@ import {
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import {
+  contextToolSet,
   createPrepareStep,
   ctxloomMiddleware,
   fromAiSdkMessages,
   toAiSdkMessages,
 } from '../../src/ai-sdk/index.js';
+import { createContextTools } from '../../src/context-tools/index.js';
 import { ContextGovernor } from '../../src/filters/context-governor.js';
+import { MemorySessionStore } from '../../src/sessions/memory-session-store.js';
 
 declare const model: Parameters<typeof wrapLanguageModel>[0]['model'];
 
@@ -48,5 +51,23 @@ describe('ctxloom/ai-sdk in user code', () => {
       model: wrapLanguageModel({ model, middleware: ctxloomMiddleware({ governor }) }),
       messages,
     });
+  });
+
+  it('spreads the context tools into the tools of generateText and ToolLoopAgent', async () => {
+    const contextTools = createContextTools({
+      workspace: '/tmp/agent',
+      store: new MemorySessionStore(),
+      sessionKey: 'cli:direct',
+    });
+    const tools = {
+      grep: tool({
+        description: 'Search',
+        inputSchema: z.object({ pattern: z.string() }),
+        execute: async () => 'found',
+      }),
+      ...(await contextToolSet(contextTools)),
+    };
+    void generateText({ model, tools, prompt: 'Go', stopWhen: stepCountIs(5) });
+    void new ToolLoopAgent({ model, tools });
   });
 });
