@@ -36,9 +36,21 @@ function scriptedModel(steps: readonly Step[], beforeStep: (index: number) => vo
       const step = steps[index] ?? { text: 'done' };
       index += 1;
       return 'text' in step
-        ? { content: [{ type: 'text', text: step.text }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] }
+        ? {
+            content: [{ type: 'text', text: step.text }],
+            finishReason: { unified: 'stop', raw: 'stop' },
+            usage,
+            warnings: [],
+          }
         : {
-            content: [{ type: 'tool-call', toolCallId: `call_${index}`, toolName: step.tool, input: JSON.stringify(step.input) }],
+            content: [
+              {
+                type: 'tool-call',
+                toolCallId: `call_${index}`,
+                toolName: step.tool,
+                input: JSON.stringify(step.input),
+              },
+            ],
             finishReason: { unified: 'tool-calls', raw: 'tool_use' },
             usage,
             warnings: [],
@@ -48,7 +60,9 @@ function scriptedModel(steps: readonly Step[], beforeStep: (index: number) => vo
 }
 
 /** The tool results (name, output type, text) in the last message of a prompt the model received. */
-function lastToolResults(prompt: readonly unknown[]): readonly { name: string; type: string; value: string }[] {
+function lastToolResults(
+  prompt: readonly unknown[],
+): readonly { name: string; type: string; value: string }[] {
   const last = prompt.at(-1) as { role: string; content: readonly Record<string, unknown>[] };
   if (last.role !== 'tool') return [];
   return last.content.map((part) => {
@@ -131,8 +145,16 @@ describe('contextToolSet in an AI SDK tool loop', () => {
     const before = await inner.load(SESSION_KEY);
     failing.isOn = true;
     const contextTools = createContextTools({ workspace: fixture.workspace, store, sessionKey: SESSION_KEY });
-    const model = scriptedModel([{ tool: 'new_context', input: { goal: 'Ship', state: 'half done' } }, { text: 'ok' }]);
-    await generateText({ model, tools: await contextToolSet(contextTools), prompt: 'go', stopWhen: stepCountIs(3) });
+    const model = scriptedModel([
+      { tool: 'new_context', input: { goal: 'Ship', state: 'half done' } },
+      { text: 'ok' },
+    ]);
+    await generateText({
+      model,
+      tools: await contextToolSet(contextTools),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    });
     const [reply] = lastToolResults(model.doGenerateCalls[1]?.prompt ?? []);
     expect(reply?.type).toBe('error-text');
     expect(reply?.value).toContain('new_context refused');

@@ -7,7 +7,7 @@ export type AnthropicContextTool =
   | {
       readonly name: string;
       readonly description?: string;
-      readonly input_schema: Readonly<Record<string, unknown>>;
+      readonly input_schema: { readonly type: 'object'; readonly [key: string]: unknown };
     }
   | { readonly type: 'memory_20250818'; readonly name: 'memory' };
 
@@ -65,7 +65,7 @@ export function anthropicContextTools(
           : {
               name: definition.name,
               ...(definition.description === undefined ? {} : { description: definition.description }),
-              input_schema: definition.parameters ?? { type: 'object', properties: {} },
+              input_schema: { type: 'object', properties: {}, ...definition.parameters },
             },
     ),
     handles: (block) => contextTools.handles(block.name),
