@@ -345,6 +345,10 @@ function timelineStep(key, step) {
   });
   var parts = [head, chips];
   if (cautions.length) parts.push(el('ul', { class: 'step-warnings' }, cautions));
+  var toolCalls = (step.contextToolCalls || []).map(function (call) {
+    return el('li', { class: 'context-tool-call' }, [el('code', {}, [call.name + ' ' + call.arguments]), call.result ? el('span', { class: 'muted' }, [' → ' + call.result]) : el('span', { class: 'muted' }, [' (result not recorded)'])]);
+  });
+  if (toolCalls.length) parts.push(el('div', { class: 'context-tools' }, [el('b', {}, ['Context tools']), el('ul', {}, toolCalls)]));
   parts.push(el('div', { class: 'step-actions' }, [show, copy, status]), body);
   return el('div', { class: 'step', 'data-request': step.id }, parts);
 }

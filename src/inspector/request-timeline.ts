@@ -6,6 +6,7 @@ import {
   type RecordedRequestDiff,
   type RecordedUsage,
 } from '../recorder/index.js';
+import { contextToolCallsOf, type TimelineContextToolCall } from './context-tool-calls.js';
 
 /** One recorded request as the timeline shows it (its messages are fetched on demand). */
 export type TimelineStep = {
@@ -25,6 +26,8 @@ export type TimelineStep = {
   readonly warnings?: readonly TraceWarning[];
   /** What changed since the session's previous request (absent for the first). */
   readonly changes?: RecordedRequestDiff;
+  /** The context tools' calls answered since the previous request (recall, compact_now, new_context, …). */
+  readonly contextToolCalls?: readonly TimelineContextToolCall[];
 };
 
 /** A turn: the steps of one run (AI SDK `runId`), or a single build. */
@@ -39,6 +42,7 @@ export function requestTimeline(requests: readonly RecordedRequest[]): readonly 
   const turns: { index: number; runId?: string; steps: TimelineStep[] }[] = [];
   requests.forEach((request, index) => {
     const previous = requests[index - 1];
+    const contextToolCalls = contextToolCallsOf(request, previous);
     const step: TimelineStep = {
       id: request.id,
       at: request.at,
@@ -51,6 +55,7 @@ export function requestTimeline(requests: readonly RecordedRequest[]): readonly 
       sections: request.sections,
       counts: request.counts,
       ...(previous === undefined ? {} : { changes: diffRecordedRequests(previous, request) }),
+      ...(contextToolCalls.length === 0 ? {} : { contextToolCalls }),
     };
     const last = turns.at(-1);
     if (last !== undefined && request.runId !== undefined && last.runId === request.runId)

@@ -26,9 +26,13 @@ export const STANDARD_CATEGORIES = Object.freeze({
   current: { id: 'current-message', name: 'Current message', rank: 110 },
 } satisfies Record<string, CategoryKey>);
 
+/** The model's own notes (context tools), shown beside the summary when a session has them. */
+export const NOTES_CATEGORY: CategoryKey = Object.freeze({ id: 'notes', name: 'Notes', rank: 75 });
+
 const RULES: readonly (readonly [RegExp, CategoryKey])[] = [
   [/bootstrap|workspace-files|agent-files/, STANDARD_CATEGORIES.bootstrap],
   [/tool-contract|tools-desc|tool-description|tool-notes/, STANDARD_CATEGORIES.toolContract],
+  [/^notes$/, NOTES_CATEGORY],
   [/recent-history/, STANDARD_CATEGORIES.recentHistory],
   [/summary|archived/, STANDARD_CATEGORIES.summary],
   [/memory/, STANDARD_CATEGORIES.memory],

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -190,13 +192,14 @@ describe('ContextBuilder.forAgent on a nanobot workspace', () => {
       current: 'x',
     });
     const ids = trace.stages.map((stage) => stage.id);
-    expect(ids.slice(0, 10)).toEqual([
+    expect(ids.slice(0, 11)).toEqual([
       'identity',
       'bootstrap-files',
       'tool-contract',
       'always-on-skills',
       'skills-index',
       'archived-summary',
+      'notes',
       'history',
       'current-message',
       'join-system-messages',
@@ -276,3 +279,20 @@ function fileText(chars: number): string {
     .join('')
     .slice(0, chars);
 }
+
+describe('ContextBuilder.forAgent and the model notes', () => {
+  it('sends the notes as their own pinned system section after the archived summary', async () => {
+    const workspace = await mkdtemp(path.join(tmpdir(), 'ctxloom-agent-notes-'));
+    try {
+      const builder = ContextBuilder.forAgent({ workspace, recentHistory: false });
+      const notes = { goal: 'Ship it', openTasks: ['tag'], updatedAt: '2026-12-07T12:00:00Z' };
+      const { messages, trace } = await builder.build({ current: 'next?', notes });
+      expect(trace.sections.find((section) => section.section === 'notes')?.tokens).toBeGreaterThan(0);
+      const system = messages[0]?.content;
+      expect(system).toContain('Goal: Ship it\n\nOpen tasks:\n- tag');
+      expect((await builder.build({ current: 'next?' })).messages[0]?.content).not.toContain('Session Notes');
+    } finally {
+      await rm(workspace, { recursive: true, force: true });
+    }
+  });
+});
