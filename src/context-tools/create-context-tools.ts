@@ -97,57 +97,90 @@ export function createContextTools(options: CreateContextToolsOptions): ContextT
 }
 
 function resolveOptions(options: CreateContextToolsOptions): ResolvedContextTools {
-  const invalid = (message: string): ContextError => new ContextError({ code: 'INVALID_OPTIONS', message });
+  checkParts(options);
+  const now = options.now ?? (() => new Date());
+  return {
+    options,
+    names: toolNames(options),
+    ...resolveNumbers(options),
+    tokenCounter: options.tokenCounter ?? new SimpleTokenCounter(),
+    memoryRoot: resolveInside(options.workspace, options.memoryDir ?? DEFAULT_CONTEXT_TOOLS.memoryDir),
+    readOnlyMemoryFiles: options.readOnlyMemoryFiles ?? DEFAULT_CONTEXT_TOOLS.readOnlyMemoryFiles,
+    isWorkspaceScopeAllowed: options.isWorkspaceScopeAllowed ?? true,
+    now,
+    generateId: options.generateId ?? (() => `ctx-${now().getTime().toString(36)}`),
+  };
+}
+
+type ResolvedNumbers = Pick<
+  ResolvedContextTools,
+  | 'contextWindowTokens'
+  | 'maxOutputTokens'
+  | 'compactFloorTokens'
+  | 'maxMemoryFileBytes'
+  | 'maxNotesChars'
+  | 'recallPageSize'
+  | 'expandPageChars'
+  | 'regexTimeoutMs'
+  | 'budgetNoteRatio'
+>;
+
+function resolveNumbers(options: CreateContextToolsOptions): ResolvedNumbers {
+  const defaults = DEFAULT_CONTEXT_TOOLS;
+  const window = positive(options, 'contextWindowTokens') ?? defaults.contextWindowTokens;
+  const reserve = nonNegative(options, 'maxOutputTokens') ?? defaults.maxOutputTokens;
+  if (reserve >= window)
+    throw invalid(`maxOutputTokens (${reserve}) must be under contextWindowTokens (${window}).`);
+  const ratio = positive(options, 'budgetNoteRatio') ?? defaults.budgetNoteRatio;
+  if (ratio > 1) throw invalid(`budgetNoteRatio must be in (0, 1]; got ${ratio}.`);
+  return {
+    contextWindowTokens: window,
+    maxOutputTokens: reserve,
+    compactFloorTokens: nonNegative(options, 'compactFloorTokens') ?? Math.floor(window / 4),
+    maxMemoryFileBytes: positive(options, 'maxMemoryFileBytes') ?? defaults.maxMemoryFileBytes,
+    maxNotesChars: positive(options, 'maxNotesChars') ?? defaults.maxNotesChars,
+    recallPageSize: positive(options, 'recallPageSize') ?? defaults.recallPageSize,
+    expandPageChars: positive(options, 'expandPageChars') ?? defaults.expandPageChars,
+    regexTimeoutMs: positive(options, 'regexTimeoutMs') ?? defaults.regexTimeoutMs,
+    budgetNoteRatio: ratio,
+  };
+}
+
+function invalid(message: string): ContextError {
+  return new ContextError({ code: 'INVALID_OPTIONS', message });
+}
+
+function checkParts(options: CreateContextToolsOptions): void {
   if (typeof options.workspace !== 'string' || options.workspace.trim() === '')
     throw invalid('createContextTools needs `workspace`: the agent workspace folder.');
   if (typeof options.store !== 'object' || options.store === null)
     throw invalid('createContextTools needs `store`: the SessionStore the session lives in.');
   if (typeof options.sessionKey !== 'string' || options.sessionKey === '')
     throw invalid('createContextTools needs `sessionKey`: the session the tools act on.');
-  const names = toolNames(options, invalid);
-  const window =
-    positive(options.contextWindowTokens, 'contextWindowTokens', invalid) ??
-    DEFAULT_CONTEXT_TOOLS.contextWindowTokens;
-  const reserve =
-    nonNegative(options.maxOutputTokens, 'maxOutputTokens', invalid) ?? DEFAULT_CONTEXT_TOOLS.maxOutputTokens;
-  if (reserve >= window)
-    throw invalid(`maxOutputTokens (${reserve}) must be under contextWindowTokens (${window}).`);
-  const ratio = options.budgetNoteRatio ?? DEFAULT_CONTEXT_TOOLS.budgetNoteRatio;
-  if (!(ratio > 0 && ratio <= 1)) throw invalid(`budgetNoteRatio must be in (0, 1]; got ${ratio}.`);
-  const memoryDir = options.memoryDir ?? DEFAULT_CONTEXT_TOOLS.memoryDir;
-  return {
-    options,
-    names,
-    contextWindowTokens: window,
-    maxOutputTokens: reserve,
-    tokenCounter: options.tokenCounter ?? new SimpleTokenCounter(),
-    compactFloorTokens:
-      nonNegative(options.compactFloorTokens, 'compactFloorTokens', invalid) ?? Math.floor(window / 4),
-    memoryRoot: resolveInside(options.workspace, memoryDir),
-    maxMemoryFileBytes:
-      positive(options.maxMemoryFileBytes, 'maxMemoryFileBytes', invalid) ??
-      DEFAULT_CONTEXT_TOOLS.maxMemoryFileBytes,
-    readOnlyMemoryFiles: options.readOnlyMemoryFiles ?? DEFAULT_CONTEXT_TOOLS.readOnlyMemoryFiles,
-    maxNotesChars:
-      positive(options.maxNotesChars, 'maxNotesChars', invalid) ?? DEFAULT_CONTEXT_TOOLS.maxNotesChars,
-    isWorkspaceScopeAllowed: options.isWorkspaceScopeAllowed ?? true,
-    recallPageSize:
-      positive(options.recallPageSize, 'recallPageSize', invalid) ?? DEFAULT_CONTEXT_TOOLS.recallPageSize,
-    expandPageChars:
-      positive(options.expandPageChars, 'expandPageChars', invalid) ?? DEFAULT_CONTEXT_TOOLS.expandPageChars,
-    regexTimeoutMs:
-      positive(options.regexTimeoutMs, 'regexTimeoutMs', invalid) ?? DEFAULT_CONTEXT_TOOLS.regexTimeoutMs,
-    budgetNoteRatio: ratio,
-    now: options.now ?? (() => new Date()),
-    generateId:
-      options.generateId ?? (() => `ctx-${(options.now ?? (() => new Date()))().getTime().toString(36)}`),
-  };
 }
 
-function toolNames(
-  options: CreateContextToolsOptions,
-  invalid: (message: string) => ContextError,
-): readonly ContextToolName[] {
+type NumericOption = {
+  [TKey in keyof CreateContextToolsOptions]-?: CreateContextToolsOptions[TKey] extends number | undefined
+    ? TKey
+    : never;
+}[keyof CreateContextToolsOptions];
+
+function positive(options: CreateContextToolsOptions, name: NumericOption): number | undefined {
+  const value = options[name];
+  if (value === undefined) return undefined;
+  if (!(Number.isFinite(value) && value > 0))
+    throw invalid(`${name} must be a positive number; got ${value}.`);
+  return value;
+}
+
+function nonNegative(options: CreateContextToolsOptions, name: NumericOption): number | undefined {
+  const value = options[name];
+  if (value === undefined) return undefined;
+  if (!(Number.isFinite(value) && value >= 0)) throw invalid(`${name} must be a number ≥ 0; got ${value}.`);
+  return value;
+}
+
+function toolNames(options: CreateContextToolsOptions): readonly ContextToolName[] {
   const wanted =
     options.tools ??
     CONTEXT_TOOL_NAMES.filter((name) => name !== 'compact_now' || options.summarizer !== undefined);
@@ -161,25 +194,4 @@ function toolNames(
       'The compact_now tool needs a `summarizer` (a ChatModel); pass one or leave compact_now out of `tools`.',
     );
   return CONTEXT_TOOL_NAMES.filter((name) => wanted.includes(name));
-}
-
-function positive(
-  value: number | undefined,
-  name: string,
-  invalid: (message: string) => ContextError,
-): number | undefined {
-  if (value === undefined) return undefined;
-  if (!(Number.isFinite(value) && value > 0))
-    throw invalid(`${name} must be a positive number; got ${value}.`);
-  return value;
-}
-
-function nonNegative(
-  value: number | undefined,
-  name: string,
-  invalid: (message: string) => ContextError,
-): number | undefined {
-  if (value === undefined) return undefined;
-  if (!(Number.isFinite(value) && value >= 0)) throw invalid(`${name} must be a number ≥ 0; got ${value}.`);
-  return value;
 }

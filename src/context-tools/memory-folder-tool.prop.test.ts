@@ -105,41 +105,12 @@ describe('the memory tool confines every path', () => {
     'refuses a hostile path and touches nothing outside',
     async (hostile, which) => {
       const before = await snapshot(root);
-      const args =
-        which === 'rename-from'
-          ? { command: 'rename', old_path: hostile, new_path: '/memories/ok.md' }
-          : which === 'rename-to'
-            ? { command: 'rename', old_path: '/memories/keep.md', new_path: hostile }
-            : {
-                command: which,
-                path: hostile,
-                file_text: 'pwned',
-                old_str: 'secret',
-                new_str: 'pwned',
-                insert_line: 0,
-                insert_text: 'pwned',
-              };
-      const { command: name, ...rest } = args;
-      const used = Object.fromEntries(
-        Object.entries(rest).filter(([key]) =>
-          name === 'view'
-            ? key === 'path'
-            : name === 'create'
-              ? key === 'path' || key === 'file_text'
-              : name === 'str_replace'
-                ? ['path', 'old_str', 'new_str'].includes(key)
-                : name === 'insert'
-                  ? ['path', 'insert_line', 'insert_text'].includes(key)
-                  : name === 'delete'
-                    ? key === 'path'
-                    : true,
-        ),
-      );
+      const args = argumentsFor(which, hostile);
       const result = contextToolOutput(
         await tools.execute({
           id: 'fuzz',
           name: 'memory',
-          arguments: JSON.stringify({ command: name, ...used }),
+          arguments: JSON.stringify(args),
         }),
       );
       expect(result.isError, `${JSON.stringify(hostile)} → ${result.output}`).toBe(true);
@@ -147,3 +118,17 @@ describe('the memory tool confines every path', () => {
     },
   );
 });
+
+/** The arguments of one command with the hostile path where that command takes a path. */
+function argumentsFor(which: string, hostile: string): Readonly<Record<string, unknown>> {
+  const byCommand: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+    view: { command: 'view', path: hostile },
+    create: { command: 'create', path: hostile, file_text: 'pwned' },
+    str_replace: { command: 'str_replace', path: hostile, old_str: 'secret', new_str: 'pwned' },
+    insert: { command: 'insert', path: hostile, insert_line: 0, insert_text: 'pwned' },
+    delete: { command: 'delete', path: hostile },
+    'rename-from': { command: 'rename', old_path: hostile, new_path: '/memories/ok.md' },
+    'rename-to': { command: 'rename', old_path: '/memories/keep.md', new_path: hostile },
+  };
+  return byCommand[which] ?? { command: which, path: hostile };
+}

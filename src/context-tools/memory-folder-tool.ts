@@ -40,17 +40,18 @@ export async function runMemoryCommand(
   settings: MemoryFolderSettings,
 ): Promise<ContextToolResult> {
   const command = args['command'];
+  const at = { args, settings };
   switch (command) {
     case 'view':
-      return withPath(args['path'], settings, (target) => view(target, args['view_range'], settings));
+      return withPath(at, { isWrite: false, run: view });
     case 'create':
-      return withPath(args['path'], settings, (target) => create(target, args['file_text'], settings), true);
+      return withPath(at, { isWrite: true, run: create });
     case 'str_replace':
-      return withPath(args['path'], settings, (target) => replace(target, args, settings), true);
+      return withPath(at, { isWrite: true, run: replace });
     case 'insert':
-      return withPath(args['path'], settings, (target) => insert(target, args, settings), true);
+      return withPath(at, { isWrite: true, run: insert });
     case 'delete':
-      return withPath(args['path'], settings, (target) => remove(target), true);
+      return withPath(at, { isWrite: true, run: remove });
     case 'rename':
       return renameCommand(args, settings);
     default:
@@ -60,16 +61,24 @@ export async function runMemoryCommand(
   }
 }
 
+/** One command's arguments and the folder's settings. */
+type Command = {
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly settings: MemoryFolderSettings;
+};
+
 async function withPath(
-  raw: unknown,
-  settings: MemoryFolderSettings,
-  run: (target: MemoryPath) => Promise<ContextToolResult>,
-  isWrite = false,
+  at: Command,
+  command: {
+    readonly isWrite: boolean;
+    readonly run: (target: MemoryPath, at: Command) => Promise<ContextToolResult>;
+  },
 ): Promise<ContextToolResult> {
-  const target = await checkedPath(raw, settings, isWrite);
+  const { run } = command;
+  const target = await checkedPath(at.args['path'], { settings: at.settings, isWrite: command.isWrite });
   if ('error' in target) return toolError(`memory: ${target.error}`);
   try {
-    return await run(target);
+    return await run(target, at);
   } catch (error) {
     if (isMissingFileError(error)) return toolError(`memory: ${target.shown} does not exist.`);
     return toolError(`memory: ${target.shown}: ${error instanceof Error ? error.message : String(error)}`);
@@ -78,9 +87,9 @@ async function withPath(
 
 async function checkedPath(
   raw: unknown,
-  settings: MemoryFolderSettings,
-  isWrite: boolean,
+  check: { readonly settings: MemoryFolderSettings; readonly isWrite: boolean },
 ): Promise<MemoryPath | { readonly error: string }> {
+  const { settings, isWrite } = check;
   const target = mapMemoryPath(raw, settings.root);
   if ('error' in target) return target;
   const linked = await checkNoLinkOut(target, settings.root);
@@ -92,11 +101,8 @@ async function checkedPath(
   return target;
 }
 
-async function view(
-  target: MemoryPath,
-  range: unknown,
-  settings: MemoryFolderSettings,
-): Promise<ContextToolResult> {
+async function view(target: MemoryPath, { args, settings }: Command): Promise<ContextToolResult> {
+  const range = args['view_range'];
   await mkdir(settings.root, { recursive: true });
   const info = await stat(target.file);
   if (info.isDirectory()) return listFolder(target, settings.root);
@@ -151,12 +157,12 @@ function formatSize(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)}M`;
 }
 
-async function create(
-  target: MemoryPath,
-  raw: unknown,
-  settings: MemoryFolderSettings,
-): Promise<ContextToolResult> {
-  const text = stringArgument(raw, { tool: 'memory create', name: 'file_text', isRequired: true });
+async function create(target: MemoryPath, { args, settings }: Command): Promise<ContextToolResult> {
+  const text = stringArgument(args['file_text'], {
+    tool: 'memory create',
+    name: 'file_text',
+    isRequired: true,
+  });
   if ('error' in text) return toolError(`memory: ${text.error}`);
   const content = text.value ?? '';
   const size = Buffer.byteLength(content, 'utf8');
@@ -168,11 +174,7 @@ async function create(
   return `File created successfully at: ${target.shown}`;
 }
 
-async function replace(
-  target: MemoryPath,
-  args: Readonly<Record<string, unknown>>,
-  settings: MemoryFolderSettings,
-): Promise<ContextToolResult> {
+async function replace(target: MemoryPath, { args, settings }: Command): Promise<ContextToolResult> {
   const oldText = stringArgument(args['old_str'], {
     tool: 'memory str_replace',
     name: 'old_str',
@@ -199,14 +201,10 @@ async function replace(
       `memory: No replacement was performed: old_str appears more than once in ${target.shown}; make it unique.`,
     );
   const next = content.slice(0, first) + (newText.value ?? '') + content.slice(first + search.length);
-  return writeLimited(target, next, settings, 'The memory file has been edited.');
+  return writeLimited(target, { content: next, settings, done: 'The memory file has been edited.' });
 }
 
-async function insert(
-  target: MemoryPath,
-  args: Readonly<Record<string, unknown>>,
-  settings: MemoryFolderSettings,
-): Promise<ContextToolResult> {
+async function insert(target: MemoryPath, { args, settings }: Command): Promise<ContextToolResult> {
   const text = stringArgument(args['insert_text'], {
     tool: 'memory insert',
     name: 'insert_text',
@@ -225,7 +223,7 @@ async function insert(
   if ('error' in line) return toolError(`memory: ${line.error}`);
   if (line.value === undefined) return toolError('memory: insert_line is required.');
   const next = [...lines.slice(0, line.value), text.value ?? '', ...lines.slice(line.value)].join('\n');
-  return writeLimited(target, next, settings, `The file ${target.shown} has been edited.`);
+  return writeLimited(target, { content: next, settings, done: `The file ${target.shown} has been edited.` });
 }
 
 async function remove(target: MemoryPath): Promise<ContextToolResult> {
@@ -238,9 +236,9 @@ async function renameCommand(
   args: Readonly<Record<string, unknown>>,
   settings: MemoryFolderSettings,
 ): Promise<ContextToolResult> {
-  const from = await checkedPath(args['old_path'], settings, true);
+  const from = await checkedPath(args['old_path'], { settings, isWrite: true });
   if ('error' in from) return toolError(`memory: ${from.error}`);
-  const to = await checkedPath(args['new_path'], settings, true);
+  const to = await checkedPath(args['new_path'], { settings, isWrite: true });
   if ('error' in to) return toolError(`memory: ${to.error}`);
   if (!(await exists(from.file))) return toolError(`memory: ${from.shown} does not exist.`);
   if (await exists(to.file)) return toolError(`memory: ${to.shown} already exists.`);
@@ -266,10 +264,9 @@ async function readLimited(
 
 async function writeLimited(
   target: MemoryPath,
-  content: string,
-  settings: MemoryFolderSettings,
-  done: string,
+  write: { readonly content: string; readonly settings: MemoryFolderSettings; readonly done: string },
 ): Promise<ContextToolResult> {
+  const { content, settings, done } = write;
   const size = Buffer.byteLength(content, 'utf8');
   if (size > settings.maxFileBytes)
     return toolError(

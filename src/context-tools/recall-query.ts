@@ -60,9 +60,9 @@ function isCatastrophic(source: string): boolean {
  */
 export function matchAll(
   query: RecallQuery,
-  texts: readonly string[],
-  timeoutMs: number,
+  within: { readonly texts: readonly string[]; readonly timeoutMs: number },
 ): readonly number[] | 'timed-out' {
+  const { texts, timeoutMs } = within;
   if (query.kind === 'words') return texts.map((text) => wordsMatch(text, query.words));
   const context = vm.createContext({ texts, source: query.source, flags: query.flags });
   try {

@@ -86,25 +86,7 @@ describe('the context tools through the OpenAI SDK', () => {
     const server = await startScriptedOpenAIServer(script);
     try {
       const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'test', maxRetries: 0 });
-      const openai = openAIContextTools(tools);
-      const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Which port?' }];
-      for (let step = 0; step < 10; step += 1) {
-        if (step === 3) setUsed(90_000);
-        const completion = await client.chat.completions.create({
-          model: 'gpt-test',
-          messages,
-          tools: [...openai.tools],
-        });
-        const message = completion.choices[0]?.message;
-        if (message === undefined) throw new Error('no choice');
-        messages.push(message);
-        const calls = (message.tool_calls ?? []).filter((call) => call.type === 'function');
-        if (calls.length === 0) break;
-        for (const call of calls) {
-          expect(openai.handles(call)).toBe(true);
-          messages.push(await openai.execute(call));
-        }
-      }
+      await runOpenAILoop(client, { openai: openAIContextTools(tools), setUsed });
       expect(server.requests[0]?.['tools']).toHaveLength(tools.definitions.length);
       const results = server.requests.slice(1).map((body) => {
         const last = (body['messages'] as { role: string; content: string }[]).at(-1);
@@ -211,3 +193,29 @@ describe('the context tools through the Anthropic SDK', () => {
     }
   });
 });
+
+/** A chat-completions tool loop whose tool calls the context tools answer (usage raised before step 3). */
+async function runOpenAILoop(
+  client: OpenAI,
+  loop: { readonly openai: ReturnType<typeof openAIContextTools>; readonly setUsed: (value: number) => void },
+): Promise<void> {
+  const { openai } = loop;
+  const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Which port?' }];
+  for (let step = 0; step < 10; step += 1) {
+    if (step === 3) loop.setUsed(90_000);
+    const completion = await client.chat.completions.create({
+      model: 'gpt-test',
+      messages,
+      tools: [...openai.tools],
+    });
+    const message = completion.choices[0]?.message;
+    if (message === undefined) throw new Error('no choice');
+    messages.push(message);
+    const calls = (message.tool_calls ?? []).filter((call) => call.type === 'function');
+    if (calls.length === 0) return;
+    for (const call of calls) {
+      expect(openai.handles(call)).toBe(true);
+      messages.push(await openai.execute(call));
+    }
+  }
+}

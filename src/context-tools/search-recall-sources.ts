@@ -26,11 +26,10 @@ export function searchRecallSources(
     readonly timeoutMs: number;
   },
 ): RecallPage | 'timed-out' {
-  const found = matchAll(
-    options.query,
-    sources.map((source) => source.text),
-    options.timeoutMs,
-  );
+  const found = matchAll(options.query, {
+    texts: sources.map((source) => source.text),
+    timeoutMs: options.timeoutMs,
+  });
   if (found === 'timed-out') return found;
   const matched = sources
     .map((source, index) => ({ source, at: found[index] ?? -1 }))

@@ -29,21 +29,19 @@ export function contextToolCallsOf(
   const results = new Map<string, Message>();
   for (const message of messages)
     if (message.role === 'tool' && message.toolCallId !== undefined) results.set(message.toolCallId, message);
-  const calls: TimelineContextToolCall[] = [];
-  for (const message of messages) {
-    if (message.role !== 'assistant' || seen.has(message.id)) continue;
-    for (const call of message.toolCalls ?? []) {
-      if (!NAMES.has(call.name)) continue;
+  return messages
+    .filter((message) => message.role === 'assistant' && !seen.has(message.id))
+    .flatMap((message) => message.toolCalls ?? [])
+    .filter((call) => NAMES.has(call.name))
+    .map((call) => {
       const result = results.get(call.id);
-      calls.push({
+      return {
         callId: call.id,
         name: call.name,
         arguments: cut(call.arguments, MAX_ARGUMENT_CHARS),
         ...(result === undefined ? {} : { result: cut(textOf(result), MAX_RESULT_CHARS) }),
-      });
-    }
-  }
-  return calls;
+      };
+    });
 }
 
 function textOf(message: Message): string {

@@ -29,8 +29,16 @@ async function run(args: readonly string[]) {
   let stdout = '';
   let stderr = '';
   const code = await main(args, {
-    stdout: { write: (text: string) => void (stdout += text) },
-    stderr: { write: (text: string) => void (stderr += text) },
+    stdout: {
+      write: (text: string) => {
+        stdout += text;
+      },
+    },
+    stderr: {
+      write: (text: string) => {
+        stderr += text;
+      },
+    },
     env: {},
     cwd: workspace,
   });
