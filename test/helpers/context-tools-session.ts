@@ -91,13 +91,17 @@ export function failingMetadataStore(inner: SessionStore): {
   const store: SessionStore = {
     specificationVersion: 'v1',
     id: `failing-${inner.id}`,
+    // biome-ignore lint/complexity/useMaxParams: SessionStore methods take three parameters
     append: (key, messages, options) => inner.append(key, messages, options),
     load: (key, options) => inner.load(key, options),
+    // biome-ignore lint/complexity/useMaxParams: SessionStore methods take three parameters
     setMetadata: async (key, patch, options) => {
       if (failing.isOn) throw new Error('EIO: disk write failed');
       return inner.setMetadata(key, patch, options);
     },
+    // biome-ignore lint/complexity/useMaxParams: SessionStore methods take three parameters
     setLastConsolidated: (key, value, options) => inner.setLastConsolidated(key, value, options),
+    // biome-ignore lint/complexity/useMaxParams: SessionStore methods take three parameters
     rewrite: (key, rewrite, options) => inner.rewrite(key, rewrite, options),
     delete: (key, options) => inner.delete(key, options),
     list: (options) => inner.list(options),
