@@ -8,8 +8,10 @@ import {
   OFFLOAD_FACT,
   SESSION_KEY,
 } from '../../test/helpers/context-tools-session.js';
+import { textOf } from '../core/content.js';
 import { ContextError } from '../core/errors.js';
 import { sessionView } from '../core/session-view.js';
+import { ContextBuilder } from '../presets/context-builder.js';
 import { MemorySessionStore } from '../sessions/memory-session-store.js';
 import { loadReplayedSession } from '../sessions/replay-session.js';
 import { sessionCompactions } from '../sessions/session-compactions.js';
@@ -298,5 +300,52 @@ describe('createContextTools', () => {
       content:
         '[Context budget] 6500 of 8000 tokens used (81%), 1500 left. Automatic compaction starts at 7000 tokens: save what must survive (notes, memory) first.',
     });
+  });
+
+  it('the agent preset builds the next request from the system prompt, the notes, the reset marker and the task', async () => {
+    const { tools, store, workspace } = await setUp();
+    await call(tools, 'new_context', { goal: 'Ship the migration', next_step: 'run the backfill' });
+    const replay = await loadReplayedSession(store, {
+      sessionKey: SESSION_KEY,
+      tokenCounter: new SimpleTokenCounter(),
+      contextWindowTokens: 8000,
+      maxOutputTokens: 1000,
+    });
+    const builder = ContextBuilder.forAgent({ workspace, recentHistory: false });
+    const { messages, trace } = await builder.build({
+      history: replay.history,
+      ...(replay.notes === undefined ? {} : { notes: replay.notes }),
+      tools: tools.definitions,
+      current: 'Go on.',
+    });
+    expect(trace.sections.map((section) => section.section)).toContain('notes');
+    expect(textOf(messages[0]?.content ?? '')).toContain('Goal: Ship the migration');
+    // The marker, then the task (the latest user request) with the current message merged into it.
+    const rest = messages.slice(1).map((message) => textOf(message.content));
+    expect(rest).toHaveLength(2);
+    expect(rest[0]).toMatch(/^<context-reset record="ctx-reset-1">/);
+    expect(rest[1]).toMatch(/^Step 12: [\s\S]*Go on\.$/);
+  });
+
+  it("searches other sessions' hidden messages only with scope 'workspace'", async () => {
+    const { tools, store } = await setUp();
+    await store.append('telegram:7', [
+      { id: 'tg1', role: 'user', content: 'The vault code is 9137.' },
+      { id: 'tg2', role: 'assistant', content: 'Noted.' },
+    ]);
+    await store.setLastConsolidated('telegram:7', 2);
+    expect((await call(tools, 'recall', { query: 'vault code' })).output).toMatch(/^No hits/);
+    const found = await call(tools, 'recall', { query: 'vault code', scope: 'workspace' });
+    expect(found.output).toContain('message tg1');
+    expect(found.output).toContain('session telegram:7');
+    expect(found.output).toContain('out of view through record consolidation-2');
+    const closed = createContextTools({
+      workspace: '/tmp/none',
+      store,
+      sessionKey: SESSION_KEY,
+      isWorkspaceScopeAllowed: false,
+    });
+    expect((await call(closed, 'recall', { query: 'vault', scope: 'workspace' })).isError).toBe(true);
+    expect((await call(closed, 'expand', { id: 'tg1' })).isError).toBe(true);
   });
 });
