@@ -144,7 +144,10 @@ async function recordRequests(workspace: string): Promise<void> {
       assistant('', {
         id: `call-${stepNumber}`,
         toolCalls: [
-          { id: `c${stepNumber}`, name: 'exec', arguments: { cmd: `npm test -- part ${stepNumber}` } },
+          // The second call is a context tool's, which the timeline lists under its step.
+          stepNumber === 1
+            ? { id: `c${stepNumber}`, name: 'recall', arguments: { query: 'failing test' } }
+            : { id: `c${stepNumber}`, name: 'exec', arguments: { cmd: `npm test -- part ${stepNumber}` } },
         ],
       }),
       tool(`PASS part ${stepNumber}\n${'ok '.repeat(400)}`, {
@@ -325,6 +328,10 @@ describe.skipIf(!isAvailable)(
       expect(await steps.nth(1).locator('.chip.change').first().textContent()).toBe(
         '+2 −0 ~0 since previous',
       );
+      expect(await steps.nth(2).locator('.context-tool-call').textContent()).toMatch(
+        /^recall \{"query":"failing test"\} → PASS part 1/,
+      );
+      expect(await steps.nth(1).locator('.context-tool-call').count()).toBe(0);
       await steps.nth(2).locator('button.show-request').click();
       await steps.nth(2).locator('.step-body .tool-call').first().waitFor();
       expect(await steps.nth(2).locator('.step-body .msg[data-status="added"]').count()).toBe(2);
