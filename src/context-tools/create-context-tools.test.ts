@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { rm, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   contextToolsFixture,
@@ -150,6 +151,19 @@ describe('createContextTools', () => {
     expect(tail.output).toContain(OFFLOAD_FACT);
     expect(tail.output).toContain('(end of source)');
     expect((await call(tools, 'expand', { id: 'offload:../../etc/passwd' })).isError).toBe(true);
+  });
+
+  it('never follows a link planted among the offloaded results', async () => {
+    const { tools, workspace } = await setUp();
+    const outside = path.join(workspace, '..', `${path.basename(workspace)}-outside.txt`);
+    await writeFile(outside, 'the launch code is 0000');
+    try {
+      await symlink(outside, path.join(workspace, '.ctxloom', 'tool-results', 'cli_direct', 'call_x.txt'));
+      expect((await call(tools, 'recall', { query: 'launch code' })).output).toMatch(/^No hits/);
+      expect((await call(tools, 'expand', { id: 'offload:cli_direct/call_x.txt' })).isError).toBe(true);
+    } finally {
+      await rm(outside, { force: true });
+    }
   });
 
   it('pages hits newest first with a cursor', async () => {

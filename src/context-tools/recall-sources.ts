@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile } from 'node:fs/promises';
 import { applyCompactions } from '../core/apply-compactions.js';
 import type { CompactionRecord } from '../core/compaction-record.js';
 import { textOf } from '../core/content.js';
@@ -131,7 +131,8 @@ export async function readOffload(
   file: string,
 ): Promise<{ readonly text: string; readonly time: string } | undefined> {
   try {
-    const info = await stat(file);
+    // Only regular files: a link planted in the tool-results folder is never followed.
+    const info = await lstat(file);
     if (!info.isFile()) return undefined;
     const raw = (await readFile(file)).subarray(0, MAX_RECALL_FILE_BYTES).toString('utf8');
     return { text: file.endsWith('.json') ? jsonPartsText(raw) : raw, time: info.mtime.toISOString() };
