@@ -4,7 +4,7 @@
  * with a hostile path, and new_context; every tool result reaches the model's next request.
  */
 import { rm } from 'node:fs/promises';
-import { generateText, stepCountIs } from 'ai';
+import { generateText, hasToolCall, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -14,11 +14,15 @@ import {
   SESSION_KEY,
 } from '../../test/helpers/context-tools-session.js';
 import { createContextTools } from '../context-tools/create-context-tools.js';
+import { ContextBuilder } from '../presets/context-builder.js';
 import { MemorySessionStore } from '../sessions/memory-session-store.js';
+import { loadReplayedSession } from '../sessions/replay-session.js';
 import { sessionCompactions } from '../sessions/session-compactions.js';
 import { sessionNotesOf } from '../sessions/session-notes-of.js';
 import { createScriptedSummarizer } from '../testing/scripted-summarizer.js';
+import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import { contextToolSet } from './context-tool-set.js';
+import { toAiSdkMessages } from './to-ai-sdk-messages.js';
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
@@ -159,5 +163,53 @@ describe('contextToolSet in an AI SDK tool loop', () => {
     expect(reply?.type).toBe('error-text');
     expect(reply?.value).toContain('new_context refused');
     expect(await inner.load(SESSION_KEY)).toEqual(before);
+  });
+
+  it('stops the run at new_context; the next run, from the store, starts from the notes, the marker and the task', async () => {
+    const fixture = await contextToolsFixture();
+    workspaces.push(fixture.workspace);
+    const contextTools = createContextTools({
+      workspace: fixture.workspace,
+      store: fixture.store,
+      sessionKey: SESSION_KEY,
+    });
+    const first = scriptedModel([
+      { tool: 'new_context', input: { goal: 'Finish the migration', next_step: 'deploy' } },
+      { text: 'never reached' },
+    ]);
+    await generateText({
+      model: first,
+      tools: await contextToolSet(contextTools),
+      prompt: 'Continue.',
+      stopWhen: [stepCountIs(5), hasToolCall('new_context')],
+    });
+    expect(first.doGenerateCalls).toHaveLength(1);
+    const replay = await loadReplayedSession(fixture.store, {
+      sessionKey: SESSION_KEY,
+      tokenCounter: new SimpleTokenCounter(),
+      contextWindowTokens: 65_536,
+      maxOutputTokens: 4096,
+    });
+    const built = await ContextBuilder.forAgent({ workspace: fixture.workspace, recentHistory: false }).build(
+      {
+        history: replay.history,
+        ...(replay.notes === undefined ? {} : { notes: replay.notes }),
+        current: 'Go on.',
+      },
+    );
+    const second = scriptedModel([{ text: 'Deploying.' }]);
+    // AI SDK 7 takes the system prompt only as `system`/`instructions`, never among the messages.
+    const system = built.messages.filter((message) => message.role === 'system');
+    const rest = built.messages.filter((message) => message.role !== 'system');
+    await generateText({
+      model: second,
+      system: system.map((message) => String(message.content)).join('\n\n'),
+      messages: toAiSdkMessages(rest).messages,
+    });
+    const sent = JSON.stringify(second.doGenerateCalls[0]?.prompt);
+    expect(sent).toContain('Goal: Finish the migration');
+    expect(sent).toContain('context-reset record=');
+    expect(sent).toContain('Step 12');
+    expect(sent).not.toContain('Step 11');
   });
 });
