@@ -77,10 +77,13 @@ export type ContextGovernorOptions = InputBudgetOptions & {
   readonly observer?: RequestObserver;
   /**
    * Across the steps of one run (the calls of `prepareForModel` given the same
-   * `compactedToolCallIds`), leave out before any step the oldest history messages the governor is
-   * certain to snip, so that a step costs what is new plus what is kept, not the whole history (see
-   * `GovernorHistoryWindow`); the messages returned are the same. A step's list is a new array or
-   * the last one appended to (see `BuildInput.history`). `false` governs every message.
+   * `compactedToolCallIds`), and across runs on a list that extends one governed before (the turns of
+   * a session, each run with its own set), leave out before any step the oldest history messages the
+   * governor is certain to snip, so that a step costs what is new plus what is kept, not the whole
+   * history (see `GovernorHistoryWindow`); the messages returned are the same. Lists are told apart
+   * by identity: a step's list is a new array or the last one appended to (see `BuildInput.history`);
+   * any other list is governed whole. What was learnt is kept for the last four lists governed (they
+   * stay referenced until other lists replace them). `false` governs every message.
    * @default true
    */
   readonly historyWindow?: boolean;
