@@ -18,6 +18,7 @@ import { startAnthropicCompactionServer } from '../testing/anthropic-compaction-
 import { startOpenAICompactionServer } from '../testing/openai-compaction-server.js';
 import type { ScriptedServer } from '../testing/scripted-json-server.js';
 import { createScriptedSummarizer } from '../testing/scripted-summarizer.js';
+import { anthropicContextManagement } from './anthropic-context-management.js';
 import { compactWithProvider } from './compact-with-provider.js';
 import { providerCompactionRecord } from './provider-compaction-record.js';
 
@@ -315,6 +316,35 @@ describe('providerCompactionRecord', () => {
       } as never),
     );
     expect(ContextError.isInstance(error) && error.code).toBe('INVALID_OPTIONS');
+  });
+});
+
+describe('streaming', () => {
+  it('keeps the block a stream assembles from compaction_delta, and the server accepts it replayed', async () => {
+    const client = anthropicClient(anthropic.url);
+    const { system, messages } = toAnthropicMessages(CONVERSATION);
+    const stream = client.beta.messages.stream({
+      model: MODEL.anthropic,
+      max_tokens: 64,
+      ...(system === undefined ? {} : { system }),
+      messages,
+      ...anthropicContextManagement({ compact: { triggerTokens: 50_000 } }),
+    });
+    const final = JSON.parse(JSON.stringify(await stream.finalMessage())) as Record<string, unknown>;
+    const streamed = (final['content'] as Record<string, unknown>[])[0];
+    expect(streamed).toMatchObject({
+      type: 'compaction',
+      content: expect.stringContaining('Summary of 7 messages'),
+    });
+    const { record, reply } = providerCompactionRecord({
+      format: 'anthropic',
+      response: final,
+      messages: CONVERSATION,
+    });
+    expect(JSON.stringify(record?.providerPayload)).toBe(JSON.stringify(streamed));
+    const next: Message = { id: 'u9', role: 'user', content: 'Next.' };
+    const view = sessionView([...CONVERSATION, ...reply, next], record === undefined ? [] : [record]);
+    expect(await anthropicAnswer(toAnthropicMessages(view).messages)).toBe('ok');
   });
 });
 

@@ -76,7 +76,7 @@ function messages(request: ScriptedRequest, run: Run): ScriptedReply {
   const tokens =
     Math.ceil((JSON.stringify(body['system'] ?? '').length + JSON.stringify(list).length) / 4) *
     (run.tokenScale ?? 1);
-  const answerOf = { run, model: String(body['model']), tokens };
+  const answerOf = { run, model: String(body['model']), tokens, stream: body['stream'] === true };
   if (parsed.onDemand !== undefined) {
     const problem = onDemandProblem(list);
     if (problem !== undefined) return problem;
@@ -110,7 +110,7 @@ function refusalOf(
 /** A normal turn: the clearing report, and the compaction block first when the threshold is reached. */
 function answer(
   parsed: Parsed,
-  run: { readonly run: Run; readonly model: string; readonly tokens: number },
+  run: { readonly run: Run; readonly model: string; readonly tokens: number; readonly stream: boolean },
 ): ScriptedReply {
   const { list, compactEdit, clearEdit } = parsed;
   const applied =
@@ -308,26 +308,67 @@ function reply(run: {
   readonly stopReason: string;
   readonly tokens: number;
   readonly management: Json | null;
+  readonly stream: boolean;
 }): ScriptedReply {
-  return {
-    status: 200,
-    body: {
-      id: `msg_${run.run.count}`,
-      type: 'message',
-      role: 'assistant',
-      model: run.model,
-      content: run.content,
-      stop_reason: run.stopReason,
-      stop_sequence: null,
-      usage: {
-        input_tokens: run.tokens,
-        output_tokens: 12,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-      },
-      context_management: run.management,
+  const message = {
+    id: `msg_${run.run.count}`,
+    type: 'message',
+    role: 'assistant',
+    model: run.model,
+    content: run.content,
+    stop_reason: run.stopReason,
+    stop_sequence: null,
+    usage: {
+      input_tokens: run.tokens,
+      output_tokens: 12,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
     },
+    context_management: run.management,
   };
+  return { status: 200, body: message, ...(run.stream ? { events: streamOf(message) } : {}) };
+}
+
+/** The message as Anthropic streams it: text by `text_delta`, a compaction block's content and encrypted content by `compaction_delta`. */
+function streamOf(message: Json & { readonly content: readonly Block[] }): { event: string; data: Json }[] {
+  const event = (data: Json): { event: string; data: Json } => ({ event: String(data['type']), data });
+  const start = { ...message, content: [], stop_reason: null, context_management: null };
+  const blocks = message.content.flatMap((block, index) => {
+    const opening =
+      block['type'] === 'text'
+        ? { ...block, text: '' }
+        : block['type'] === 'compaction'
+          ? { ...block, content: null, encrypted_content: null }
+          : block;
+    const delta =
+      block['type'] === 'text'
+        ? [{ type: 'text_delta', text: block['text'] }]
+        : block['type'] === 'compaction'
+          ? [
+              {
+                type: 'compaction_delta',
+                content: block['content'],
+                encrypted_content: block['encrypted_content'],
+              },
+            ]
+          : [];
+    return [
+      event({ type: 'content_block_start', index, content_block: opening }),
+      ...delta.map((part) => event({ type: 'content_block_delta', index, delta: part })),
+      event({ type: 'content_block_stop', index }),
+    ];
+  });
+  return [
+    event({ type: 'message_start', message: start }),
+    ...blocks,
+    event({
+      type: 'message_delta',
+      delta: { stop_reason: message['stop_reason'], stop_sequence: null },
+      usage: { output_tokens: 12 },
+      context_management: message['context_management'],
+    }),
+    event({ type: 'message_stop' }),
+  ];
 }
 
 function error(type: string, message: string, details?: Json): Json {

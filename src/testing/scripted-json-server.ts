@@ -20,8 +20,12 @@ export type ScriptedServer = {
   close(): Promise<void>;
 };
 
-/** What a handler answers. */
-export type ScriptedReply = { readonly status: number; readonly body: unknown };
+/** What a handler answers: a JSON body, or (with `events`) a server-sent event stream. */
+export type ScriptedReply = {
+  readonly status: number;
+  readonly body: unknown;
+  readonly events?: readonly { readonly event: string; readonly data: unknown }[];
+};
 
 /** Starts a local HTTP server on 127.0.0.1 (a free port) that answers JSON requests with `handle`. */
 export async function startScriptedJsonServer(
@@ -46,11 +50,16 @@ export async function startScriptedJsonServer(
       } catch (error) {
         reply = { status: 400, body: { error: { message: `unreadable request: ${String(error)}` } } };
       }
-      outgoing.writeHead(reply.status, {
-        'content-type': 'application/json',
-        'request-id': `req_${requests.length}`,
-      });
-      outgoing.end(JSON.stringify(reply.body));
+      const headers = { 'request-id': `req_${requests.length}` };
+      if (reply.events === undefined) {
+        outgoing.writeHead(reply.status, { ...headers, 'content-type': 'application/json' });
+        outgoing.end(JSON.stringify(reply.body));
+        return;
+      }
+      outgoing.writeHead(reply.status, { ...headers, 'content-type': 'text/event-stream' });
+      outgoing.end(
+        reply.events.map(({ event, data }) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join(''),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
