@@ -220,6 +220,26 @@ describe('providerCompactionRecord', () => {
     ]);
   });
 
+  it('with pause_after_compaction the response is the block alone: a record and no reply', async () => {
+    const response = await anthropicClient(anthropic.url).beta.messages.create({
+      model: MODEL.anthropic,
+      max_tokens: 64,
+      messages: toAnthropicMessages(CONVERSATION).messages,
+      ...anthropicContextManagement({
+        compact: { triggerTokens: 50_000, pauseAfterCompaction: true, instructions: 'Keep the rename task.' },
+      }),
+    });
+    expect(response.stop_reason).toBe('compaction');
+    const result = providerCompactionRecord({
+      format: 'anthropic',
+      response: JSON.parse(JSON.stringify(response)),
+      messages: CONVERSATION,
+    });
+    expect(result.record?.kind).toBe('provider');
+    expect(String(result.record?.providerPayload?.['content'])).toContain('Focus: Keep the rename task.');
+    expect(result.reply).toEqual([]);
+  });
+
   it('chains: a second compaction replaces the first block, so one block with content is ever sent', async () => {
     const first = await anthropicRecord();
     const response = await sendCompacting('anthropic-on-demand', { url: anthropic.url, view: first.view });
