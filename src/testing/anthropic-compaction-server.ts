@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { checkBlocks, lastUser, onDemandProblem, signedBlock } from './anthropic-compaction-block.js';
+import { anthropicError as error, anthropicInvalid as invalid } from './anthropic-errors.js';
+import { streamOf } from './anthropic-message-stream.js';
 import {
   contentText,
-  hmac,
   type ScriptedReply,
   type ScriptedRequest,
   type ScriptedServer,
@@ -164,115 +165,6 @@ function checkTrigger(edit: Json | undefined): ScriptedReply | undefined {
   );
 }
 
-/** The compaction rules: in `system` or not first, more than one with content, edited. */
-function checkBlocks(body: Json, list: readonly Json[], secret: string): ScriptedReply | undefined {
-  const system = body['system'];
-  if (Array.isArray(system) && system.some((block: Json) => block['type'] === 'compaction'))
-    return coded('compaction_block_misplaced', 'a compaction block cannot be in system');
-  const found: { block: Block; first: boolean }[] = [];
-  list.forEach((message, at) => {
-    const content = message['content'];
-    if (!Array.isArray(content)) return;
-    content.forEach((block: Block, index) => {
-      if (block['type'] === 'compaction' && block['content'] !== null && block['content'] !== undefined)
-        found.push({ block, first: at === 0 && index === 0 });
-    });
-  });
-  if (found.length > 1)
-    return coded('compaction_block_ambiguous', 'messages hold more than one compaction block with content');
-  const [only] = found;
-  if (only === undefined)
-    return list[0]?.['role'] === 'user' ? undefined : invalid('the first message must use the user role');
-  if (!only.first)
-    return coded(
-      'compaction_block_misplaced',
-      'the compaction block must be the first block of the conversation',
-    );
-  return verify(only.block, secret);
-}
-
-function verify(block: Block, secret: string): ScriptedReply | undefined {
-  const content = block['content'];
-  if (content === '') return invalid('compaction block content cannot be empty');
-  const sealed = unseal(block['encrypted_content']);
-  if (sealed === undefined)
-    return coded(
-      'compaction_signature_invalid',
-      'the compaction block encrypted_content is not one this server made',
-    );
-  if (digest(content) !== sealed['content'])
-    return coded(
-      'compaction_content_mismatch',
-      'the compaction block content differs from what its signature recorded',
-    );
-  if (digest(block['tool_changes'] ?? null) !== sealed['tool_changes'])
-    return coded(
-      'compaction_tool_changes_mismatch',
-      'the compaction block tool_changes differ from what was returned',
-    );
-  if (block['signature'] !== hmac(secret, signedText(block)))
-    return coded('compaction_signature_invalid', 'the compaction block signature does not verify');
-  return undefined;
-}
-
-function onDemandProblem(list: readonly Json[]): ScriptedReply | undefined {
-  const last = list.at(-1);
-  if (last?.['role'] === 'assistant') {
-    const content = last['content'];
-    const onlyBlock =
-      Array.isArray(content) && content.every((block: Block) => block['type'] === 'compaction');
-    if (!(list.length === 1 && onlyBlock))
-      return coded('compaction_incomplete_turn', 'the compaction request ends on an assistant turn');
-  }
-  const text = list.some((message) =>
-    typeof message['content'] === 'string'
-      ? message['content'] !== ''
-      : Array.isArray(message['content']) &&
-        (message['content'] as Block[]).some((block) => block['type'] !== 'compaction'),
-  );
-  return text ? undefined : coded('compaction_nothing_to_summarize', 'messages hold nothing to summarize');
-}
-
-function signedBlock(
-  list: readonly Json[],
-  run: { readonly secret: string; readonly instructions: unknown },
-): Block {
-  const focus =
-    typeof run.instructions === 'string' && run.instructions.trim() !== ''
-      ? ` Focus: ${run.instructions}.`
-      : '';
-  const content = `Summary of ${list.length} messages. Last request: ${contentText(lastUser(list)?.['content'])}.${focus}`;
-  const toolChanges: unknown[] = [];
-  const encrypted = Buffer.from(
-    JSON.stringify({ content: digest(content), tool_changes: digest(toolChanges) }),
-  ).toString('base64');
-  const block: Block = {
-    type: 'compaction',
-    content,
-    encrypted_content: encrypted,
-    tool_changes: toolChanges,
-  };
-  return { ...block, signature: hmac(run.secret, signedText(block)) };
-}
-
-function signedText(block: Block): string {
-  return JSON.stringify([block['content'], block['encrypted_content'], block['tool_changes'] ?? null]);
-}
-
-function unseal(value: unknown): Json | undefined {
-  if (typeof value !== 'string') return undefined;
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64').toString('utf8'));
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Json) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function digest(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('base64url');
-}
-
 function cleared(
   list: readonly Json[],
   run: { readonly edit: Json; readonly tokens: number; readonly scale: number },
@@ -295,10 +187,6 @@ function cleared(
     cleared_tool_uses: done.length,
     cleared_input_tokens: done.length === 0 ? 0 : tokens,
   };
-}
-
-function lastUser(list: readonly Json[]): Json | undefined {
-  return list.findLast((message) => message['role'] === 'user');
 }
 
 function reply(run: {
@@ -327,58 +215,4 @@ function reply(run: {
     context_management: run.management,
   };
   return { status: 200, body: message, ...(run.stream ? { events: streamOf(message) } : {}) };
-}
-
-/** The message as Anthropic streams it: text by `text_delta`, a compaction block's content and encrypted content by `compaction_delta`. */
-function streamOf(message: Json & { readonly content: readonly Block[] }): { event: string; data: Json }[] {
-  const event = (data: Json): { event: string; data: Json } => ({ event: String(data['type']), data });
-  const start = { ...message, content: [], stop_reason: null, context_management: null };
-  const blocks = message.content.flatMap((block, index) => {
-    const opening =
-      block['type'] === 'text'
-        ? { ...block, text: '' }
-        : block['type'] === 'compaction'
-          ? { ...block, content: null, encrypted_content: null }
-          : block;
-    const delta =
-      block['type'] === 'text'
-        ? [{ type: 'text_delta', text: block['text'] }]
-        : block['type'] === 'compaction'
-          ? [
-              {
-                type: 'compaction_delta',
-                content: block['content'],
-                encrypted_content: block['encrypted_content'],
-              },
-            ]
-          : [];
-    return [
-      event({ type: 'content_block_start', index, content_block: opening }),
-      ...delta.map((part) => event({ type: 'content_block_delta', index, delta: part })),
-      event({ type: 'content_block_stop', index }),
-    ];
-  });
-  return [
-    event({ type: 'message_start', message: start }),
-    ...blocks,
-    event({
-      type: 'message_delta',
-      delta: { stop_reason: message['stop_reason'], stop_sequence: null },
-      usage: { output_tokens: 12 },
-      context_management: message['context_management'],
-    }),
-    event({ type: 'message_stop' }),
-  ];
-}
-
-function error(type: string, message: string, details?: Json): Json {
-  return { type: 'error', error: { type, message, ...(details === undefined ? {} : { details }) } };
-}
-
-function invalid(message: string): ScriptedReply {
-  return { status: 400, body: error('invalid_request_error', message) };
-}
-
-function coded(code: string, message: string): ScriptedReply {
-  return { status: 400, body: error('invalid_request_error', message, { error_code: code }) };
 }
