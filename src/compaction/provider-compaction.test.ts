@@ -20,6 +20,7 @@ import type { ScriptedServer } from '../testing/scripted-json-server.js';
 import { createScriptedSummarizer } from '../testing/scripted-summarizer.js';
 import { anthropicContextManagement } from './anthropic-context-management.js';
 import { compactWithProvider } from './compact-with-provider.js';
+import { openaiContextManagement } from './openai-context-management.js';
 import { providerCompactionRecord } from './provider-compaction-record.js';
 
 let anthropic: ScriptedServer;
@@ -399,6 +400,30 @@ describe('OpenAI pass-through rules', () => {
       }),
     );
     expect(String(again)).toContain('Duplicate item');
+  });
+});
+
+describe('previous_response_id: the server holds the history', () => {
+  it('makes no record from a response that continued previous_response_id, even when it compacted', async () => {
+    const client = openaiClient(openai.url);
+    const first = await client.responses.create({
+      model: MODEL.openai,
+      input: toOpenAIResponsesInput(CONVERSATION).items,
+    });
+    const next = await client.responses.create({
+      model: MODEL.openai,
+      previous_response_id: first.id,
+      input: [{ role: 'user', content: 'Go on.' }],
+      ...openaiContextManagement({ compactThreshold: 1_000 }),
+    });
+    expect(next.output[0]?.type).toBe('compaction');
+    const result = providerCompactionRecord({
+      format: 'openai-responses',
+      response: JSON.parse(JSON.stringify(next)),
+      messages: CONVERSATION,
+    });
+    expect(result).toMatchObject({ record: undefined, reason: 'server-held-history' });
+    expect(result.detail).toContain(first.id);
   });
 });
 
