@@ -1,7 +1,8 @@
 /**
  * @module ctxloom/compaction
  * Compaction over an append-only history: records that stand for runs of messages, the view the model
- * sees, and the lineage checks.
+ * sees, and the lineage checks; the providers' own compaction (Anthropic, OpenAI Responses) passed
+ * through as `provider` records.
  */
 
 export { type AppliedCompactions, applyCompactions, viewId } from '../core/apply-compactions.js';
@@ -21,6 +22,25 @@ export {
   sessionCompactions,
   storedCompactions,
 } from '../sessions/session-compactions.js';
+export {
+  type AnthropicCompactNowOptions,
+  type AnthropicCompactNowRequest,
+  anthropicCompactNow,
+} from './anthropic-compact-now.js';
+export {
+  ANTHROPIC_COMPACT_BETA,
+  ANTHROPIC_COMPACT_NOW_BETA,
+  ANTHROPIC_CONTEXT_MANAGEMENT_BETA,
+  type AnthropicClearToolUsesEdit,
+  type AnthropicClearToolUsesOptions,
+  type AnthropicCompactEdit,
+  type AnthropicCompactOptions,
+  type AnthropicContextManagementOptions,
+  type AnthropicContextManagementRequest,
+  anthropicContextManagement,
+  DEFAULT_ANTHROPIC_COMPACT_TRIGGER,
+  MIN_ANTHROPIC_COMPACT_TRIGGER,
+} from './anthropic-context-management.js';
 export { type AppendCompactionOptions, appendCompaction } from './append-compaction.js';
 export {
   type CompactHistoryOptions,
@@ -30,11 +50,22 @@ export {
   DEFAULT_COMPACT_HISTORY,
 } from './compact-history.js';
 export {
+  type CompactWithProviderOptions,
+  type CompactWithProviderResult,
+  type CompactWithProviderSkipReason,
+  compactWithProvider,
+} from './compact-with-provider.js';
+export {
   CompactionBreaker,
   type CompactionBreakerOptions,
   DEFAULT_COMPACTION_BREAKER,
 } from './compaction-breaker.js';
 export { DEFAULT_COMPACTION_PROMPT, renderTranscript } from './compaction-prompt.js';
+export {
+  type OpenAIContextManagementOptions,
+  type OpenAIContextManagementRequest,
+  openaiContextManagement,
+} from './openai-context-management.js';
 export {
   DEFAULT_PINNED_CONTEXT,
   isRealUserRequest,
@@ -47,3 +78,10 @@ export {
   type PlanCompactionOptions,
   planCompaction,
 } from './plan-compaction.js';
+export {
+  type ProviderCompactionRecordOptions,
+  type ProviderCompactionResult,
+  type ProviderCompactionSkipReason,
+  providerCompactionRecord,
+} from './provider-compaction-record.js';
+export type { ProviderCompactionFormat } from './read-provider-compaction.js';

@@ -22,6 +22,7 @@ import {
 } from './governor-constants.js';
 import { GovernorHistoryWindow } from './governor-history-window.js';
 import { GOVERNOR_STATE_KEY, type GovernorRunState } from './governor-run-state.js';
+import type { ListGrowth } from './history-window-ledger.js';
 import { InflightCompactionFilter } from './inflight-compaction-filter.js';
 import { SnipHistoryFilter } from './snip-history-filter.js';
 import { StripMalformedToolCallsFilter } from './strip-malformed-tool-calls-filter.js';
@@ -76,10 +77,13 @@ export type ContextGovernorOptions = InputBudgetOptions & {
   readonly observer?: RequestObserver;
   /**
    * Across the steps of one run (the calls of `prepareForModel` given the same
-   * `compactedToolCallIds`), leave out before any step the oldest history messages the governor is
-   * certain to snip, so that a step costs what is new plus what is kept, not the whole history (see
-   * `GovernorHistoryWindow`); the messages returned are the same. A step's list is a new array or
-   * the last one appended to (see `BuildInput.history`). `false` governs every message.
+   * `compactedToolCallIds`), and across runs on a list that extends one governed before (the turns of
+   * a session, each run with its own set), leave out before any step the oldest history messages the
+   * governor is certain to snip, so that a step costs what is new plus what is kept, not the whole
+   * history (see `GovernorHistoryWindow`); the messages returned are the same. Lists are told apart
+   * by identity: a step's list is a new array or the last one appended to (see `BuildInput.history`);
+   * any other list is governed whole. What was learnt is kept for the last four lists governed (they
+   * stay referenced until other lists replace them). `false` governs every message.
    * @default true
    */
   readonly historyWindow?: boolean;
@@ -158,6 +162,11 @@ export class ContextGovernor {
   readonly #floor: GovernedFloor | undefined;
   /** The history window of each run, found by the run's compacted call ids. */
   readonly #windows = new WeakMap<Set<string>, GovernorHistoryWindow>();
+  /**
+   * The windows used last, most recent first (at most {@link KEPT_WINDOWS}): a new run (a new turn)
+   * takes over the one whose list its own list extends, so it starts from what the last run learnt.
+   */
+  readonly #recent: GovernorHistoryWindow[] = [];
   readonly #offload: ToolResultBudgetFilter | undefined;
   /**
    * What the window's floors must exceed: the budget, or in-flight compaction's target when it is
@@ -235,13 +244,9 @@ export class ContextGovernor {
     const floor = this.#floor;
     // One set per run: a call without one is a run of its own, with nothing to learn from.
     if (floor === undefined || !run.ownSet) return { governed: messages, start: run.start };
-    let window = this.#windows.get(run.compacted);
-    if (window === undefined) {
-      window = new GovernorHistoryWindow(this.#windowTokens);
-      this.#windows.set(run.compacted, window);
-    }
     const offload = this.#offload;
     const growth = messageListGrowth(messages);
+    const { window, extended } = this.#windowFor(messages, { compacted: run.compacted, growth });
     const kept = window.window(messages, {
       inflightStartIndex: run.start,
       compacted: run.compacted,
@@ -249,10 +254,46 @@ export class ContextGovernor {
       floor,
       rewrittenBefore: (message) => offload?.rewrittenBefore(message, {}),
       ...(growth === undefined ? {} : { growth }),
+      ...(extended === undefined ? {} : { extended }),
     });
     return { governed: kept.messages, start: run.start - kept.leftOut };
   }
+
+  /**
+   * The window for this call: the run's own while the list only grew since its last step, else the
+   * most recent window whose list this one extends (the runs of a session's turns, each with a new
+   * set, hand the window on: a turn's first step costs what is new, not the whole history), else the
+   * run's own or a new one, which starts again from the list. `extended`: whether the list extends
+   * the chosen window's last list, when asked.
+   */
+  #windowFor(
+    messages: readonly Message[],
+    run: { readonly compacted: Set<string>; readonly growth: ListGrowth | undefined },
+  ): { readonly window: GovernorHistoryWindow; readonly extended?: boolean } {
+    const own = this.#windows.get(run.compacted);
+    let chosen: GovernorHistoryWindow | undefined;
+    let extended: boolean | undefined;
+    if (own?.follows(messages, run.growth) === true) {
+      chosen = own;
+      extended = true;
+    } else {
+      chosen = this.#recent.find((window) => window !== own && window.follows(messages, run.growth));
+      extended = chosen === undefined ? undefined : true;
+      chosen ??= own ?? new GovernorHistoryWindow(this.#windowTokens);
+    }
+    this.#windows.set(run.compacted, chosen);
+    const at = this.#recent.indexOf(chosen);
+    if (at !== 0) {
+      if (at > 0) this.#recent.splice(at, 1);
+      this.#recent.unshift(chosen);
+      if (this.#recent.length > KEPT_WINDOWS) this.#recent.pop();
+    }
+    return extended === undefined ? { window: chosen } : { window: chosen, extended };
+  }
 }
+
+/** Windows (growing lists: sessions) a governor keeps across runs; the least recently used goes. */
+const KEPT_WINDOWS = 4;
 
 function governorFilters(options: ContextGovernorOptions, budgetTokens: number): readonly ContextFilter[] {
   const backfill = options.backfillText === undefined ? {} : { text: options.backfillText };

@@ -18,13 +18,17 @@ export type GovernorWindowRequest = {
    * the ledger then trusts it instead of comparing the list again.
    */
   readonly growth?: ListGrowth;
+  /** What {@link GovernorHistoryWindow.follows} just said of this list, when the caller asked. */
+  readonly extended?: boolean;
 };
 
 /**
- * The steps of one tool loop given to `ContextGovernor.prepareForModel` (one per run, found by the
- * run's `compactedToolCallIds`): leaves out the oldest history messages the governor is certain to
- * snip, so that no step of it looks at them (the forAgent history window's argument, over the
- * governor's own pipeline). @internal
+ * The calls of `ContextGovernor.prepareForModel` on one growing list (the steps of a run, found by
+ * the run's `compactedToolCallIds`, and the runs of later turns on the same list grown, which the
+ * governor hands the window on to): leaves out the oldest history messages the governor is certain
+ * to snip, so that no call looks at them (the forAgent history window's argument, over the
+ * governor's own pipeline). Nothing in it belongs to a run: what it keeps (the ledger) depends only
+ * on the list, and every call brings its run's in-flight start and compacted call ids. @internal
  *
  * Why the result is unchanged: walking from the newest message, it adds up each message's
  * `GovernedFloor`, with 0 for in-flight tool results and results of a compacted call id (in-flight
@@ -59,11 +63,19 @@ export class GovernorHistoryWindow {
     messages: readonly Message[],
     request: GovernorWindowRequest,
   ): { readonly messages: readonly Message[]; readonly leftOut: number } {
-    this.#ledger.follow(messages, request.growth);
+    this.#ledger.follow(messages, request.extended ?? request.growth);
     const lead = this.#ledger.lead;
     const start = this.#start(messages, request);
     if (start <= lead) return { messages, leftOut: 0 };
     return { messages: messages.slice(0, lead).concat(messages.slice(start)), leftOut: start - lead };
+  }
+
+  /**
+   * True when `messages` only grew since the list this window saw last (what it learnt holds for
+   * them); changes nothing.
+   */
+  follows(messages: readonly Message[], growth: ListGrowth | undefined): boolean {
+    return this.#ledger.extendedBy(messages, growth);
   }
 
   /** The first index to govern after the leading system run (`lead` when nothing can go). */

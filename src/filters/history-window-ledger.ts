@@ -52,17 +52,25 @@ export class HistoryWindowLedger {
   }
 
   /**
+   * True when `messages` only grew since the last list this ledger followed (what it learnt still
+   * holds for it); changes nothing. `growth` as in {@link HistoryWindowLedger.follow}.
+   */
+  extendedBy(messages: readonly Message[], growth: ListGrowth | undefined): boolean {
+    return growth !== undefined && growth.previous === this.#seen.list
+      ? growth.shared >= this.#seen.length
+      : extendsMarkedList(this.#seen, messages);
+  }
+
+  /**
    * Keeps the ledger when `messages` only grew since the last call, resets it otherwise, and finds
    * the leading system run when it may have changed. `growth`, when the input check compared this
-   * list with the one seen here last, is trusted instead of comparing again.
+   * list with the one seen here last, is trusted instead of comparing again; a boolean is what
+   * {@link HistoryWindowLedger.extendedBy} just said of this list.
    * @returns whether the ledger was kept
    */
-  follow(messages: readonly Message[], growth: ListGrowth | undefined): boolean {
+  follow(messages: readonly Message[], growth: ListGrowth | boolean | undefined): boolean {
     const known = this.#seen.length;
-    const grown =
-      growth !== undefined && growth.previous === this.#seen.list
-        ? growth.shared >= known
-        : extendsMarkedList(this.#seen, messages);
+    const grown = typeof growth === 'boolean' ? growth : this.extendedBy(messages, growth);
     if (!grown) {
       this.#scanned = 0;
       this.#callIds = new Set();

@@ -35,6 +35,27 @@ describe('TokenBudgetFilter', () => {
     expect(result.decisions).toEqual([]);
   });
 
+  it("keeps a provider's compaction block after the system prefix: it stands for everything before it", () => {
+    const block: Message = {
+      id: 'pc-summary',
+      role: 'assistant',
+      content: [
+        {
+          type: 'provider',
+          format: 'anthropic',
+          kind: 'compaction',
+          value: { type: 'compaction', content: text(10), encrypted_content: 'e', signature: 's' },
+        },
+      ],
+      metadata: { compactionId: 'pc' },
+    };
+    const [first, ...rest] = history;
+    const withBlock = [first as Message, block, ...rest];
+    const { messages } = new TokenBudgetFilter({ maxTokens: 45 }).apply(withBlock, {}, context);
+    expect(ids(messages).slice(0, 2)).toEqual(['s', 'pc-summary']);
+    expect(ids(messages).at(-1)).toBe('u3');
+  });
+
   it('removes the oldest messages first and keeps the pinned prefix and the current message', () => {
     const { messages, decisions } = new TokenBudgetFilter({ maxTokens: 45 }).apply(history, {}, context);
     expect(ids(messages)).toEqual(['s', 'u2', 'a2', 'u3']);

@@ -3,7 +3,7 @@ import { ContextError } from '../core/errors.js';
 import { user } from '../core/factories.js';
 import { getHistory } from '../sessions/get-history.js';
 import { KeyedQueue } from '../sessions/keyed-queue.js';
-import { LAST_SUMMARY_KEY, loadForReplay } from '../sessions/replay-session.js';
+import { LAST_SUMMARY_KEY } from '../sessions/replay-session.js';
 import type { SessionRecord } from '../sessions/session-store.js';
 import { withTokenCache } from '../tokens/cached-token-counter.js';
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
@@ -29,6 +29,10 @@ import {
 } from './memory-consolidator-options.js';
 import { pickConsolidationBoundary } from './pick-consolidation-boundary.js';
 import { pickArchiveChunkEnd, planArchiveRequest } from './plan-archive-request.js';
+import { UnconsolidatedTally } from './unconsolidated-tally.js';
+
+/** nanobot's probe message, after the replay. */
+const PROBE = user('[token-probe]', { id: 'probe' });
 
 /** Archive bookkeeping leaves the session's recency alone. */
 const KEEP_RECENCY = Object.freeze({ preserveUpdatedAt: true });
@@ -57,6 +61,7 @@ export class MemoryConsolidator {
   readonly #counter: TokenCounter;
   readonly #history: HistorySink;
   readonly #queue = new KeyedQueue();
+  readonly #tally: UnconsolidatedTally;
 
   /** @throws ContextError `INVALID_OPTIONS` for a ratio outside 0.1–0.95 or a window with no budget. */
   constructor(options: MemoryConsolidatorOptions) {
@@ -64,6 +69,7 @@ export class MemoryConsolidator {
     this.#options = options;
     // Cached by message identity, shared with everything else that counts with this counter.
     this.#counter = withTokenCache(options.tokenCounter ?? new SimpleTokenCounter());
+    this.#tally = new UnconsolidatedTally(this.#counter);
     const sinkOptions = {
       workspace: options.workspace,
       ...(options.now === undefined ? {} : { now: options.now }),
@@ -182,14 +188,15 @@ export class MemoryConsolidator {
     const base = { budget, target, rounds: [] };
     if (this.#options.contextWindowTokens <= 0)
       return { status: 'disabled', ...base, estimateBefore: 0, estimateAfter: 0 };
-    // The estimate replays every unconsolidated message (getHistory's defaults, nanobot's probe): it
-    // loads the newest messages, and the unconsolidated tail when it is longer; archiving loads all.
+    // The estimate replays every unconsolidated message (getHistory's defaults, nanobot's probe),
+    // counted as a running total per session that a check on a session that only grew brings up to
+    // date from its new messages (UnconsolidatedTally); archiving loads all.
     const { store } = this.#options;
-    const loaded = await loadForReplay(store, { sessionKey, ...signalOption(signal), history: {} });
-    const estimated = loaded.record;
+    const tallied = await this.#tally.replay(store, { sessionKey, ...signalOption(signal) });
+    const estimated = tallied.record;
     if (estimated.messages.length === 0)
       return { status: 'empty', ...base, estimateBefore: 0, estimateAfter: 0 };
-    const estimateBefore = await this.#estimate(estimated, loaded.history);
+    const estimateBefore = await this.#estimateFrom(estimated, tallied.tokens);
     if (estimateBefore <= 0 || estimateBefore < budget) {
       return { status: 'under-budget', ...base, estimateBefore, estimateAfter: estimateBefore };
     }
@@ -298,13 +305,18 @@ export class MemoryConsolidator {
   }
 
   /** nanobot's probe prompt: system prompt + full replay + `[token-probe]` + tool schemas. */
-  async #estimate(record: SessionRecord, history = getHistory(record)): Promise<number> {
-    const messages = [
-      await consolidatorSystemMessage(record, this.#options),
-      ...history,
-      user('[token-probe]', { id: 'probe' }),
-    ];
-    return this.#counter.countMessages(messages) + this.#counter.countTools(this.#options.tools ?? []);
+  #estimate(record: SessionRecord): Promise<number> {
+    return this.#estimateFrom(record, this.#counter.countMessages(getHistory(record)));
+  }
+
+  /** The probe prompt's tokens, given those of the replay (`countMessages` is a sum). */
+  async #estimateFrom(record: SessionRecord, replayTokens: number): Promise<number> {
+    const framing = [await consolidatorSystemMessage(record, this.#options), PROBE];
+    return (
+      this.#counter.countMessages(framing) +
+      replayTokens +
+      this.#counter.countTools(this.#options.tools ?? [])
+    );
   }
 
   async #saveSummary(first: SessionRecord, text: string): Promise<void> {

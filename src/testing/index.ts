@@ -1,6 +1,11 @@
 /**
  * @module ctxloom/testing
  */
+
+export {
+  type AnthropicCompactionServerOptions,
+  startAnthropicCompactionServer,
+} from './anthropic-compaction-server.js';
 export {
   budgetArbitrary,
   CORRUPTIONS,
@@ -34,6 +39,11 @@ export {
   richMessageArbitrary,
   TOOL_OUTPUT_TYPES,
 } from './message-format-2-arbitraries.js';
+export {
+  type OpenAICompactionServerOptions,
+  startOpenAICompactionServer,
+} from './openai-compaction-server.js';
+export type { ScriptedReply, ScriptedRequest, ScriptedServer } from './scripted-json-server.js';
 export {
   createScriptedSummarizer,
   type ScriptedSummarizer,
