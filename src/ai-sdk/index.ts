@@ -11,8 +11,8 @@ export type { AiSdkOrigin, AiSdkOrigins } from './ai-sdk-origins.js';
 export type { AiSdkStepTrace } from './ai-sdk-step-trace.js';
 export type { AiSdkSystem } from './ai-sdk-system.js';
 export { type AiSdkToolSet, aiSdkToolDefinitions } from './ai-sdk-tool-definitions.js';
-export { type ContextToolSet, type ContextToolSetOutput, contextToolSet } from './context-tool-set.js';
 export { aiSdkUsage } from './ai-sdk-usage.js';
+export { type ContextToolSet, type ContextToolSetOutput, contextToolSet } from './context-tool-set.js';
 export {
   type AiSdkStepLike,
   type CreatePrepareStepOptions,
