@@ -48,7 +48,8 @@ type Cached = {
  * `GET /api/sessions/:key/context[?message=…&offset=…&limit=…&rebuild=1]` returns the built context of
  * one (sections, categories, trace, one page of the stored-versus-sent rows, the last page by default;
  * an unchanged session's context is reused unless `rebuild=1`, e.g. after editing SOUL.md);
- * `…/search?q=…` finds messages; `…/requests` is the timeline of recorded requests (turns and steps,
+ * `…/search?q=…` finds messages; `…/compactions` lists the session's compaction records, each with
+ * what it replaced (the raw messages with their ids, and parent records) and pinned, and the tokens saved; `…/requests` is the timeline of recorded requests (turns and steps,
  * usage, changes since the previous request) and `…/requests/:id` one recorded request whole;
  * `GET /api/events?session=…` is a server-sent event stream that says `session-changed` when the
  * session or its request log changes. Session keys are URL-encoded path segments. Any other method is
@@ -127,6 +128,10 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
       statusCounts: statusCounts(rows),
     };
     return c.json(view);
+  });
+  app.get('/api/sessions/:key/compactions', async (c) => {
+    const compactions = await inspector.compactions(c.req.param('key'), { signal: c.req.raw.signal });
+    return c.json({ compactions });
   });
   app.get('/api/sessions/:key/search', async (c) => {
     const { rows } = await inspect({
