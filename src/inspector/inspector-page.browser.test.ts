@@ -48,56 +48,75 @@ if (!isAvailable && isCi) {
 if (!isAvailable && !isCi) process.stderr.write(`skipping the inspector browser tests: ${MISSING}\n`);
 
 /** Problems with the layout: anything wider than the viewport or cut off by its box. */
-function layoutProblems(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const problems: string[] = [];
-    if (document.documentElement.scrollWidth > width + 1) {
-      problems.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+async function layoutProblems(page: Page): Promise<string[]> {
+  const found = [
+    ...(await page.evaluate(overflowProblems)),
+    ...(await page.evaluate(wrappedCounts)),
+    ...(await page.evaluate(brokenWords)),
+  ];
+  return found.slice(0, 20);
+}
+
+/** In the page: the page scrolls sideways, or a box spans past the viewport or cuts off its content. */
+function overflowProblems(): string[] {
+  const width = document.documentElement.clientWidth;
+  const problems: string[] = [];
+  if (document.documentElement.scrollWidth > width + 1) {
+    problems.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+  }
+  const describe = (node: Element) =>
+    `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${node.className && typeof node.className === 'string' ? `.${node.className.split(' ').join('.')}` : ''}`;
+  const inScroller = (node: Element) => {
+    for (
+      let parent = node.parentElement;
+      parent !== null && parent !== document.body;
+      parent = parent.parentElement
+    ) {
+      if (['auto', 'scroll'].includes(getComputedStyle(parent).overflowX)) return true;
     }
-    const describe = (node: Element) =>
-      `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${node.className && typeof node.className === 'string' ? `.${node.className.split(' ').join('.')}` : ''}`;
-    const inScroller = (node: Element) => {
-      for (
-        let parent = node.parentElement;
-        parent !== null && parent !== document.body;
-        parent = parent.parentElement
-      ) {
-        if (['auto', 'scroll'].includes(getComputedStyle(parent).overflowX)) return true;
-      }
-      return false;
-    };
-    for (const node of Array.from(document.querySelectorAll('body *'))) {
-      const box = node.getBoundingClientRect();
-      if (box.width === 0 && box.height === 0) continue;
-      if (inScroller(node)) continue;
-      if (box.right > width + 1 || box.left < -1)
-        problems.push(`${describe(node)} spans ${box.left}–${box.right} of ${width}`);
-      const style = getComputedStyle(node);
-      if (['hidden', 'clip'].includes(style.overflowX) && node.scrollWidth > node.clientWidth + 1) {
-        problems.push(`${describe(node)} cuts off ${node.scrollWidth - node.clientWidth}px`);
-      }
+    return false;
+  };
+  for (const node of Array.from(document.querySelectorAll('body *'))) {
+    const box = node.getBoundingClientRect();
+    if ((box.width === 0 && box.height === 0) || inScroller(node)) continue;
+    if (box.right > width + 1 || box.left < -1)
+      problems.push(`${describe(node)} spans ${box.left}–${box.right} of ${width}`);
+    const style = getComputedStyle(node);
+    if (['hidden', 'clip'].includes(style.overflowX) && node.scrollWidth > node.clientWidth + 1) {
+      problems.push(`${describe(node)} cuts off ${node.scrollWidth - node.clientWidth}px`);
     }
-    // counts such as "2 messages" never wrap inside a word
-    for (const count of Array.from(document.querySelectorAll('nav .count'))) {
-      if (count.getClientRects().length > 1) problems.push(`nav count wraps: ${count.textContent}`);
+  }
+  return problems;
+}
+
+/** In the page: counts such as "2 messages" never wrap inside a word. */
+function wrappedCounts(): string[] {
+  return Array.from(document.querySelectorAll('nav .count'))
+    .filter((count) => count.getClientRects().length > 1)
+    .map((count) => `nav count wraps: ${count.textContent}`);
+}
+
+/**
+ * In the page: no table cell breaks a short word ("identity", "provider") across lines: each piece
+ * between spaces, hyphens and slashes up to 24 characters must sit on one line box.
+ */
+function brokenWords(): string[] {
+  const problems: string[] = [];
+  const describe = (node: Element) =>
+    `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${node.className && typeof node.className === 'string' ? `.${node.className.split(' ').join('.')}` : ''}`;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(); text !== null; text = walker.nextNode()) {
+    if (text.parentElement?.closest('td, th') === null) continue;
+    for (const match of (text.textContent ?? '').matchAll(/[^\s\-/]{2,24}/g)) {
+      const range = document.createRange();
+      range.setStart(text, match.index);
+      range.setEnd(text, match.index + match[0].length);
+      const lines = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)));
+      if (lines.size > 1)
+        problems.push(`${describe(text.parentElement as Element)} breaks "${match[0]}" inside the word`);
     }
-    // no table cell breaks a short word ("identity", "provider") across lines: each piece between
-    // spaces, hyphens and slashes up to 24 characters must sit on one line box
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let text = walker.nextNode(); text !== null; text = walker.nextNode()) {
-      if (text.parentElement?.closest('td, th') === null) continue;
-      for (const match of (text.textContent ?? '').matchAll(/[^\s\-/]{2,24}/g)) {
-        const range = document.createRange();
-        range.setStart(text, match.index);
-        range.setEnd(text, match.index + match[0].length);
-        const lines = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)));
-        if (lines.size > 1)
-          problems.push(`${describe(text.parentElement as Element)} breaks "${match[0]}" inside the word`);
-      }
-    }
-    return problems.slice(0, 20);
-  });
+  }
+  return problems;
 }
 
 async function recordRequests(workspace: string): Promise<void> {
