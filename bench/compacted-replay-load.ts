@@ -1,8 +1,10 @@
 /**
  * The cost of a turn's replay load for a compacted session: 10,000 messages with one compaction record
- * over the first 9,000. `loadReplayedSession` from a fresh store (cold: a new process's first turn)
- * and from the same store again (warm: a long-lived agent's next turn), per backend, median of
- * several runs. Run with `npx tsx bench/compacted-replay-load.ts` (PostgreSQL when reachable).
+ * over the first 9,000. `loadReplayedSession` (which loads only from the first message the view needs)
+ * against a whole load replayed the same way (what it did before), from a fresh store (cold: a new
+ * process's first turn) and from the same store again (warm: a long-lived agent's next turn), per
+ * backend; the two alternate run by run, medians reported. Run with
+ * `npx tsx bench/compacted-replay-load.ts` (PostgreSQL when reachable).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,18 +15,22 @@ import {
   appendCompaction,
   type CompactionRecord,
   EstimatingTokenCounter,
+  getHistory,
   JsonlSessionStore,
   loadReplayedSession,
   type Message,
   PostgresSessionStore,
   type SessionStore,
   SqliteSessionStore,
+  sessionCompactions,
+  sessionView,
 } from '../src/index.js';
+import { replayBudget } from '../src/sessions/index.js';
 import { PG_URL, pgReachable } from './pg-reachable.js';
 
 const COUNT = 10_000;
 const COMPACTED = 9_000;
-const RUNS = 7;
+const RUNS = 15;
 const KEY = 'compacted';
 const SCHEMA = `ctxloom_bench_compacted_${process.pid}`;
 
@@ -68,25 +74,46 @@ async function measure(name: string, open: () => SessionStore): Promise<void> {
     );
   await appendCompaction(writer, { sessionKey: KEY, record: RECORD });
   await writer.close();
-  const cold: number[] = [];
-  const warm: number[] = [];
-  let loaded = 0;
-  let sent = 0;
+  const times = {
+    partial: { cold: [] as number[], warm: [] as number[] },
+    whole: { cold: [] as number[], warm: [] as number[] },
+  };
+  const loaded = { partial: 0, whole: 0 };
+  let replayed = 0;
   for (let run = 0; run < RUNS; run += 1) {
-    const store = open();
-    let started = performance.now();
-    const first = await loadReplayedSession(store, REPLAY);
-    cold.push(performance.now() - started);
-    started = performance.now();
-    await loadReplayedSession(store, REPLAY);
-    warm.push(performance.now() - started);
-    loaded = first.record.messages.length;
-    sent = first.history.length;
-    await store.close();
+    for (const mode of run % 2 === 0 ? (['partial', 'whole'] as const) : (['whole', 'partial'] as const)) {
+      const store = open();
+      let started = performance.now();
+      const first = await replay(store, mode);
+      times[mode].cold.push(performance.now() - started);
+      started = performance.now();
+      await replay(store, mode);
+      times[mode].warm.push(performance.now() - started);
+      loaded[mode] = first.loaded;
+      replayed = first.replayed;
+      await store.close();
+    }
   }
-  process.stdout.write(
-    `${name.padEnd(9)} cold ${median(cold).toFixed(1).padStart(7)} ms  warm ${median(warm).toFixed(1).padStart(7)} ms  (${loaded} messages loaded, ${sent} replayed)\n`,
-  );
+  for (const mode of ['whole', 'partial'] as const)
+    process.stdout.write(
+      `${name.padEnd(9)} ${mode.padEnd(8)} cold ${median(times[mode].cold).toFixed(1).padStart(7)} ms  warm ${median(times[mode].warm).toFixed(1).padStart(7)} ms  (${loaded[mode]} messages loaded, ${replayed} replayed)\n`,
+    );
+}
+
+/** One turn's replay: `loadReplayedSession`, or (before) the whole session loaded and its view replayed. */
+async function replay(
+  store: SessionStore,
+  mode: 'partial' | 'whole',
+): Promise<{ readonly loaded: number; readonly replayed: number }> {
+  if (mode === 'partial') {
+    const { record, history } = await loadReplayedSession(store, REPLAY);
+    return { loaded: record.messages.length, replayed: history.length };
+  }
+  await store.load(KEY, { lastMessages: 2_000 });
+  const whole = await store.load(KEY);
+  const view = { messages: sessionView(whole.messages, sessionCompactions(whole)), lastConsolidated: 0 };
+  const history = getHistory(view, { maxTokens: replayBudget(REPLAY), tokenCounter: REPLAY.tokenCounter });
+  return { loaded: whole.messages.length, replayed: history.length };
 }
 
 const dir = await mkdtemp(path.join(tmpdir(), 'ctxloom-bench-compacted-'));
