@@ -74,22 +74,23 @@ function partialView(record: SessionRecord): ReplaySession | undefined {
   const consolidated = firstIndex - ordered.length;
   if (ordered.length !== outside.size || consolidated < 0 || record.lastConsolidated < consolidated)
     return undefined;
-  const unloaded = new Set<Message>();
-  const stand = (id: string): Message => {
-    const message: Message = { id, role: 'user', content: '' };
-    unloaded.add(message);
-    return message;
-  };
-  const messages = [
-    ...Array.from({ length: consolidated }, (_, index) => stand(`\u0000unloaded-${index}`)),
-    ...ordered.map(stand),
-    ...record.messages,
-  ];
+  const messages: Message[] = [];
+  for (let index = 0; index < consolidated; index += 1) messages.push(standIn(`\u0000unloaded-${index}`));
+  for (const id of ordered) messages.push(standIn(id));
+  for (const message of record.messages) messages.push(message);
   const { firstIndex: _firstIndex, ...newest } = record;
   const whole = { ...newest, messages };
   const { view, violations } = applyCompactions(messages, sessionCompactions(whole));
-  if (violations.length > 0 || view.some((message) => unloaded.has(message))) return undefined;
+  if (violations.length > 0 || view.some((message) => message.metadata === UNLOADED)) return undefined;
   return { ...whole, messages: view, lastConsolidated: 0 };
+}
+
+/** The metadata of the stand-ins for unloaded messages (compared by identity). */
+const UNLOADED = Object.freeze({});
+
+/** A stand-in for an unloaded message: its id, no text, no tool calls. */
+function standIn(id: string): Message {
+  return { id, role: 'user', content: '', metadata: UNLOADED };
 }
 
 /**
