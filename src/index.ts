@@ -136,6 +136,11 @@ export type { SkillPresetOptions } from './presets/for-skill.js';
 export { type ResolveForLlmOptions, resolveForLlm } from './presets/resolve-for-llm.js';
 export { NotesProvider } from './providers/notes-provider.js';
 export { JsonlRequestStore, RequestRecorder } from './recorder/index.js';
+export {
+  type CompactionDescription,
+  type CompactionItem,
+  describeCompactions,
+} from './sessions/describe-compactions.js';
 export { type GetHistoryOptions, getHistory } from './sessions/get-history.js';
 export { JsonlSessionStore, type JsonlSessionStoreOptions } from './sessions/jsonl-session-store.js';
 export { MemorySessionStore } from './sessions/memory-session-store.js';

@@ -96,8 +96,8 @@ function readShape(fields: Fields): Shape {
     return anthropic(fields);
   if ('prompt_tokens' in fields) {
     const input = num(fields['prompt_tokens']);
-    const cached = num(nested(fields, 'prompt_tokens_details', 'cached_tokens'));
-    const reasoning = num(nested(fields, 'completion_tokens_details', 'reasoning_tokens'));
+    const cached = num(nested(fields, ['prompt_tokens_details', 'cached_tokens']));
+    const reasoning = num(nested(fields, ['completion_tokens_details', 'reasoning_tokens']));
     return openAI({
       input,
       cached,
@@ -112,8 +112,8 @@ function readShape(fields: Fields): Shape {
   if ('input_tokens' in fields) {
     if (!('input_tokens_details' in fields) && !('output_tokens_details' in fields)) return anthropic(fields);
     const input = num(fields['input_tokens']);
-    const cached = num(nested(fields, 'input_tokens_details', 'cached_tokens'));
-    const reasoning = num(nested(fields, 'output_tokens_details', 'reasoning_tokens'));
+    const cached = num(nested(fields, ['input_tokens_details', 'cached_tokens']));
+    const reasoning = num(nested(fields, ['output_tokens_details', 'reasoning_tokens']));
     return openAI({
       input,
       cached,
@@ -139,7 +139,7 @@ function anthropic(fields: Fields): Shape {
     uncached: num(fields['input_tokens']),
     cacheRead: num(fields['cache_read_input_tokens']),
     cacheWrite,
-    cacheWrite1h: Math.min(cacheWrite, num(nested(fields, 'cache_creation', 'ephemeral_1h_input_tokens'))),
+    cacheWrite1h: Math.min(cacheWrite, num(nested(fields, ['cache_creation', 'ephemeral_1h_input_tokens']))),
     output: num(fields['output_tokens']),
     reasoning: 0,
     format: 'anthropic',
@@ -168,11 +168,13 @@ function openAI(read: {
 function aiSdk(fields: Fields): Shape {
   const total = num(fields['inputTokens']);
   const cacheRead = num(
-    nested(fields, 'inputTokenDetails', 'cacheReadTokens') ?? fields['cachedInputTokens'],
+    nested(fields, ['inputTokenDetails', 'cacheReadTokens']) ?? fields['cachedInputTokens'],
   );
-  const cacheWrite = num(nested(fields, 'inputTokenDetails', 'cacheWriteTokens'));
-  const noCache = nested(fields, 'inputTokenDetails', 'noCacheTokens');
-  const reasoning = num(nested(fields, 'outputTokenDetails', 'reasoningTokens') ?? fields['reasoningTokens']);
+  const cacheWrite = num(nested(fields, ['inputTokenDetails', 'cacheWriteTokens']));
+  const noCache = nested(fields, ['inputTokenDetails', 'noCacheTokens']);
+  const reasoning = num(
+    nested(fields, ['outputTokenDetails', 'reasoningTokens']) ?? fields['reasoningTokens'],
+  );
   return {
     uncached: typeof noCache === 'number' ? noCache : Math.max(0, total - cacheRead - cacheWrite),
     cacheRead,
@@ -185,17 +187,17 @@ function aiSdk(fields: Fields): Shape {
 }
 
 function aiSdkProvider(fields: Fields): Shape {
-  const total = num(nested(fields, 'inputTokens', 'total'));
-  const cacheRead = num(nested(fields, 'inputTokens', 'cacheRead'));
-  const cacheWrite = num(nested(fields, 'inputTokens', 'cacheWrite'));
-  const noCache = nested(fields, 'inputTokens', 'noCache');
+  const total = num(nested(fields, ['inputTokens', 'total']));
+  const cacheRead = num(nested(fields, ['inputTokens', 'cacheRead']));
+  const cacheWrite = num(nested(fields, ['inputTokens', 'cacheWrite']));
+  const noCache = nested(fields, ['inputTokens', 'noCache']);
   return {
     uncached: typeof noCache === 'number' ? noCache : Math.max(0, total - cacheRead - cacheWrite),
     cacheRead,
     cacheWrite,
     cacheWrite1h: 0,
-    output: num(nested(fields, 'outputTokens', 'total')),
-    reasoning: num(nested(fields, 'outputTokens', 'reasoning')),
+    output: num(nested(fields, ['outputTokens', 'total'])),
+    reasoning: num(nested(fields, ['outputTokens', 'reasoning'])),
     format: 'ai-sdk-provider',
   };
 }
@@ -212,7 +214,7 @@ function costOf(usage: NormalizedUsage, prices: UsagePriceTable): number {
   );
 }
 
-function nested(fields: Fields, outer: string, inner: string): unknown {
+function nested(fields: Fields, [outer, inner]: readonly [string, string]): unknown {
   const value = fields[outer];
   return typeof value === 'object' && value !== null ? (value as Fields)[inner] : undefined;
 }

@@ -56,19 +56,9 @@ export function planCacheAwareTrim(
   messages: readonly Message[],
   options: PlanCacheAwareTrimOptions,
 ): CacheAwareTrimPlan {
-  checkOptions(options, { where: 'planCacheAwareTrim options', known: PLAN_CACHE_AWARE_TRIM_OPTION_KEYS });
-  const lowWater = options.lowWater ?? DEFAULT_CACHE_AWARE_TRIM.lowWater;
-  if (!(options.budgetTokens >= 0) || !(lowWater > 0 && lowWater <= 1)) {
-    throw new ContextError({
-      code: 'INVALID_OPTIONS',
-      message: `planCacheAwareTrim needs budgetTokens ≥ 0 and 0 < lowWater ≤ 1 (got ${options.budgetTokens} and ${lowWater}); e.g. { budgetTokens: 60000, lowWater: 0.5 }.`,
-    });
-  }
-  const counter = options.tokenCounter ?? new EstimatingTokenCounter();
-  const sums = [0];
-  for (const message of messages) sums.push((sums.at(-1) ?? 0) + counter.countMessage(message));
-  const total = sums.at(-1) ?? 0;
-  const span = (from: number, to: number): number => (sums[to] ?? 0) - (sums[from] ?? 0);
+  const lowWater = checkedLowWater(options);
+  const span = tokenSpans(messages, options.tokenCounter ?? new EstimatingTokenCounter());
+  const total = span(0, messages.length);
   const starts = messages.flatMap((message, index) => (message.role === 'user' ? [index] : []));
   const lastUser = starts.at(-1) ?? 0;
   const preferred = new Set(
@@ -84,19 +74,7 @@ export function planCacheAwareTrim(
     if (end - 1 === lastUser) startBeforeLastTurn = start;
     if (span(start, end) <= high) continue;
     while (next < starts.length && (starts[next] ?? 0) <= start) next += 1;
-    let target = -1;
-    let fallback = -1;
-    for (let cursor = next; cursor < starts.length && (starts[cursor] ?? 0) < end; cursor += 1) {
-      const candidate = starts[cursor] ?? 0;
-      if (candidate > lastUser) break;
-      fallback = candidate;
-      if (preferred.has(candidate) && span(candidate, end) <= high) target = candidate;
-      if (span(candidate, end) <= low) {
-        if (target === -1) target = candidate;
-        break;
-      }
-    }
-    const chosen = target !== -1 ? target : fallback;
+    const chosen = cutTarget({ starts, from: next, end, lastUser, preferred, span, high, low });
     if (chosen > start) {
       start = chosen;
       cuts += 1;
@@ -112,4 +90,55 @@ export function planCacheAwareTrim(
     cuts,
     atConsolidationPoint: preferred.has(start),
   };
+}
+
+/** The tokens of `messages[from..to)`, from prefix sums counted once. */
+function tokenSpans(
+  messages: readonly Message[],
+  counter: TokenCounter,
+): (from: number, to: number) => number {
+  const sums = [0];
+  for (const message of messages) sums.push((sums.at(-1) ?? 0) + counter.countMessage(message));
+  return (from, to) => (sums[to] ?? 0) - (sums[from] ?? 0);
+}
+
+/** The low-water mark, once the options are checked. @throws ContextError `INVALID_OPTIONS` */
+function checkedLowWater(options: PlanCacheAwareTrimOptions): number {
+  checkOptions(options, { where: 'planCacheAwareTrim options', known: PLAN_CACHE_AWARE_TRIM_OPTION_KEYS });
+  const lowWater = options.lowWater ?? DEFAULT_CACHE_AWARE_TRIM.lowWater;
+  if (!(options.budgetTokens >= 0) || !(lowWater > 0 && lowWater <= 1)) {
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: `planCacheAwareTrim needs budgetTokens ≥ 0 and 0 < lowWater ≤ 1 (got ${options.budgetTokens} and ${lowWater}); e.g. { budgetTokens: 60000, lowWater: 0.5 }.`,
+    });
+  }
+  return lowWater;
+}
+
+/**
+ * Where to cut a window that overflows at `end`: the first user turn (from `from` on, not after the
+ * last one) from which the rest fits the low-water mark, or an earlier consolidation point from which
+ * it fits the budget; else the last turn start seen (the most that can go); -1 when there is none.
+ */
+function cutTarget(window: {
+  readonly starts: readonly number[];
+  readonly from: number;
+  readonly end: number;
+  readonly lastUser: number;
+  readonly preferred: ReadonlySet<number>;
+  readonly span: (from: number, to: number) => number;
+  readonly high: number;
+  readonly low: number;
+}): number {
+  const { starts, end, preferred, span } = window;
+  let target = -1;
+  let fallback = -1;
+  for (let cursor = window.from; cursor < starts.length && (starts[cursor] ?? 0) < end; cursor += 1) {
+    const candidate = starts[cursor] ?? 0;
+    if (candidate > window.lastUser) break;
+    fallback = candidate;
+    if (preferred.has(candidate) && span(candidate, end) <= window.high) target = candidate;
+    if (span(candidate, end) <= window.low) return target === -1 ? candidate : target;
+  }
+  return target !== -1 ? target : fallback;
 }

@@ -39,15 +39,10 @@ export function anthropicCacheStep(
     const entry = key === undefined ? undefined : run.cache.get(key);
     return entry !== undefined && entry.expiresAt >= run.at ? entry : undefined;
   };
-  let readAt = -1;
-  for (const breakpoint of breakpoints) {
-    const stop = Math.max(0, breakpoint - run.rules.lookback + 1);
-    for (let index = breakpoint; index >= stop && index > readAt; index -= 1) {
-      if (live(keys[index]) === undefined) continue;
-      readAt = index;
-      break;
-    }
-  }
+  const readAt = longestRead(breakpoints, {
+    lookback: run.rules.lookback,
+    isLive: (index) => live(keys[index]) !== undefined,
+  });
   const read = readAt === -1 ? 0 : (totals[readAt] ?? 0);
   const hit = live(keys[readAt]);
   if (hit !== undefined) hit.expiresAt = run.at + hit.ttlMs;
@@ -68,6 +63,26 @@ export function anthropicCacheStep(
     cacheWrite5mTokens: written['5m'],
     cacheWrite1hTokens: written['1h'],
   };
+}
+
+/**
+ * The position of the longest live prefix a breakpoint reads: each looks at its own position and up
+ * to `lookback` blocks before it; -1 when none is live.
+ */
+function longestRead(
+  breakpoints: readonly number[],
+  search: { readonly lookback: number; readonly isLive: (index: number) => boolean },
+): number {
+  let readAt = -1;
+  for (const breakpoint of breakpoints) {
+    const stop = Math.max(0, breakpoint - search.lookback + 1);
+    for (let index = breakpoint; index >= stop && index > readAt; index -= 1) {
+      if (!search.isLive(index)) continue;
+      readAt = index;
+      break;
+    }
+  }
+  return readAt;
 }
 
 function legality(request: PromptCacheRequest, breakpoints: readonly number[]): string[] {

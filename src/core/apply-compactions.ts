@@ -96,7 +96,12 @@ class Replay {
         ids: both,
         message: `ids both pinned and replaced: ${both.join(', ')}.`,
       };
-    const twice = named.filter((id, position) => this.#replaced.has(id) || named.indexOf(id) !== position);
+    const seen = new Set<string>();
+    const twice = named.filter((id) => {
+      const isAgain = this.#replaced.has(id) || seen.has(id);
+      seen.add(id);
+      return isAgain;
+    });
     if (twice.length > 0)
       return { type: 'covered-twice', ids: twice, message: `ids already replaced: ${twice.join(', ')}.` };
     return this.#lineage(record);

@@ -37,17 +37,17 @@ export type ToolMessageOptions = MessageOptions & {
 
 /** Makes a system message. */
 export function system(content: string, options: MessageOptions = {}): Message {
-  return make('system', content, options);
+  return make({ role: 'system', content }, options);
 }
 
 /** Makes a user message from text or parts. */
 export function user(content: Content, options: MessageOptions = {}): Message {
-  return make('user', content, options);
+  return make({ role: 'user', content }, options);
 }
 
 /** Makes an assistant message, optionally with tool calls and reasoning. */
 export function assistant(content: Content, options: AssistantMessageOptions = {}): Message {
-  const base = make('assistant', content, options);
+  const base = make({ role: 'assistant', content }, options);
   const toolCalls = options.toolCalls?.map(toToolCall);
   return {
     ...base,
@@ -67,7 +67,7 @@ export function tool(content: Content, options: ToolMessageOptions): Message {
         "Pass it as tool(text, { toolCallId: 'call_1' }).",
     });
   }
-  return { ...make('tool', content, options), toolCallId };
+  return { ...make({ role: 'tool', content }, options), toolCallId };
 }
 
 /** Another name for {@link user} (`human`, as LangChain-style code calls it). */
@@ -91,7 +91,10 @@ export function toToolCall(input: ToolCallInput): ToolCall {
   };
 }
 
-function make(role: Role, content: Content, options: MessageOptions): Message {
+function make(
+  { role, content }: { readonly role: Role; readonly content: Content },
+  options: MessageOptions,
+): Message {
   const id = options.id ?? (options.generateId ?? generateMessageId)();
   return {
     id,

@@ -1,8 +1,7 @@
 /** Runs `work` on every item, at most `limit` at a time, each worker taking the next item in order. */
 export async function forEachLimited<T>(
   items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<void>,
+  { limit, work }: { readonly limit: number; readonly work: (item: T) => Promise<void> },
 ): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {

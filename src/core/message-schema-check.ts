@@ -81,27 +81,35 @@ function partIssue(part: unknown): RelativeIssue | undefined {
         ? undefined
         : issue('.url', { expected: 'a non-empty string (URL or data URL)', got: part['url'] });
     case 'file':
-      if (typeof part['url'] !== 'string' || part['url'] === '')
-        return issue('.url', { expected: 'a non-empty string (URL or data URL)', got: part['url'] });
-      return typeof part['mediaType'] === 'string'
-        ? undefined
-        : issue('.mediaType', { expected: 'a string', got: part['mediaType'] });
+      return filePartIssue(part);
     case 'reasoning':
       return typeof part['text'] === 'string'
         ? undefined
         : issue('.text', { expected: 'a string', got: part['text'] });
     case 'provider':
-      if (typeof part['format'] !== 'string' || typeof part['kind'] !== 'string')
-        return issue('.format', { expected: 'a format and a kind (strings)', got: part['format'] });
-      return isRecord(part['value'])
-        ? undefined
-        : issue('.value', { expected: 'the native object', got: part['value'] });
+      return providerPartIssue(part);
     default:
       return issue('.type', {
         expected: 'one of "text", "image", "file", "reasoning", "provider"',
         got: part['type'],
       });
   }
+}
+
+function filePartIssue(part: Readonly<Record<string, unknown>>): RelativeIssue | undefined {
+  if (typeof part['url'] !== 'string' || part['url'] === '')
+    return issue('.url', { expected: 'a non-empty string (URL or data URL)', got: part['url'] });
+  return typeof part['mediaType'] === 'string'
+    ? undefined
+    : issue('.mediaType', { expected: 'a string', got: part['mediaType'] });
+}
+
+function providerPartIssue(part: Readonly<Record<string, unknown>>): RelativeIssue | undefined {
+  if (typeof part['format'] !== 'string' || typeof part['kind'] !== 'string')
+    return issue('.format', { expected: 'a format and a kind (strings)', got: part['format'] });
+  return isRecord(part['value'])
+    ? undefined
+    : issue('.value', { expected: 'the native object', got: part['value'] });
 }
 
 function toolCallsIssue(calls: unknown): RelativeIssue | undefined {

@@ -61,17 +61,20 @@ function valuePayloadTokens(value: JsonValue, key: string | undefined): number {
  */
 export function providerPartText(part: ProviderPart): string {
   const texts: string[] = [];
-  collectText(part.value, undefined, texts);
+  collectText(part.value, { key: undefined, texts });
   return texts.join('\n');
 }
 
-function collectText(value: JsonValue, key: string | undefined, texts: string[]): void {
+function collectText(
+  value: JsonValue,
+  { key, texts }: { readonly key: string | undefined; readonly texts: string[] },
+): void {
   if (typeof value === 'string') {
     if (value !== '' && (key === undefined || !(ENCRYPTED_KEYS.has(key) || SILENT_KEYS.has(key))))
       texts.push(value);
     return;
   }
   if (value === null || typeof value !== 'object') return;
-  if (Array.isArray(value)) for (const item of value) collectText(item, key, texts);
-  else for (const [name, field] of Object.entries(value)) collectText(field, name, texts);
+  if (Array.isArray(value)) for (const item of value) collectText(item, { key, texts });
+  else for (const [name, field] of Object.entries(value)) collectText(field, { key: name, texts });
 }

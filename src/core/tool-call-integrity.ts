@@ -34,87 +34,97 @@ export type ToolCallViolation = {
  * Returns the violations, empty when the list is legal. O(n).
  */
 export function validateToolCallIntegrity(messages: readonly Message[]): readonly ToolCallViolation[] {
-  const violations: ToolCallViolation[] = [];
-  const seenCallIds = new Set<string>();
-  const answered = new Set<string>();
-  let open: { index: number; message: Message; pending: Set<string> } | undefined;
-
-  const closeOpen = (): void => {
-    if (open === undefined) return;
-    for (const id of open.pending) {
-      violations.push(violation('missing-result', open.index, open.message, id, `call ${id} has no result`));
-    }
-    open = undefined;
-  };
-
+  const check = new IntegrityCheck();
   messages.forEach((message, index) => {
+    check.visit(message, index);
+  });
+  check.closeOpen();
+  return check.violations;
+}
+
+/** Where a violation was found: the message, its index and the call id concerned. */
+type Place = {
+  readonly type: ToolCallViolation['type'];
+  readonly index: number;
+  readonly message: Message;
+  readonly toolCallId?: string;
+};
+
+/** One pass over a list: the open assistant's pending calls, and what was seen before. */
+class IntegrityCheck {
+  readonly violations: ToolCallViolation[] = [];
+  readonly #seenCallIds = new Set<string>();
+  readonly #answered = new Set<string>();
+  #open: { readonly index: number; readonly message: Message; readonly pending: Set<string> } | undefined;
+
+  visit(message: Message, index: number): void {
     if (message.role === 'tool') {
-      checkResult(message, index);
+      this.#checkResult(message, index);
       return;
     }
-    closeOpen();
-    if (message.role !== 'assistant' || message.toolCalls === undefined) return;
-    if (message.toolCalls.length === 0) {
-      violations.push(
-        violation('empty-tool-calls', index, message, undefined, 'assistant has an empty toolCalls list'),
+    this.closeOpen();
+    if (message.role === 'assistant' && message.toolCalls !== undefined) this.#openCalls(message, index);
+  }
+
+  /** The open assistant's calls that got no result. */
+  closeOpen(): void {
+    const open = this.#open;
+    if (open === undefined) return;
+    for (const id of open.pending)
+      this.#add(
+        { type: 'missing-result', index: open.index, message: open.message, toolCallId: id },
+        `call ${id} has no result`,
       );
+    this.#open = undefined;
+  }
+
+  #openCalls(message: Message, index: number): void {
+    const calls = message.toolCalls ?? [];
+    if (calls.length === 0) {
+      this.#add({ type: 'empty-tool-calls', index, message }, 'assistant has an empty toolCalls list');
       return;
     }
     const pending = new Set<string>();
-    for (const call of message.toolCalls) {
-      if (call.id === '') {
-        violations.push(violation('empty-call-id', index, message, undefined, 'a tool call has no id'));
-      } else if (seenCallIds.has(call.id)) {
-        violations.push(
-          violation('duplicate-call-id', index, message, call.id, `call id ${call.id} is declared twice`),
+    for (const call of calls) {
+      if (call.id === '') this.#add({ type: 'empty-call-id', index, message }, 'a tool call has no id');
+      else if (this.#seenCallIds.has(call.id))
+        this.#add(
+          { type: 'duplicate-call-id', index, message, toolCallId: call.id },
+          `call id ${call.id} is declared twice`,
         );
-      } else {
-        seenCallIds.add(call.id);
+      else {
+        this.#seenCallIds.add(call.id);
         pending.add(call.id);
       }
     }
-    open = { index, message, pending };
-  });
-  closeOpen();
-  return violations;
+    this.#open = { index, message, pending };
+  }
 
-  function checkResult(message: Message, index: number): void {
+  #checkResult(message: Message, index: number): void {
     const id = message.toolCallId;
     if (id === undefined || id === '') {
-      violations.push(
-        violation('missing-result-id', index, message, undefined, 'tool message has no toolCallId'),
-      );
-    } else if (answered.has(id)) {
-      violations.push(violation('duplicate-result', index, message, id, `call ${id} is answered twice`));
-    } else if (open?.pending.has(id) === true) {
-      open.pending.delete(id);
-      answered.add(id);
+      this.#add({ type: 'missing-result-id', index, message }, 'tool message has no toolCallId');
+    } else if (this.#answered.has(id)) {
+      this.#add({ type: 'duplicate-result', index, message, toolCallId: id }, `call ${id} is answered twice`);
+    } else if (this.#open?.pending.has(id) === true) {
+      this.#open.pending.delete(id);
+      this.#answered.add(id);
     } else {
-      violations.push(
-        violation(
-          'orphan-result',
-          index,
-          message,
-          id,
-          `result ${id} does not follow the assistant that declared it`,
-        ),
+      this.#add(
+        { type: 'orphan-result', index, message, toolCallId: id },
+        `result ${id} does not follow the assistant that declared it`,
       );
     }
   }
-}
 
-function violation(
-  type: ToolCallViolation['type'],
-  index: number,
-  message: Message,
-  toolCallId: string | undefined,
-  text: string,
-): ToolCallViolation {
-  return {
-    type,
-    index,
-    messageId: message.id,
-    ...(toolCallId === undefined ? {} : { toolCallId }),
-    message: `message ${index} (${message.id}): ${text}`,
-  };
+  #add(place: Place, text: string): void {
+    const { type, index, message, toolCallId } = place;
+    this.violations.push({
+      type,
+      index,
+      messageId: message.id,
+      ...(toolCallId === undefined ? {} : { toolCallId }),
+      message: `message ${index} (${message.id}): ${text}`,
+    });
+  }
 }

@@ -1,6 +1,6 @@
 import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { type Decision, decision } from '../core/decision.js';
-import { type Message, SECTION_KEY, sectionOf } from '../core/message.js';
+import { type Message, SECTION_KEY, sectionOf, type ToolCall } from '../core/message.js';
 import type { ContextFilter, FilterResult } from '../pipeline/contracts.js';
 import { DEFAULT_BACKFILL_TEXT } from './governor-constants.js';
 import { UnchangedListMemo } from './unchanged-list-memo.js';
@@ -63,38 +63,49 @@ export class BackfillToolResultsFilter implements ContextFilter {
         out?.push(message);
         continue;
       }
-      const answered = new Set<string>();
-      const run: Message[] = [message];
-      while (index < messages.length && messages[index]?.role === 'tool') {
-        const result = messages[index] as Message; // checked just above
-        if (result.toolCallId !== undefined) answered.add(result.toolCallId);
-        run.push(result);
-        index += 1;
-      }
+      const results = resultsFrom(messages, index);
+      index += results.length;
+      const answered = new Set(results.map((result) => result.toolCallId));
+      const run: Message[] = [message, ...results];
       const missing = (message.toolCalls ?? []).filter((call) => call.id !== '' && !answered.has(call.id));
       if (missing.length > 0 && out === undefined) out = messages.slice(0, index - run.length);
-      const section = sectionOf(message);
-      for (const call of missing) {
-        const filled: Message = {
-          id: `${message.id}:backfill:${call.id}`,
-          role: 'tool',
-          content: this.#text,
-          toolCallId: call.id,
-          name: call.name,
-          ...(section === undefined ? {} : { metadata: { [SECTION_KEY]: section } }),
-        };
-        run.push(filled);
-        decisions.push(
-          decision('tool-result-backfill', {
-            stage: this.id,
-            reason: `call ${call.id} (${call.name}) had no result`,
-            messageIds: [filled.id],
-            details: { toolCallId: call.id, name: call.name },
-          }),
-        );
-      }
+      run.push(...this.#backfill(message, { missing, decisions }));
       out?.push(...run);
     }
     return out === undefined ? undefined : { messages: out, decisions };
   }
+
+  /** A result for each call of `message` that had none, each recorded in `decisions`. */
+  #backfill(
+    message: Message,
+    { missing, decisions }: { readonly missing: readonly ToolCall[]; readonly decisions: Decision[] },
+  ): readonly Message[] {
+    const section = sectionOf(message);
+    return missing.map((call) => {
+      const filled: Message = {
+        id: `${message.id}:backfill:${call.id}`,
+        role: 'tool',
+        content: this.#text,
+        toolCallId: call.id,
+        name: call.name,
+        ...(section === undefined ? {} : { metadata: { [SECTION_KEY]: section } }),
+      };
+      decisions.push(
+        decision('tool-result-backfill', {
+          stage: this.id,
+          reason: `call ${call.id} (${call.name}) had no result`,
+          messageIds: [filled.id],
+          details: { toolCallId: call.id, name: call.name },
+        }),
+      );
+      return filled;
+    });
+  }
+}
+
+/** The run of tool messages that starts at `start`. */
+function resultsFrom(messages: readonly Message[], start: number): readonly Message[] {
+  let end = start;
+  while (messages[end]?.role === 'tool') end += 1;
+  return messages.slice(start, end);
 }

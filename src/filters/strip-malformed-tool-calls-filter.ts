@@ -80,7 +80,7 @@ export class StripMalformedToolCallsFilter implements ContextFilter {
     const out: Message[] = [];
     for (const message of messages) {
       if (message.role === 'tool') {
-        out.push(this.#renameResult(message, renames, decisions));
+        out.push(this.#renameResult(message, { renames, decisions }));
         continue;
       }
       renames = new Map();
@@ -94,7 +94,10 @@ export class StripMalformedToolCallsFilter implements ContextFilter {
     return { messages: out, decisions };
   }
 
-  #renameResult(message: Message, renames: Map<string, string[]>, decisions: Decision[]): Message {
+  #renameResult(
+    message: Message,
+    { renames, decisions }: { readonly renames: Map<string, string[]>; readonly decisions: Decision[] },
+  ): Message {
     const queue = message.toolCallId === undefined ? undefined : renames.get(message.toolCallId);
     const renamed = queue?.shift();
     if (renamed === undefined || message.toolCallId === undefined || renamed === message.toolCallId) {
@@ -162,10 +165,15 @@ export class StripMalformedToolCallsFilter implements ContextFilter {
     }
     if (!changed && kept.length > 0) return message;
     if (kept.length > 0) return { ...message, toolCalls: kept };
+    return this.#withoutCalls(message, run.decisions);
+  }
+
+  /** An assistant message none of whose calls were kept: dropped when it says nothing either. */
+  #withoutCalls(message: Message, decisions: Decision[]): Message | undefined {
     const { toolCalls: _dropped, ...rest } = message;
     const isEmpty = message.content === '' || message.content.length === 0;
     if (isEmpty) {
-      run.decisions.push(
+      decisions.push(
         decision('message-drop', {
           stage: this.id,
           reason: 'assistant message had only malformed tool calls and no content',
@@ -175,7 +183,7 @@ export class StripMalformedToolCallsFilter implements ContextFilter {
       return undefined;
     }
     if ((message.toolCalls ?? []).length === 0) {
-      run.decisions.push(
+      decisions.push(
         decision('tool-call-repair', {
           stage: this.id,
           reason: 'removed an empty toolCalls list',

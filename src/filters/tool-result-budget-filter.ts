@@ -141,7 +141,7 @@ export class ToolResultBudgetFilter implements ContextFilter {
       if ('plan' in planned) {
         slots[index] = { pending: plans.length, message, fallback: planned.fallback };
         plans.push(planned.plan);
-      } else slots[index] = this.#rewrite(message, planned.result, context);
+      } else slots[index] = this.#rewrite(message, { result: planned.result, context });
     }
     const dryRun = this.#options.offload?.dryRun === true;
     const written = plans.length === 0 ? [] : await this.#writer.write(plans, { dryRun });
@@ -156,11 +156,10 @@ export class ToolResultBudgetFilter implements ContextFilter {
         const outcome = written[slot.pending] as OffloadWriteOutcome; // one outcome per plan
         created ||= outcome.ok && outcome.created;
         const plan = plans[slot.pending] as PlannedToolResultOffload;
-        rewritten = this.#rewrite(
-          message,
-          this.#written(outcome, { plan, fallback: slot.fallback }),
+        rewritten = this.#rewrite(message, {
+          result: this.#written(outcome, { plan, fallback: slot.fallback }),
           context,
-        );
+        });
         if (outcome.ok && !dryRun) {
           cache.set(message, rewritten);
           settled[index] = rewritten;
@@ -285,12 +284,18 @@ export class ToolResultBudgetFilter implements ContextFilter {
     return { result: result.fallback };
   }
 
-  #rewrite(message: Message, result: NormalizedToolResult, context: BuildContext): Rewritten {
+  #rewrite(
+    message: Message,
+    { result, context }: { readonly result: NormalizedToolResult; readonly context: BuildContext },
+  ): Rewritten {
     if (result.action === 'unchanged' || result.content === message.content) {
       return { next: message };
     }
     const next: Message = { ...message, content: result.content };
-    return { next, decision: this.#decide(message, result, context.tokenCounter.countMessage(next)) };
+    return {
+      next,
+      decision: this.#decide(message, { result, tokensAfter: context.tokenCounter.countMessage(next) }),
+    };
   }
 
   async #retention(plan: PlannedToolResultOffload, decisions: Decision[]): Promise<void> {
@@ -331,7 +336,10 @@ export class ToolResultBudgetFilter implements ContextFilter {
     return points <= maxChars;
   }
 
-  #decide(message: Message, result: NormalizedToolResult, tokensAfter: number): Decision {
+  #decide(
+    message: Message,
+    { result, tokensAfter }: { readonly result: NormalizedToolResult; readonly tokensAfter: number },
+  ): Decision {
     const base = { stage: this.id, messageIds: [message.id], tokensAfter };
     const callId = message.toolCallId ?? '';
     if (result.action === 'empty') {

@@ -36,6 +36,14 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 /** Inspections kept for paging and search (key + message + store signature). */
 const CACHED_INSPECTIONS = 4;
 
+/** Inspects a session (or reuses the cached inspection while it is unchanged). */
+type Inspect = (request: {
+  readonly key: string;
+  readonly message: string | undefined;
+  readonly signal: AbortSignal;
+  readonly isFresh?: boolean;
+}) => Promise<Cached>;
+
 type Cached = {
   readonly id: string;
   readonly inspection: SessionInspection;
@@ -48,8 +56,10 @@ type Cached = {
  * `GET /api/sessions/:key/context[?message=…&offset=…&limit=…&rebuild=1]` returns the built context of
  * one (sections, categories, trace, one page of the stored-versus-sent rows, the last page by default;
  * an unchanged session's context is reused unless `rebuild=1`, e.g. after editing SOUL.md);
- * `…/search?q=…` finds messages; `…/requests` is the timeline of recorded requests (turns and steps,
- * usage, changes since the previous request) and `…/requests/:id` one recorded request whole;
+ * `…/search?q=…` finds messages; `…/compactions` lists the session's compaction records, each with
+ * what it replaced (the raw messages with their ids, and parent records) and pinned, and the tokens
+ * saved; `…/requests` is the timeline of recorded requests (turns and steps, usage, changes since the
+ * previous request) and `…/requests/:id` one recorded request whole;
  * `GET /api/events?session=…` is a server-sent event stream that says `session-changed` when the
  * session or its request log changes. Session keys are URL-encoded path segments. Any other method is
  * `405`, an unknown session or path `404`, always with a JSON `{ error: { code, message } }`.
@@ -61,29 +71,7 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
   const app = new Hono();
   const { inspector } = options;
   const isLoopbackOnly = options.isLoopbackOnly ?? true;
-  const cache: Cached[] = [];
-  const inspect = async (request: {
-    readonly key: string;
-    readonly message: string | undefined;
-    readonly signal: AbortSignal;
-    /** Build again even when the session is unchanged (a workspace file may have changed). */
-    readonly isFresh?: boolean;
-  }): Promise<Cached> => {
-    const { key, message, signal } = request;
-    const id = JSON.stringify([key, message ?? '', await sessionSignature({ inspector, key, signal })]);
-    const index = cache.findIndex((entry) => entry.id === id);
-    const known = cache[index];
-    if (known !== undefined && request.isFresh !== true) return known;
-    if (known !== undefined) cache.splice(index, 1);
-    const inspection = await inspector.inspectSession(key, {
-      signal,
-      ...(message === undefined || message === '' ? {} : { message }),
-    });
-    const entry = { id, inspection, rows: alignHistoryRows(inspection.diff) };
-    cache.push(entry);
-    if (cache.length > CACHED_INSPECTIONS) cache.shift();
-    return entry;
-  };
+  const inspect = cachedInspections(inspector);
   app.use('*', async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       return c.json(
@@ -110,6 +98,46 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
     const sessions = await inspector.listSessions({ signal: c.req.raw.signal });
     return c.json({ sessions });
   });
+  addSessionRoutes(app, { inspector, inspect });
+  addTimelineRoutes(app, options);
+  app.notFound((c) => c.json(errorBody('NOT_FOUND', `Nothing at ${c.req.path}.`), 404));
+  app.onError((error, c) => {
+    if (ContextError.isInstance(error)) {
+      const status = error.code === 'NOT_FOUND' ? 404 : error.category === 'user' ? 400 : 500;
+      return c.json(errorBody(error.code, error.message), status);
+    }
+    return c.json(errorBody('UNEXPECTED', error.message), 500);
+  });
+  return app;
+}
+
+/** Inspects sessions, keeping the last few inspections while their sessions are unchanged. */
+function cachedInspections(inspector: SessionInspector): Inspect {
+  const cache: Cached[] = [];
+  // isFresh: build again even when the session is unchanged (a workspace file may have changed).
+  return async (request) => {
+    const { key, message, signal } = request;
+    const id = JSON.stringify([key, message ?? '', await sessionSignature({ inspector, key, signal })]);
+    const index = cache.findIndex((entry) => entry.id === id);
+    const known = cache[index];
+    if (known !== undefined && request.isFresh !== true) return known;
+    if (known !== undefined) cache.splice(index, 1);
+    const inspection = await inspector.inspectSession(key, {
+      signal,
+      ...(message === undefined || message === '' ? {} : { message }),
+    });
+    const entry = { id, inspection, rows: alignHistoryRows(inspection.diff) };
+    cache.push(entry);
+    if (cache.length > CACHED_INSPECTIONS) cache.shift();
+    return entry;
+  };
+}
+
+/** A session's built context, its compaction records and the search over its stored-versus-sent rows. */
+function addSessionRoutes(
+  app: Hono,
+  { inspector, inspect }: { readonly inspector: SessionInspector; readonly inspect: Inspect },
+): void {
   app.get('/api/sessions/:key/context', async (c) => {
     const { inspection, rows } = await inspect({
       key: c.req.param('key'),
@@ -128,6 +156,10 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
     };
     return c.json(view);
   });
+  app.get('/api/sessions/:key/compactions', async (c) => {
+    const compactions = await inspector.compactions(c.req.param('key'), { signal: c.req.raw.signal });
+    return c.json({ compactions });
+  });
   app.get('/api/sessions/:key/search', async (c) => {
     const { rows } = await inspect({
       key: c.req.param('key'),
@@ -136,16 +168,6 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
     });
     return c.json(searchRows(rows, { query: c.req.query('q') ?? '' }));
   });
-  addTimelineRoutes(app, options);
-  app.notFound((c) => c.json(errorBody('NOT_FOUND', `Nothing at ${c.req.path}.`), 404));
-  app.onError((error, c) => {
-    if (ContextError.isInstance(error)) {
-      const status = error.code === 'NOT_FOUND' ? 404 : error.category === 'user' ? 400 : 500;
-      return c.json(errorBody(error.code, error.message), status);
-    }
-    return c.json(errorBody('UNEXPECTED', error.message), 500);
-  });
-  return app;
 }
 
 /** The recorded-request timeline and the live event stream. */

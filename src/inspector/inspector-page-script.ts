@@ -120,7 +120,10 @@ async function loadSession(options) {
   if (!(options && options.quiet)) clear(main).appendChild(el('p', { class: 'muted' }, ['Building the context…']));
   try {
     if (state.tab === 'timeline') renderTimeline(key, await getJson(sessionUrl(key, '/requests')));
-    else renderContext(key, await getJson(contextUrl(key)));
+    else {
+      var loaded = await Promise.all([getJson(contextUrl(key)), getJson(sessionUrl(key, '/compactions'))]);
+      renderContext(key, loaded[0], loaded[1].compactions);
+    }
   } catch (error) { clear(main).appendChild(el('p', { class: 'error', id: 'session-error' }, [String(error.message)])); }
 }
 function contextUrl(key) {
@@ -140,13 +143,14 @@ function tabs(key) {
   });
   return el('div', {}, [el('h2', { id: 'session-title' }, [key]), bar]);
 }
-function renderContext(key, data) {
+function renderContext(key, data, compactions) {
   var main = clear($('session')); var i = data.inspection; var colors = colorFor(i.categories);
   var pct = i.contextWindowTokens ? (i.usedTokens / i.contextWindowTokens * 100).toFixed(1) : '0.0';
   main.appendChild(tabs(key));
   main.appendChild(el('p', { id: 'usage' }, [i.model + ' · ' + fmt(i.usedTokens) + '/' + fmt(i.contextWindowTokens) + ' tokens (' + pct + '%) · ' + fmt(data.storedMessages) + ' stored messages, ' + fmt(data.lastConsolidated) + ' archived']));
   main.appendChild(chart(i, colors));
   main.appendChild(warnings(i.warnings.concat(data.storeWarnings.map(function (w) { return { message: 'Store: ' + w }; }))));
+  if (compactions && compactions.length) main.appendChild(compactionList(compactions));
   main.appendChild(el('h3', {}, ['Context, section by section']));
   var sections = el('div', { id: 'sections' }, []);
   data.sections.forEach(function (s) { sections.appendChild(section(s, colors)); });
@@ -164,6 +168,55 @@ function renderContext(key, data) {
     if (target) { target.classList.add('highlight'); target.scrollIntoView({ block: 'center' }); }
     state.highlight = undefined;
   }
+}
+/** The session's compaction records, oldest first; each opens to what it replaced and pinned. */
+function compactionList(list) {
+  var box = el('section', { id: 'compactions' }, [el('h3', {}, ['Compaction records (' + list.length + ')'])]);
+  list.forEach(function (d) { box.appendChild(compaction(d)); });
+  return box;
+}
+function compaction(d) {
+  var r = d.record;
+  var producer = [r.producer.strategy, r.producer.model].filter(Boolean).join(', ');
+  var head = r.id + ' · ' + r.kind + ' · ' + r.trigger + ' · ' + producer + ' · depth ' + r.depth + ' · ' + (r.createdAt || '?').replace('T', ' ') + ' · ';
+  var tokens = fmt(r.tokensBefore) + ' → ' + fmt(r.tokensAfter) + ' tokens (saved ' + fmt(d.tokensSaved) + ')';
+  var summary = el('summary', {}, [head, el('span', { class: 'tokens' }, [tokens]), d.isApplied ? null : el('span', { class: 'badge dropped' }, ['not applied'])]);
+  var details = el('details', { class: 'compaction', 'data-compaction': r.id, 'data-applied': String(d.isApplied) }, [summary]);
+  var body = el('div', { class: 'compaction-body' }, []);
+  details.appendChild(body);
+  details.addEventListener('toggle', function () { if (details.open && !body.firstChild) compactionBody(body, d); });
+  return details;
+}
+function compactionBody(body, d) {
+  var r = d.record;
+  d.violations.forEach(function (v) { body.appendChild(el('p', { class: 'error' }, [v.type + ': ' + v.message])); });
+  if (r.producer.instructions) body.appendChild(el('p', {}, ['Instructions: ' + r.producer.instructions]));
+  if (r.summary) body.appendChild(el('div', { class: 'compaction-summary' }, [el('div', { class: 'item-head' }, ['Summary · ' + r.summary.id]), block(messageText(r.summary))]));
+  body.appendChild(el('div', { class: 'item-head' }, ['Replaced (' + d.replaced.length + ')']));
+  d.replaced.forEach(function (item) { body.appendChild(compactionItem(item, 'replaced')); });
+  if (!d.pinned.length) return;
+  body.appendChild(el('div', { class: 'item-head' }, ['Pinned, kept verbatim after the summary (' + d.pinned.length + ')']));
+  d.pinned.forEach(function (item) { body.appendChild(compactionItem(item, 'pinned')); });
+}
+function compactionItem(item, kind) {
+  if (item.type === 'record') {
+    var button = el('button', { type: 'button', class: 'parent-record', 'data-parent': item.id }, ['record ' + item.id]);
+    button.addEventListener('click', function () {
+      document.querySelectorAll('details.compaction').forEach(function (d) {
+        if (d.getAttribute('data-compaction') !== item.id) return;
+        d.open = true; d.scrollIntoView({ block: 'start' });
+      });
+    });
+    return el('div', { class: 'compaction-item', 'data-item': kind, 'data-id': item.id }, ['Parent ', button]);
+  }
+  if (item.type === 'missing') return el('div', { class: 'compaction-item missing', 'data-item': kind, 'data-id': item.id }, [item.id + ' (not in the session)']);
+  var m = item.message; var text = messageText(m);
+  var entry = { role: m.role, text: text, content: text, toolCalls: m.toolCalls, toolCallId: m.toolCallId, name: m.name };
+  return el('div', { class: 'msg compaction-item', 'data-item': kind, 'data-id': item.id, 'data-role': m.role },
+    [el('div', { class: 'msg-head' }, [m.role + ' · ' + item.id])].concat(messageBody(entry)));
+}
+function messageText(message) {
+  return typeof message.content === 'string' ? message.content : message.content.map(function (p) { return p.type === 'text' ? p.text : '[' + p.type + ']'; }).join('\n');
 }
 function statusLine(counts) {
   var order = ['kept', 'rewritten', 'dropped', 'archived', 'boundary-skipped', 'added'];
@@ -357,7 +410,7 @@ function renderRecord(box, record, changes) {
   (record.messages || []).forEach(function (message, index) {
     var hash = record.messageHashes[index] || {};
     var status = added.has(message.id) ? 'added' : changed.has(message.id) ? 'rewritten' : 'kept';
-    var text = typeof message.content === 'string' ? message.content : message.content.map(function (p) { return p.type === 'text' ? p.text : '[' + p.type + ']'; }).join('\n');
+    var text = messageText(message);
     var entry = { id: message.id, role: message.role, text: text, content: text, status: status, reasons: [], section: hash.section, toolCalls: message.toolCalls, toolCallId: message.toolCallId, name: message.name };
     box.appendChild(cell(entry, 'sent'));
   });

@@ -32,7 +32,7 @@ figure svg { display: block; border: 1px solid #ccc; border-radius: 3px; width: 
 #warnings, .step-warnings { padding-left: 18px; overflow-wrap: anywhere; } .warning { color: #8a4b00; }
 .warning-context-loss { color: #a50e0e; font-weight: 600; }
 .chip.caution { background: #fff4e0; color: #8a4b00; }
-details.section, details.turn { border: 1px solid #ddd; border-radius: 6px; margin: 6px 0; padding: 4px 10px; }
+details.section, details.turn, details.compaction { border: 1px solid #ddd; border-radius: 6px; margin: 6px 0; padding: 4px 10px; }
 details > summary { cursor: pointer; font-weight: 600; overflow-wrap: anywhere; }
 .tokens { color: #555; font-weight: 400; }
 .item-head { color: #555; margin-top: 6px; overflow-wrap: anywhere; }
@@ -65,6 +65,9 @@ button.expand { font-size: 12px; border: 0; background: none; color: #0b57d0; pa
 .tool-label { font-size: 12px; font-weight: 600; color: #6b4f00; overflow-wrap: anywhere; }
 .tool-result .tool-label { color: #2d6a2d; }
 .reasons { margin: 0; padding-left: 16px; color: #8c1d18; font-size: 12px; }
+.compaction-item { border-left: 3px solid #d7af87; padding-left: 8px; margin: 4px 0; }
+.compaction-item.missing { color: #777; }
+button.parent-record { border: 0; background: none; color: #0b57d0; padding: 0; }
 .step { border-top: 1px solid #eee; padding: 6px 0; }
 .step-head { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; }
 .step-head b { white-space: nowrap; }

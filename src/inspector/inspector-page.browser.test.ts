@@ -11,7 +11,13 @@ import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assistant, tool, user } from '../core/index.js';
-import { ContextBuilder, EstimatingTokenCounter, JsonlSessionStore, type Message } from '../index.js';
+import {
+  appendCompaction,
+  ContextBuilder,
+  EstimatingTokenCounter,
+  JsonlSessionStore,
+  type Message,
+} from '../index.js';
 import { JsonlRequestStore, RequestRecorder } from '../recorder/index.js';
 import { replaySession } from '../sessions/index.js';
 import { openWorkspaceInspector } from './open-workspace-inspector.js';
@@ -42,56 +48,75 @@ if (!isAvailable && isCi) {
 if (!isAvailable && !isCi) process.stderr.write(`skipping the inspector browser tests: ${MISSING}\n`);
 
 /** Problems with the layout: anything wider than the viewport or cut off by its box. */
-function layoutProblems(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const problems: string[] = [];
-    if (document.documentElement.scrollWidth > width + 1) {
-      problems.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+async function layoutProblems(page: Page): Promise<string[]> {
+  const found = [
+    ...(await page.evaluate(overflowProblems)),
+    ...(await page.evaluate(wrappedCounts)),
+    ...(await page.evaluate(brokenWords)),
+  ];
+  return found.slice(0, 20);
+}
+
+/** In the page: the page scrolls sideways, or a box spans past the viewport or cuts off its content. */
+function overflowProblems(): string[] {
+  const width = document.documentElement.clientWidth;
+  const problems: string[] = [];
+  if (document.documentElement.scrollWidth > width + 1) {
+    problems.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+  }
+  const describe = (node: Element) =>
+    `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${node.className && typeof node.className === 'string' ? `.${node.className.split(' ').join('.')}` : ''}`;
+  const inScroller = (node: Element) => {
+    for (
+      let parent = node.parentElement;
+      parent !== null && parent !== document.body;
+      parent = parent.parentElement
+    ) {
+      if (['auto', 'scroll'].includes(getComputedStyle(parent).overflowX)) return true;
     }
-    const describe = (node: Element) =>
-      `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${node.className && typeof node.className === 'string' ? `.${node.className.split(' ').join('.')}` : ''}`;
-    const inScroller = (node: Element) => {
-      for (
-        let parent = node.parentElement;
-        parent !== null && parent !== document.body;
-        parent = parent.parentElement
-      ) {
-        if (['auto', 'scroll'].includes(getComputedStyle(parent).overflowX)) return true;
-      }
-      return false;
-    };
-    for (const node of Array.from(document.querySelectorAll('body *'))) {
-      const box = node.getBoundingClientRect();
-      if (box.width === 0 && box.height === 0) continue;
-      if (inScroller(node)) continue;
-      if (box.right > width + 1 || box.left < -1)
-        problems.push(`${describe(node)} spans ${box.left}–${box.right} of ${width}`);
-      const style = getComputedStyle(node);
-      if (['hidden', 'clip'].includes(style.overflowX) && node.scrollWidth > node.clientWidth + 1) {
-        problems.push(`${describe(node)} cuts off ${node.scrollWidth - node.clientWidth}px`);
-      }
+    return false;
+  };
+  for (const node of Array.from(document.querySelectorAll('body *'))) {
+    const box = node.getBoundingClientRect();
+    if ((box.width === 0 && box.height === 0) || inScroller(node)) continue;
+    if (box.right > width + 1 || box.left < -1)
+      problems.push(`${describe(node)} spans ${box.left}–${box.right} of ${width}`);
+    const style = getComputedStyle(node);
+    if (['hidden', 'clip'].includes(style.overflowX) && node.scrollWidth > node.clientWidth + 1) {
+      problems.push(`${describe(node)} cuts off ${node.scrollWidth - node.clientWidth}px`);
     }
-    // counts such as "2 messages" never wrap inside a word
-    for (const count of Array.from(document.querySelectorAll('nav .count'))) {
-      if (count.getClientRects().length > 1) problems.push(`nav count wraps: ${count.textContent}`);
+  }
+  return problems;
+}
+
+/** In the page: counts such as "2 messages" never wrap inside a word. */
+function wrappedCounts(): string[] {
+  return Array.from(document.querySelectorAll('nav .count'))
+    .filter((count) => count.getClientRects().length > 1)
+    .map((count) => `nav count wraps: ${count.textContent}`);
+}
+
+/**
+ * In the page: no table cell breaks a short word ("identity", "provider") across lines: each piece
+ * between spaces, hyphens and slashes up to 24 characters must sit on one line box.
+ */
+function brokenWords(): string[] {
+  const problems: string[] = [];
+  const describe = (node: Element) =>
+    `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${node.className && typeof node.className === 'string' ? `.${node.className.split(' ').join('.')}` : ''}`;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(); text !== null; text = walker.nextNode()) {
+    if (text.parentElement?.closest('td, th') === null) continue;
+    for (const match of (text.textContent ?? '').matchAll(/[^\s\-/]{2,24}/g)) {
+      const range = document.createRange();
+      range.setStart(text, match.index);
+      range.setEnd(text, match.index + match[0].length);
+      const lines = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)));
+      if (lines.size > 1)
+        problems.push(`${describe(text.parentElement as Element)} breaks "${match[0]}" inside the word`);
     }
-    // no table cell breaks a short word ("identity", "provider") across lines: each piece between
-    // spaces, hyphens and slashes up to 24 characters must sit on one line box
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let text = walker.nextNode(); text !== null; text = walker.nextNode()) {
-      if (text.parentElement?.closest('td, th') === null) continue;
-      for (const match of (text.textContent ?? '').matchAll(/[^\s\-/]{2,24}/g)) {
-        const range = document.createRange();
-        range.setStart(text, match.index);
-        range.setEnd(text, match.index + match[0].length);
-        const lines = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)));
-        if (lines.size > 1)
-          problems.push(`${describe(text.parentElement as Element)} breaks "${match[0]}" inside the word`);
-      }
-    }
-    return problems.slice(0, 20);
-  });
+  }
+  return problems;
 }
 
 async function recordRequests(workspace: string): Promise<void> {
@@ -475,6 +500,103 @@ describe.skipIf(!isAvailable)(
       expect(await warning.first().evaluate((node) => getComputedStyle(node).fontWeight)).toBe('600');
       expect(await layoutProblems(page)).toEqual([]);
       expect(errors).toEqual([]);
+    }, 120_000);
+
+    it('lists the compaction records; each opens to the raw messages it replaced, its pins and its parents', async () => {
+      const key = 'compacted:1';
+      const store = new JsonlSessionStore({ dir: path.join(workspace, 'sessions') });
+      await store.append(key, [
+        user('Always answer in French.', { id: 'c0', metadata: { pinned: true } }),
+        assistant('Compris.', { id: 'c1' }),
+        user('Read <b>the</b> log.', { id: 'c2' }),
+        assistant('', { id: 'c3', toolCalls: [{ id: 'k1', name: 'read_file', arguments: { path: 'log' } }] }),
+        tool('line 1', { id: 'c4', toolCallId: 'k1', name: 'read_file' }),
+        assistant('One line.', { id: 'c5' }),
+        user('Thanks.', { id: 'c6' }),
+      ]);
+      const base = {
+        kind: 'summary',
+        producer: { strategy: 'summarize', model: 'cheap' },
+        trigger: 'manual',
+        createdAt: '2026-12-07T10:00:00.000Z',
+      } as const;
+      await appendCompaction(store, {
+        sessionKey: key,
+        record: {
+          ...base,
+          id: 'r1',
+          replaces: ['c1', 'c2', 'c3', 'c4'],
+          pinned: ['c0'],
+          summary: { id: 's1', role: 'user', content: 'The user asked to read the log.' },
+          depth: 1,
+          parents: [],
+          tokensBefore: 1_200,
+          tokensAfter: 150,
+        },
+      });
+      await appendCompaction(store, {
+        sessionKey: key,
+        record: {
+          ...base,
+          id: 'r2',
+          replaces: ['r1', 'c5'],
+          pinned: ['c0'],
+          summary: { id: 's2', role: 'user', content: 'The log was read.' },
+          depth: 2,
+          parents: ['r1'],
+          tokensBefore: 300,
+          tokensAfter: 40,
+          trigger: 'auto',
+        },
+      });
+      const { page, errors } = await open(1400, `#/session/${encodeURIComponent(key)}`);
+      const records = page.locator('#compactions details.compaction');
+      await records.first().waitFor();
+      expect(await page.locator('#compactions h3').textContent()).toBe('Compaction records (2)');
+      expect(await records.nth(0).locator('summary').textContent()).toBe(
+        'r1 · summary · manual · summarize, cheap · depth 1 · 2026-12-07 10:00:00.000Z · 1,200 → 150 tokens (saved 1,050)',
+      );
+      expect(await records.nth(1).locator('summary').textContent()).toContain('r2 · summary · auto');
+      // closed until asked: nothing of what was replaced is drawn yet
+      expect(await page.locator('#compactions .compaction-item').count()).toBe(0);
+      await records.nth(1).locator('summary').click();
+      const second = records.nth(1).locator('.compaction-item');
+      expect(await second.evaluateAll((items) => items.map((item) => item.getAttribute('data-id')))).toEqual([
+        'r1',
+        'c5',
+        'c0',
+      ]);
+      await records.nth(1).locator('button.parent-record').click();
+      expect(await records.nth(0).evaluate((node) => (node as HTMLDetailsElement).open)).toBe(true);
+      const first = records.nth(0).locator('.compaction-item');
+      expect(
+        await first.evaluateAll((items) =>
+          items.map((item) => [item.getAttribute('data-item'), item.getAttribute('data-id')]),
+        ),
+      ).toEqual([
+        ['replaced', 'c1'],
+        ['replaced', 'c2'],
+        ['replaced', 'c3'],
+        ['replaced', 'c4'],
+        ['pinned', 'c0'],
+      ]);
+      // the raw messages, as text, with their tool calls and results
+      expect(await first.nth(1).locator('pre').textContent()).toBe('Read <b>the</b> log.');
+      expect(await page.locator('#compactions b').count()).toBe(0);
+      expect(await first.nth(2).locator('.tool-label').textContent()).toBe('tool call · read_file · k1');
+      expect(await first.nth(3).locator('.tool-label').textContent()).toBe(
+        'tool result · read_file · for k1',
+      );
+      expect(await records.nth(0).locator('.compaction-summary pre').textContent()).toBe(
+        'The user asked to read the log.',
+      );
+      expect(await layoutProblems(page)).toEqual([]);
+      await page.screenshot({ path: path.join(RESULTS, 'inspector-compactions.png'), fullPage: true });
+      const narrow = await open(400, `#/session/${encodeURIComponent(key)}`);
+      await narrow.page.locator('#compactions details.compaction').first().waitFor();
+      await narrow.page.locator('#compactions details.compaction summary').first().click();
+      expect(await layoutProblems(narrow.page)).toEqual([]);
+      expect([...errors, ...narrow.errors]).toEqual([]);
     }, 120_000);
 
     it('shows hostile session content as text and never runs it', async () => {

@@ -3,7 +3,9 @@ import {
   type BuildInput,
   type BuildResult,
   type BuildTrace,
+  type CompactionDescription,
   ContextError,
+  describeCompactions,
   type Message,
   type SessionRecord,
   type SessionStore,
@@ -147,6 +149,19 @@ export class SessionInspector {
   ): Promise<SessionInspection> {
     const { record, replayed } = await this.#load(key, options.signal);
     return this.inspectHistory({ key, record, replayed, ...options });
+  }
+
+  /**
+   * The compaction records of `key` with what each replaced and pinned (`describeCompactions` of the
+   * whole stored session), oldest first.
+   * @throws ContextError `NOT_FOUND` when nothing is stored under `key`.
+   */
+  async compactions(
+    key: string,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<readonly CompactionDescription[]> {
+    const { record } = await this.#load(key, options.signal);
+    return describeCompactions(record);
   }
 
   /** Loads and replays a session, or reuses the last load while the store's summary of it is the same. */

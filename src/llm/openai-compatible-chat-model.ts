@@ -167,22 +167,27 @@ export class OpenAICompatibleChatModel implements ChatModel {
           cause: error,
         });
       }
-      const network = classifyNetworkError(error);
-      const text =
-        network.reason === 'blocked-port'
-          ? `fetch refuses port ${portOf(this.#url)} ("bad port": Node, like browsers, never connects to ports of other protocols such as 6000, 6665-6669 or 10080)`
-          : (NETWORK_TEXT[network.reason] ??
-            `the request failed: ${error instanceof Error ? error.message : String(error)}`);
-      return failedWith({
-        message: `${text}${network.code === undefined ? '' : ` (${network.code})`}`,
-        kind: network.kind,
-        reason: network.reason,
-        cause: error,
-      });
+      return this.#networkFailure(error);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** A request that failed before an answer (refused, reset, unreachable, …), in words. */
+  #networkFailure(error: unknown): Attempt {
+    const network = classifyNetworkError(error);
+    const text =
+      network.reason === 'blocked-port'
+        ? `fetch refuses port ${portOf(this.#url)} ("bad port": Node, like browsers, never connects to ports of other protocols such as 6000, 6665-6669 or 10080)`
+        : (NETWORK_TEXT[network.reason] ??
+          `the request failed: ${error instanceof Error ? error.message : String(error)}`);
+    return failedWith({
+      message: `${text}${network.code === undefined ? '' : ` (${network.code})`}`,
+      kind: network.kind,
+      reason: network.reason,
+      cause: error,
+    });
   }
 
   async #post(body: string, signal: AbortSignal): Promise<Attempt> {

@@ -111,7 +111,7 @@ export class ContextPipeline {
     for (const [index, provider] of this.providers.entries()) {
       throwIfAborted(input.signal);
       const stageStart = this.#now();
-      const outcome = await runProvider(provider, input, context);
+      const outcome = await runProvider(provider, { input, context });
       blocks.push(outcome.messages);
       const block = this.#tagBlock(index, { section: provider.id, messages: outcome.messages });
       drafts.push({
@@ -236,7 +236,7 @@ export class ContextPipeline {
     for (const filter of this.filters) {
       throwIfAborted(run.input.signal);
       const stageStart = this.#now();
-      const outcome = await runFilter(filter, messages, run);
+      const outcome = await runFilter(filter, { messages, ...run });
       const violations = this.#debug ? validateToolCallIntegrity(outcome.messages) : [];
       run.drafts.push({
         id: filter.id,
@@ -402,8 +402,7 @@ function stageTrace(
 
 async function runProvider(
   provider: MessageProvider,
-  input: BuildInput,
-  context: BuildContext,
+  { input, context }: { readonly input: BuildInput; readonly context: BuildContext },
 ): Promise<{
   readonly messages: readonly Message[];
   readonly decisions: readonly Decision[];
@@ -421,19 +420,22 @@ async function runProvider(
 
 async function runFilter(
   filter: ContextFilter,
-  messages: readonly Message[],
-  run: { readonly input: BuildInput; readonly context: BuildContext },
+  run: { readonly messages: readonly Message[]; readonly input: BuildInput; readonly context: BuildContext },
 ): Promise<{
   readonly messages: readonly Message[];
   readonly decisions: readonly Decision[];
   readonly error?: StageError;
 }> {
   try {
-    return await filter.apply(messages, run.input, run.context);
+    return await filter.apply(run.messages, run.input, run.context);
   } catch (error) {
     const normalised = toContextError(error);
     if ((filter.onError ?? 'throw') === 'throw' || normalised.code === 'ABORTED') throw normalised;
-    return { messages, decisions: [], error: { code: normalised.code, message: normalised.message } };
+    return {
+      messages: run.messages,
+      decisions: [],
+      error: { code: normalised.code, message: normalised.message },
+    };
   }
 }
 

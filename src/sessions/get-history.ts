@@ -141,7 +141,7 @@ function replayFrom(
   }
   const maxTokens = options.maxTokens ?? 0;
   return maxTokens > 0
-    ? capByTokens(out, maxTokens, withTokenCache(options.tokenCounter ?? DEFAULT_COUNTER))
+    ? capByTokens(out, { maxTokens, counter: withTokenCache(options.tokenCounter ?? DEFAULT_COUNTER) })
     : { history: out, isSettled: false };
 }
 
@@ -215,8 +215,7 @@ function alignToUser(messages: readonly Message[]): number {
 /** Step 7, the token cap; `isSettled` when it stopped before the first message and kept a user turn. */
 function capByTokens(
   messages: readonly Message[],
-  maxTokens: number,
-  counter: TokenCounter,
+  { maxTokens, counter }: { readonly maxTokens: number; readonly counter: TokenCounter },
 ): { readonly history: readonly Message[]; readonly isSettled: boolean } {
   if (messages.length === 0) return { history: messages, isSettled: false };
   let total = 0;

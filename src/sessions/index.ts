@@ -4,6 +4,11 @@
  * MessageStore (coercers, retention, events); replay rules (getHistory) and turn persistence.
  */
 export { checkSessionKey } from './check-session-key.js';
+export {
+  type CompactionDescription,
+  type CompactionItem,
+  describeCompactions,
+} from './describe-compactions.js';
 export { DEFAULT_MAX_LINE_BYTES } from './file-lines.js';
 export { type FileLockOptions, withFileLock } from './file-lock.js';
 export {

@@ -35,10 +35,8 @@ export class LenientMessageCoercer implements MessageCoercer {
   readonly id = 'lenient';
 
   coerce(value: unknown, context: CoerceContext): Message {
-    if (typeof value === 'string') return { id: context.generateId(), role: 'user', content: value };
-    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
-      return { id: context.generateId(), role: 'user', content: String(value) };
-    }
+    const scalar = scalarMessage(value, context);
+    if (scalar !== undefined) return scalar;
     if (typeof value !== 'object' || value === null || Array.isArray(value))
       throw invalid(context, 'it is empty or a list');
     // Checked above: a non-null, non-array object.
@@ -68,6 +66,14 @@ export class LenientMessageCoercer implements MessageCoercer {
     }
     return checked.value;
   }
+}
+
+/** A string, number, boolean or bigint as a user message; `undefined` for anything else. */
+function scalarMessage(value: unknown, context: CoerceContext): Message | undefined {
+  if (typeof value === 'string') return { id: context.generateId(), role: 'user', content: value };
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return { id: context.generateId(), role: 'user', content: String(value) };
+  return undefined;
 }
 
 /**

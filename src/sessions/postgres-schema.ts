@@ -15,8 +15,7 @@ const TRIGGERS = [
  */
 export async function migrate(
   pool: pg.Pool,
-  schema: string,
-  table: (name: 'sessions' | 'messages') => string,
+  { schema, table }: { readonly schema: string; readonly table: (name: 'sessions' | 'messages') => string },
 ): Promise<void> {
   const client = await pool.connect();
   try {

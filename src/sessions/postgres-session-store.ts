@@ -167,7 +167,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async setMetadata(sessionKey: string, patch: Metadata, options: SessionUpdateOptions = {}): Promise<void> {
-    await this.#update(sessionKey, options, async (client, row) => {
+    await this.#update({ sessionKey, options }, async (client, row) => {
       const metadata = JSON.stringify(mergeMetadata(parseMetadataColumn(row.metadata), patch));
       await client.query(`UPDATE ${this.#table('sessions')} SET metadata = $2 WHERE key = $1`, [
         sessionKey,
@@ -181,7 +181,7 @@ export class PostgresSessionStore implements SessionStore {
     value: number,
     options: SessionUpdateOptions = {},
   ): Promise<void> {
-    await this.#update(sessionKey, options, async (client, row) => {
+    await this.#update({ sessionKey, options }, async (client, row) => {
       const clamped = clampLastConsolidated(value, row.message_count);
       await client.query(`UPDATE ${this.#table('sessions')} SET last_consolidated = $2 WHERE key = $1`, [
         sessionKey,
@@ -193,7 +193,7 @@ export class PostgresSessionStore implements SessionStore {
   async rewrite(sessionKey: string, rewrite: SessionRewrite, options: StoreCallOptions = {}): Promise<void> {
     const times = rewriteTimes(rewrite, this.#now().toISOString());
     const messages = rewrite.messages.map((message) => stampMessage(message, times.updatedAt));
-    await this.#update(sessionKey, options, async (client, row) => {
+    await this.#update({ sessionKey, options }, async (client, row) => {
       checkRewriteCount(rewrite, { backend: 'postgres', actual: row.message_count });
       await client.query(`DELETE FROM ${this.#table('messages')} WHERE session_key = $1`, [sessionKey]);
       await client.query(
@@ -326,8 +326,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async #update(
-    sessionKey: string,
-    options: SessionUpdateOptions,
+    { sessionKey, options }: { readonly sessionKey: string; readonly options: SessionUpdateOptions },
     change: (client: pg.PoolClient, row: SessionRow) => Promise<void>,
   ): Promise<void> {
     throwIfAborted(options.signal);
@@ -393,7 +392,7 @@ export class PostgresSessionStore implements SessionStore {
       });
       pool.on('error', () => undefined);
       try {
-        await migrate(pool, this.#schema, (name) => this.#table(name));
+        await migrate(pool, { schema: this.#schema, table: (name) => this.#table(name) });
       } catch (error) {
         await pool.end().catch(() => undefined);
         throw this.#error('open', error);

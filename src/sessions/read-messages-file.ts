@@ -18,9 +18,20 @@ export async function readMessagesFile(
   file: string,
   options: { readonly signal?: AbortSignal } = {},
 ): Promise<readonly Message[]> {
-  let text: string;
+  const text = await readHistoryText(file, options);
+  const entries = isJsonl(file, text) ? jsonlEntries(text, file) : jsonEntries(text, file);
+  const messages: Message[] = [];
+  for (const entry of entries) {
+    if (isMetadataLine(entry.value)) continue;
+    messages.push(toMessage(entry, { file, ordinal: messages.length + 1 }));
+  }
+  return messages;
+}
+
+/** The file's text. @throws ContextError `NOT_FOUND`, `INVALID_INPUT` or `ABORTED`. */
+async function readHistoryText(file: string, options: { readonly signal?: AbortSignal }): Promise<string> {
   try {
-    text = await readFile(file, {
+    return await readFile(file, {
       encoding: 'utf8',
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
@@ -35,13 +46,6 @@ export async function readMessagesFile(
       cause: error,
     });
   }
-  const entries = isJsonl(file, text) ? jsonlEntries(text, file) : jsonEntries(text, file);
-  const messages: Message[] = [];
-  for (const entry of entries) {
-    if (isMetadataLine(entry.value)) continue;
-    messages.push(toMessage(entry, file, messages.length + 1));
-  }
-  return messages;
 }
 
 type Entry = { readonly value: unknown; readonly where: string };
@@ -100,19 +104,25 @@ function isLooseShape(value: unknown): boolean {
   return !('id' in value) || 'tool_calls' in value || 'tool_call_id' in value;
 }
 
-function toMessage(entry: Entry, file: string, ordinal: number): Message {
+function toMessage(
+  entry: Entry,
+  { file, ordinal }: { readonly file: string; readonly ordinal: number },
+): Message {
   const strict = safeParseMessage(entry.value);
   if (strict.success) return strict.value;
   if (isLooseShape(entry.value)) {
     const converted = fromNanobotDict(entry.value, `h-${ordinal}`);
     if (typeof converted !== 'string') return converted;
-    throw invalid(entry.where, converted, file);
+    throw invalid(entry.where, { problem: converted, file });
   }
   const problems = strict.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
-  throw invalid(entry.where, problems, file);
+  throw invalid(entry.where, { problem: problems, file });
 }
 
-function invalid(where: string, problem: string, file: string): ContextError {
+function invalid(
+  where: string,
+  { problem, file }: { readonly problem: string; readonly file: string },
+): ContextError {
   return new ContextError({
     code: 'INVALID_INPUT',
     message: `${where}: not a valid message (${problem}). Fix that entry in ${path.basename(file)}.`,

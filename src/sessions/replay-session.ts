@@ -1,17 +1,19 @@
 import { checkOptions, type OptionKeys } from '../core/check-options.js';
+import { ContextError } from '../core/errors.js';
 import type { Message } from '../core/message.js';
 import type { SessionNotes } from '../core/session-notes.js';
-import { sessionView } from '../core/session-view.js';
 import type { ArchivedSummary } from '../pipeline/build-input.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
+import { compactedView, compactedViewStart } from './compacted-view.js';
 import {
   DEFAULT_REPLAY_MAX_MESSAGES,
   type GetHistoryOptions,
   getHistory,
   heldReplay,
   MIN_COMPACTED_REPLAY_MESSAGES,
+  type ReplaySession,
 } from './get-history.js';
-import { sessionCompactions, storedCompactions } from './session-compactions.js';
+import { storedCompactions } from './session-compactions.js';
 import { sessionNotesOf } from './session-notes-of.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 
@@ -177,7 +179,10 @@ export async function loadReplayedSession(
  * What `getHistory` with `history` needs of a stored session, and its replay: the session's newest
  * messages (up to the count cap, else {@link DEFAULT_REPLAY_MAX_MESSAGES}) when they hold the replay;
  * else the messages from `lastConsolidated` on when those do (an unconsolidated tail longer than the
- * first load); else the whole session. @internal
+ * first load); else the whole session. A session with compaction records replays its view from the
+ * newest messages when the records account for every older message (a compaction chain over the start
+ * of the session: the summary stands for what it replaced, which is not loaded), else from a second
+ * load reaching back to where the records stop, else whole. @internal
  */
 export async function loadForReplay(
   store: SessionStore,
@@ -188,11 +193,9 @@ export async function loadForReplay(
   const first =
     requested > 0 && requested !== Number.POSITIVE_INFINITY ? requested : DEFAULT_REPLAY_MAX_MESSAGES;
   const record = await store.load(load.sessionKey, { lastMessages: first, ...call });
-  // A session with compaction records replays its view, whose records may reach back before any tail.
-  if (storedCompactions(record).length > 0) {
-    const whole = (record.firstIndex ?? 0) > 0 ? await store.load(load.sessionKey, call) : record;
-    return { record: whole, history: getHistory(viewOf(whole), load.history) };
-  }
+  // A session with compaction records replays its view: from the newest messages when the records
+  // account for every older one, else from a load reaching back to where they stop, else whole.
+  if (storedCompactions(record).length > 0) return loadCompactedReplay(store, { ...load, record });
   const held = heldReplay(record, load.history);
   if (held !== undefined) return { record, history: held };
   // The unconsolidated tail, plus room for the archived messages a replay keeps (8, back to their user turn).
@@ -208,17 +211,45 @@ export async function loadForReplay(
 }
 
 /**
- * The session as the model sees it when it has compaction records: the view (summaries in place of
- * what they replace; the consolidation cursor is its first record, so the view starts after it).
+ * The session as the model sees it when it has compaction records (the view), for `getHistory`.
+ * @throws ContextError `INVALID_INPUT` for a record of the newest messages whose records do not
+ * account for the messages before them (load the whole session, or use loadReplayedSession).
  */
-function viewOf(record: SessionRecord): SessionRecord {
-  if (storedCompactions(record).length === 0) return record;
-  const { firstIndex: _firstIndex, ...whole } = record;
-  return {
-    ...whole,
-    messages: sessionView(record.messages, sessionCompactions(record)),
-    lastConsolidated: 0,
-  };
+function viewOf(record: SessionRecord): ReplaySession {
+  const view = compactedView(record);
+  if (view !== undefined) return view;
+  throw new ContextError({
+    code: 'INVALID_INPUT',
+    message: `This session's compaction records reach back before message ${record.firstIndex ?? 0}, and the record holds only the ${record.messages.length} from there on (a load with lastMessages). Load the whole session (store.load without lastMessages), or use loadReplayedSession, which does when it must.`,
+    details: { firstIndex: record.firstIndex ?? 0, messages: record.messages.length },
+  });
+}
+
+/** How many messages the records name a second partial load includes before where the view starts. */
+const VIEW_SEAM_MESSAGES = 8;
+
+/** {@link loadForReplay} of a session with compaction records, given its first (newest) load. */
+async function loadCompactedReplay(
+  store: SessionStore,
+  load: {
+    readonly sessionKey: string;
+    readonly signal?: AbortSignal;
+    readonly history: GetHistoryOptions;
+    readonly record: SessionRecord;
+  },
+): Promise<{ readonly record: SessionRecord; readonly history: readonly Message[] }> {
+  const call = load.signal === undefined ? {} : { signal: load.signal };
+  const first = compactedView(load.record);
+  if (first !== undefined) return { record: load.record, history: getHistory(first, load.history) };
+  const start = compactedViewStart(load.record, VIEW_SEAM_MESSAGES);
+  if (start !== undefined) {
+    const count = (load.record.firstIndex ?? 0) + load.record.messages.length;
+    const wider = await store.load(load.sessionKey, { lastMessages: count - start, ...call });
+    const view = compactedView(wider);
+    if (view !== undefined) return { record: wider, history: getHistory(view, load.history) };
+  }
+  const whole = await store.load(load.sessionKey, call);
+  return { record: whole, history: getHistory(viewOf(whole), load.history) };
 }
 
 function historyOptions(options: ReplaySessionOptions): GetHistoryOptions {

@@ -192,7 +192,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async setMetadata(sessionKey: string, patch: Metadata, options: SessionUpdateOptions = {}): Promise<void> {
-    await this.#update(sessionKey, options, (db, row) => {
+    await this.#update({ sessionKey, options }, (db, row) => {
       const metadata = JSON.stringify(mergeMetadata(parseMetadataColumn(row.metadata), patch));
       db.prepare('UPDATE ctxloom_sessions SET metadata = ? WHERE key = ?').run(metadata, sessionKey);
     });
@@ -203,7 +203,7 @@ export class SqliteSessionStore implements SessionStore {
     value: number,
     options: SessionUpdateOptions = {},
   ): Promise<void> {
-    await this.#update(sessionKey, options, (db, row) => {
+    await this.#update({ sessionKey, options }, (db, row) => {
       const clamped = clampLastConsolidated(value, row.message_count);
       db.prepare('UPDATE ctxloom_sessions SET last_consolidated = ? WHERE key = ?').run(clamped, sessionKey);
     });
@@ -212,7 +212,7 @@ export class SqliteSessionStore implements SessionStore {
   async rewrite(sessionKey: string, rewrite: SessionRewrite, options: StoreCallOptions = {}): Promise<void> {
     const times = rewriteTimes(rewrite, this.#now().toISOString());
     const messages = rewrite.messages.map((message) => stampMessage(message, times.updatedAt));
-    await this.#update(sessionKey, options, (db, row) => {
+    await this.#update({ sessionKey, options }, (db, row) => {
       checkRewriteCount(rewrite, { backend: 'sqlite', actual: row.message_count });
       db.prepare('DELETE FROM ctxloom_messages WHERE session_key = ?').run(sessionKey);
       insertMessages(db, { sessionKey, start: 0, messages });
@@ -272,8 +272,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async #update(
-    sessionKey: string,
-    options: SessionUpdateOptions,
+    { sessionKey, options }: { readonly sessionKey: string; readonly options: SessionUpdateOptions },
     change: (db: SqliteDatabase, row: SessionRow) => void,
   ): Promise<void> {
     this.#check(sessionKey, { ...options, operation: 'update' });

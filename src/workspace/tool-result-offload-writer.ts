@@ -106,13 +106,16 @@ export class ToolResultOffloadWriter {
     const folderErrors = batch.dryRun ? new Map<string, string>() : await this.#makeFolders(batch.jobs);
     // Jobs that share nanobot's name are staged one after another, in batch order, so each sees
     // whether the file on disk (or an earlier job of the batch) holds its bytes under that name.
-    await forEachLimited([...groupByName(batch.jobs).values()], WRITE_CONCURRENCY, async (group) => {
-      const claimed: Claim = { bytes: undefined };
-      for (const job of group) {
-        const folderError = folderErrors.get(job.plan.bucket);
-        if (folderError === undefined) await this.#stage(job, { batch, claimed });
-        else batch.outcomes[job.index] = { ok: false, error: folderError };
-      }
+    await forEachLimited([...groupByName(batch.jobs).values()], {
+      limit: WRITE_CONCURRENCY,
+      work: async (group) => {
+        const claimed: Claim = { bytes: undefined };
+        for (const job of group) {
+          const folderError = folderErrors.get(job.plan.bucket);
+          if (folderError === undefined) await this.#stage(job, { batch, claimed });
+          else batch.outcomes[job.index] = { ok: false, error: folderError };
+        }
+      },
     });
     const moved = new Map<string, OffloadJob[]>();
     for (const job of batch.jobs) {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { textOf } from '../../core/index.js';
 import {
   ContextError,
+  describeCompactions,
   getHistory,
   JsonlSessionStore,
   type SessionStore,
@@ -18,6 +19,7 @@ import {
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { didYouMean } from '../did-you-mean.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { renderCompactions } from './render-compactions.js';
 import {
   numberFlag,
   openNanobotStore,
@@ -34,6 +36,7 @@ const FLAGS = {
   ...STORE_FLAGS,
   json: { type: 'boolean' },
   replay: { type: 'boolean' },
+  expand: { type: 'boolean' },
   public: { type: 'boolean' },
   'max-tokens': { type: 'string' },
   role: { type: 'string' },
@@ -45,7 +48,9 @@ const FLAGS = {
 
 const USAGE = `Usage:
   ctxloom session list [--json]
-  ctxloom session show KEY [--json] [--replay [--public] [--max-tokens N]]
+  ctxloom session show KEY [--json] [--expand] [--replay [--public] [--max-tokens N]]
+      lists the session's compaction records (what each replaced, pinned and saved; --expand prints
+      the replaced messages raw with their ids; --json includes them under "compactions")
   (--json on every action prints the result as one JSON value)
   ctxloom session append KEY [--role user|assistant|system] TEXT
   ctxloom session append KEY --file MESSAGES.json|.jsonl|- [--strict]   (- reads standard input)
@@ -94,13 +99,15 @@ const ACTIONS: Readonly<Record<string, Action>> = {
             ...(maxTokens === undefined ? {} : { maxTokens }),
           })
         : record.messages;
+    const compactions = describeCompactions(record);
     if (values['json'] === true) {
-      io.stdout.write(`${JSON.stringify({ ...record, messages }, null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify({ ...record, messages, compactions }, null, 2)}\n`);
       return EXIT_CODES.ok;
     }
     io.stdout.write(
       `${key}: ${record.messages.length} messages, lastConsolidated ${record.lastConsolidated}, updated ${record.updatedAt ?? '?'}\n`,
     );
+    io.stdout.write(renderCompactions(compactions, { isExpanded: values['expand'] === true }));
     for (const message of messages) {
       const calls = (message.toolCalls ?? []).map((call) => ` → ${call.name}(${call.arguments})`).join('');
       io.stdout.write(`[${message.role}]${calls} ${textOf(message.content)}\n`);
@@ -175,6 +182,7 @@ export const sessionCommand: CliCommand = {
     if (run === undefined) throw unknownAction('session', action, Object.keys(ACTIONS));
     rejectIgnoredFlags('session', action ?? '', values, {
       replay: ['show'],
+      expand: ['show'],
       public: ['show'],
       'max-tokens': ['show'],
       role: ['append'],
