@@ -40,6 +40,7 @@ export {
   governorRunState,
   withGovernorRunState,
 } from './governor-run-state.js';
+export { AutoCompactionFilter, type AutoCompactionFilterOptions } from './auto-compaction-filter.js';
 export {
   InflightCompactionFilter,
   type InflightCompactionFilterOptions,
