@@ -215,21 +215,28 @@ export class AutoCompactor {
     if (memo !== undefined && memo.records === state.records.length && extends_(step.view, memo.input))
       return { ...step, view: [...memo.view, ...step.view.slice(memo.input.length)] };
     let view = step.view;
+    // Records already in the list given (a replayed view), and the earlier records they stand for.
     const shown = new Set(view.flatMap((message) => compactionIdOf(message) ?? []));
+    for (const entry of [...state.records].reverse())
+      if (shown.has(entry.record.id)) for (const id of entry.record.replaces) shown.add(id);
     const kept: KeptRecord[] = [];
     for (const entry of state.records) {
       if (shown.has(entry.record.id)) {
         kept.push(entry);
         continue;
       }
-      const fits = sameRun(view, entry) && applyCompactions(view, [entry.record]);
-      if (fits === false || fits.violations.length > 0) {
+      const changed = changedIn(view, entry);
+      const fits = changed === undefined ? applyCompactions(view, [entry.record]) : undefined;
+      const why = changed ?? fits?.violations[0]?.message;
+      if (fits === undefined || why !== undefined) {
         step.decisions.push(
           note(
             stage,
             'record-dropped',
-            `compaction record ${entry.record.id} no longer fits the history (its run changed or was cut back); its messages are shown raw.`,
-            { recordId: entry.record.id },
+            `compaction record ${entry.record.id} no longer fits the history (${why}); its messages are shown raw.`,
+            {
+              recordId: entry.record.id,
+            },
           ),
         );
         continue;
@@ -626,27 +633,46 @@ function leadingSystem(messages: readonly Message[]): readonly Message[] {
   return end < 0 ? messages : messages.slice(0, end);
 }
 
-/** Whether the view still holds the record's run as it was (the same messages by id and content). */
-function sameRun(view: readonly Message[], entry: KeptRecord): boolean {
+/** Why the view no longer holds the record's run as it was (a message gone or changed), if it does not. */
+function changedIn(view: readonly Message[], entry: KeptRecord): string | undefined {
   const present = new Map(view.map((message) => [viewId(message), message]));
-  return entry.run.every((message) => {
+  for (const message of entry.run) {
     const now = present.get(viewId(message));
-    return now !== undefined && sameMessage(now, message);
-  });
+    if (now === undefined) return `${viewId(message)} is gone`;
+    if (!sameMessage(now, message)) return `${viewId(message)} changed`;
+  }
+  return undefined;
 }
 
-const serialised = new WeakMap<Message, string>();
+const fingerprints = new WeakMap<Message, string>();
 
+/**
+ * Whether two view items are the same for compaction: a summary by its record (records never
+ * change), a message by what the model reads of it (role, content, tool calls and results, name,
+ * reasoning); metadata such as the section a builder tags is not part of it.
+ */
 function sameMessage(left: Message, right: Message): boolean {
   if (left === right) return true;
-  return jsonOf(left) === jsonOf(right);
+  return fingerprintOf(left) === fingerprintOf(right);
 }
 
-function jsonOf(message: Message): string {
-  let text = serialised.get(message);
+function fingerprintOf(message: Message): string {
+  let text = fingerprints.get(message);
   if (text === undefined) {
-    text = JSON.stringify(message);
-    serialised.set(message, text);
+    const record = compactionIdOf(message);
+    text =
+      record !== undefined
+        ? `summary:${record}`
+        : JSON.stringify([
+            message.id,
+            message.role,
+            message.content,
+            message.toolCalls ?? null,
+            message.toolCallId ?? null,
+            message.name ?? null,
+            message.reasoning ?? null,
+          ]);
+    fingerprints.set(message, text);
   }
   return text;
 }
