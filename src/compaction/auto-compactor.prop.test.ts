@@ -87,7 +87,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.constant({ kind: 'request' as const }), weight: 4 },
   { arbitrary: fc.constant({ kind: 'finish' as const }), weight: 1 },
   {
-    arbitrary: fc.record({ kind: fc.constant('rewind' as const), turns: fc.integer({ min: 1, max: 4 }) }),
+    arbitrary: fc.record({ kind: fc.constant('rewind' as const), turns: fc.integer({ min: 1, max: 12 }) }),
     weight: 1,
   },
 );

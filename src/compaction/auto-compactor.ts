@@ -74,13 +74,20 @@ type SessionState = {
 
 /** A compaction worked out and allowed by `onBeforeCompact`. */
 type Prepared = {
+  readonly counter: TokenCounter;
   readonly keepRecent: number;
   readonly replaces: readonly string[];
   readonly minGain: number;
   readonly instructions: string | undefined;
 };
 
-type Step = { readonly view: readonly Message[]; readonly decisions: Decision[]; record?: CompactionRecord };
+type Step = {
+  readonly view: readonly Message[];
+  readonly decisions: Decision[];
+  /** The stage named in the decisions. */
+  readonly stage: string;
+  record?: CompactionRecord;
+};
 
 /** The session of a request that names none. */
 const DEFAULT_SESSION = 'default';
@@ -132,57 +139,31 @@ export class AutoCompactor {
     const state = this.#state(request.sessionKey ?? this.#options.sessionKey ?? DEFAULT_SESSION);
     const stage = request.stage ?? 'auto-compaction';
     const counter = request.tokenCounter ?? this.#counter;
-    const step: Step = { view: request.messages, decisions: [] };
+    const step: Step = { view: request.messages, decisions: [], stage };
     if (!(request.budgetTokens > 0)) return { messages: request.messages, decisions: [] };
-    let current = this.#replay(state, step, stage);
+    let current = this.#replay(state, step);
     const sizes = resolveCompactionSizes(this.#options, request.budgetTokens);
     const tokensOf = (list: readonly Message[]): number =>
       counter.countMessages(list) + (request.fixedTokens ?? 0);
     let total = tokensOf(current.view);
     if (state.lastAttempt !== undefined && total < state.lastAttempt) state.lastAttempt = total;
-    const job = state.job;
-    if (job !== undefined && (job.result !== undefined || total >= sizes.triggerTokens)) {
-      if (job.result === undefined)
-        current.decisions.push(
-          note(
-            stage,
-            'awaited',
-            `the list takes ${total} tokens, at the trigger of ${sizes.triggerTokens}: waiting for the background compaction.`,
-          ),
-        );
-      await job.promise;
-      current = await this.#swap(state, { step: current, job, stage, tokensOf, signal: request.signal });
-      total = tokensOf(current.view);
-    }
-    const needed = Math.max(sizes.triggerTokens - sizes.targetTokens, sizes.minGainTokens, 1);
-    const grown = state.lastAttempt === undefined || total - state.lastAttempt >= needed;
-    if (total >= sizes.triggerTokens && current.record === undefined) {
-      if (!grown)
-        current.decisions.push(
-          note(
-            stage,
-            'waiting-for-growth',
-            `the list takes ${total} tokens, over the trigger of ${sizes.triggerTokens}, but only ${total - (state.lastAttempt ?? 0)} tokens came since the last attempt (${needed} needed); the budget steps trim instead.`,
-          ),
-        );
-      else if (state.job === undefined)
-        current = await this.#compactNow(state, {
-          step: current,
-          sizes,
-          stage,
-          counter,
-          tokensOf,
-          total,
-          signal: request.signal,
-        });
-    } else if (
-      sizes.startAtTokens !== undefined &&
-      total >= sizes.startAtTokens &&
-      state.job === undefined &&
-      current.record === undefined &&
-      grown
-    )
-      await this.#startJob(state, { step: current, sizes, stage, counter, total });
+    const swapped = await this.#finishJob(state, {
+      step: current,
+      tokensOf,
+      total,
+      triggerTokens: sizes.triggerTokens,
+      signal: request.signal,
+    });
+    current = swapped.step;
+    total = swapped.total;
+    current = await this.#act(state, {
+      step: current,
+      sizes,
+      counter,
+      tokensOf,
+      total,
+      signal: request.signal,
+    });
     const messages = current.view;
     state.memo = { input: request.messages, view: messages, records: state.records.length };
     return {
@@ -190,6 +171,83 @@ export class AutoCompactor {
       decisions: current.decisions,
       ...(current.record === undefined ? {} : { record: current.record }),
     };
+  }
+
+  /** Compacts at the trigger (when the list grew enough since the last attempt) or starts a job at the watermark. */
+  async #act(
+    state: SessionState,
+    run: {
+      readonly step: Step;
+      readonly sizes: ResolvedCompactionSizes;
+      readonly counter: TokenCounter;
+      readonly tokensOf: (list: readonly Message[]) => number;
+      readonly total: number;
+      readonly signal: AbortSignal | undefined;
+    },
+  ): Promise<Step> {
+    const { step, sizes, counter, tokensOf, total } = run;
+    const stage = step.stage;
+    const needed = Math.max(sizes.triggerTokens - sizes.targetTokens, sizes.minGainTokens, 1);
+    const grown = state.lastAttempt === undefined || total - state.lastAttempt >= needed;
+    if (total >= sizes.triggerTokens && step.record === undefined) {
+      if (!grown)
+        step.decisions.push(
+          note(stage, {
+            outcome: 'waiting-for-growth',
+            reason: `the list takes ${total} tokens, over the trigger of ${sizes.triggerTokens}, but only ${total - (state.lastAttempt ?? 0)} tokens came since the last attempt (${needed} needed); the budget steps trim instead.`,
+          }),
+        );
+      else if (state.job === undefined)
+        return await this.#compactNow(state, {
+          step,
+          sizes,
+          stage,
+          counter,
+          tokensOf,
+          total,
+          signal: run.signal,
+        });
+    } else if (
+      sizes.startAtTokens !== undefined &&
+      total >= sizes.startAtTokens &&
+      state.job === undefined &&
+      step.record === undefined &&
+      grown
+    )
+      await this.#startJob(state, { step, sizes, stage, counter, total });
+    return step;
+  }
+
+  /** Swaps in a finished background job, or awaits a running one when the list is at the trigger. */
+  async #finishJob(
+    state: SessionState,
+    run: {
+      readonly step: Step;
+      readonly tokensOf: (list: readonly Message[]) => number;
+      readonly total: number;
+      readonly triggerTokens: number;
+      readonly signal: AbortSignal | undefined;
+    },
+  ): Promise<{ readonly step: Step; readonly total: number }> {
+    const { step, total, triggerTokens } = run;
+    const job = state.job;
+    if (job === undefined || (job.result === undefined && total < triggerTokens)) return { step, total };
+    if (job.result === undefined)
+      step.decisions.push(
+        note(step.stage, {
+          outcome: 'awaited',
+          reason: `the list takes ${total} tokens, at the trigger of ${triggerTokens}: waiting for the background compaction.`,
+        }),
+      );
+    await job.promise;
+    const swapped = await this.#swap(state, {
+      step,
+      job,
+      stage: step.stage,
+      tokensOf: run.tokensOf,
+      signal: run.signal,
+    });
+    return { step: swapped, total: run.tokensOf(swapped.view) };
   }
 
   #state(key: string): SessionState {
@@ -209,7 +267,8 @@ export class AutoCompactor {
   }
 
   /** The list with the kept records applied; a record whose run changed is dropped and reported. */
-  #replay(state: SessionState, step: Step, stage: string): Step {
+  #replay(state: SessionState, step: Step): Step {
+    const stage = step.stage;
     if (state.records.length === 0) return step;
     const memo = state.memo;
     if (memo !== undefined && memo.records === state.records.length && extends_(step.view, memo.input))
@@ -230,14 +289,13 @@ export class AutoCompactor {
       const why = changed ?? fits?.violations[0]?.message;
       if (fits === undefined || why !== undefined) {
         step.decisions.push(
-          note(
-            stage,
-            'record-dropped',
-            `compaction record ${entry.record.id} no longer fits the history (${why}); its messages are shown raw.`,
-            {
+          note(stage, {
+            outcome: 'record-dropped',
+            reason: `compaction record ${entry.record.id} no longer fits the history (${why}); its messages are shown raw.`,
+            details: {
               recordId: entry.record.id,
             },
-          ),
+          }),
         );
         continue;
       }
@@ -265,16 +323,16 @@ export class AutoCompactor {
     state.lastAttempt = total;
     const prepared = await this.#prepare(state, { ...run, trigger: 'auto' });
     if (prepared === undefined) return step;
-    const leased = await this.#lease(state, step, stage);
+    const leased = await this.#lease(state, step);
     if (leased === undefined) return step;
     try {
       const result = await compactHistory(step.view, {
-        ...this.#historyOptions(prepared, state, run.counter),
+        ...this.#historyOptions(prepared, state),
         trigger: 'auto',
         ...(run.signal === undefined ? {} : { signal: run.signal }),
       });
       if (result.record === undefined) {
-        step.decisions.push(note(stage, result.reason, result.detail));
+        step.decisions.push(note(stage, { outcome: result.reason, reason: result.detail }));
         return step;
       }
       return await this.#keep(state, { step, result, stage, tokensOf: run.tokensOf, signal: run.signal });
@@ -298,7 +356,7 @@ export class AutoCompactor {
     state.lastAttempt = total;
     const prepared = await this.#prepare(state, { ...run, trigger: 'background' });
     if (prepared === undefined) return;
-    const leased = await this.#lease(state, step, stage);
+    const leased = await this.#lease(state, step);
     if (leased === undefined) return;
     const snapshot = new Map(step.view.map((message) => [viewId(message), message]));
     const view = step.view;
@@ -306,7 +364,7 @@ export class AutoCompactor {
       snapshot,
       leased,
       promise: compactHistory(view, {
-        ...this.#historyOptions(prepared, state, run.counter),
+        ...this.#historyOptions(prepared, state),
         trigger: 'background',
       }).then(
         (result) => {
@@ -319,12 +377,11 @@ export class AutoCompactor {
     };
     state.job = job;
     step.decisions.push(
-      note(
-        stage,
-        'background-started',
-        `the list takes ${total} tokens, at the background watermark of ${run.sizes.startAtTokens}: summarising ${prepared.replaces.length} items while turns go on with the full history.`,
-        { replaces: prepared.replaces },
-      ),
+      note(stage, {
+        outcome: 'background-started',
+        reason: `the list takes ${total} tokens, at the background watermark of ${run.sizes.startAtTokens}: summarising ${prepared.replaces.length} items while turns go on with the full history.`,
+        details: { replaces: prepared.replaces },
+      }),
     );
   }
 
@@ -345,16 +402,15 @@ export class AutoCompactor {
       const result = job.result;
       if (result === undefined || 'crashed' in result) {
         step.decisions.push(
-          note(
-            stage,
-            'summarizer-failed',
-            `the background compaction failed, nothing changed: ${toContextError(result?.crashed).message}`,
-          ),
+          note(stage, {
+            outcome: 'summarizer-failed',
+            reason: `the background compaction failed, nothing changed: ${toContextError(result?.crashed).message}`,
+          }),
         );
         return step;
       }
       if (result.record === undefined) {
-        step.decisions.push(note(stage, result.reason, `background: ${result.detail}`));
+        step.decisions.push(note(stage, { outcome: result.reason, reason: `background: ${result.detail}` }));
         return step;
       }
       const record = result.record;
@@ -368,12 +424,11 @@ export class AutoCompactor {
       const applied = unchanged ? applyCompactions(step.view, [record]) : undefined;
       if (applied === undefined || applied.violations.length > 0) {
         step.decisions.push(
-          note(
-            stage,
-            'background-discarded',
-            `the background summary of ${record.replaces.length} items was discarded: the span it summarised changed meanwhile; nothing changed.`,
-            { recordId: record.id },
-          ),
+          note(stage, {
+            outcome: 'background-discarded',
+            reason: `the background summary of ${record.replaces.length} items was discarded: the span it summarised changed meanwhile; nothing changed.`,
+            details: { recordId: record.id },
+          }),
         );
         return step;
       }
@@ -404,11 +459,10 @@ export class AutoCompactor {
     const { step, sizes, stage, counter, total } = run;
     if (state.breaker.isOpen(this.#now().getTime())) {
       step.decisions.push(
-        note(
-          stage,
-          'breaker-open',
-          `compaction failed ${state.breaker.failures} times in a row; the breaker is open, nothing is tried and the budget steps trim instead.`,
-        ),
+        note(stage, {
+          outcome: 'breaker-open',
+          reason: `compaction failed ${state.breaker.failures} times in a row; the breaker is open, nothing is tried and the budget steps trim instead.`,
+        }),
       );
       return undefined;
     }
@@ -424,32 +478,29 @@ export class AutoCompactor {
     }
     if (plan === undefined) {
       step.decisions.push(
-        note(
-          stage,
-          'nothing-to-compact',
-          `the list takes ${total} tokens, over the ${run.trigger === 'auto' ? 'trigger' : 'background watermark'}, but everything older than the newest ${keepRecent} tokens is pinned or system; the budget steps trim instead.`,
-        ),
+        note(stage, {
+          outcome: 'nothing-to-compact',
+          reason: `the list takes ${total} tokens, over the ${run.trigger === 'auto' ? 'trigger' : 'background watermark'}, but everything older than the newest ${keepRecent} tokens is pinned or system; the budget steps trim instead.`,
+        }),
       );
       return undefined;
     }
     const projected = total - counter.countMessages(plan.run) + cap + plan.pinnedTokens;
     if (projected > sizes.targetTokens)
       step.decisions.push(
-        note(
-          stage,
-          'target-below-floor',
-          `the target of ${sizes.targetTokens} tokens is under the floor: the system part and tools (${fixed}), the pins (${plan.pinnedTokens}), the newest ${keepRecent} tokens kept raw and the summary's cap (${cap}) leave about ${projected}; compacting to the floor instead.`,
-          { targetTokens: sizes.targetTokens, floorTokens: projected },
-        ),
+        note(stage, {
+          outcome: 'target-below-floor',
+          reason: `the target of ${sizes.targetTokens} tokens is under the floor: the system part and tools (${fixed}), the pins (${plan.pinnedTokens}), the newest ${keepRecent} tokens kept raw and the summary's cap (${cap}) leave about ${projected}; compacting to the floor instead.`,
+          details: { targetTokens: sizes.targetTokens, floorTokens: projected },
+        }),
       );
     if (sizes.triggerTokens <= projected)
       step.decisions.push(
-        note(
-          stage,
-          'trigger-raised',
-          `the trigger of ${sizes.triggerTokens} tokens is not above the floor of about ${projected}: the next compaction waits until the list grew by ${sizes.triggerTokens - sizes.targetTokens} tokens more.`,
-          { triggerTokens: sizes.triggerTokens, floorTokens: projected },
-        ),
+        note(stage, {
+          outcome: 'trigger-raised',
+          reason: `the trigger of ${sizes.triggerTokens} tokens is not above the floor of about ${projected}: the next compaction waits until the list grew by ${sizes.triggerTokens - sizes.targetTokens} tokens more.`,
+          details: { triggerTokens: sizes.triggerTokens, floorTokens: projected },
+        }),
       );
     const replaces = plan.summarised.map(viewId);
     const answer = await this.#options.onBeforeCompact?.({
@@ -463,11 +514,10 @@ export class AutoCompactor {
     });
     if (answer === false) {
       step.decisions.push(
-        note(
-          stage,
-          'vetoed',
-          `onBeforeCompact vetoed the compaction of ${replaces.length} items at ${total} tokens; nothing changed.`,
-        ),
+        note(stage, {
+          outcome: 'vetoed',
+          reason: `onBeforeCompact vetoed the compaction of ${replaces.length} items at ${total} tokens; nothing changed.`,
+        }),
       );
       return undefined;
     }
@@ -476,6 +526,7 @@ export class AutoCompactor {
       .filter((text) => text !== undefined && text !== '')
       .join('\n');
     return {
+      counter,
       keepRecent,
       replaces,
       minGain: Math.max(1, sizes.minGainTokens),
@@ -484,7 +535,8 @@ export class AutoCompactor {
   }
 
   /** The options of `compactHistory` for a prepared compaction. */
-  #historyOptions(prepared: Prepared, state: SessionState, counter: TokenCounter): CompactHistoryOptions {
+  #historyOptions(prepared: Prepared, state: SessionState): CompactHistoryOptions {
+    const counter = prepared.counter;
     const options = this.#options;
     return {
       summarizer: options.summarizer,
@@ -528,12 +580,11 @@ export class AutoCompactor {
         const failure = toContextError(error);
         if (failure.code === 'ABORTED' && run.signal?.aborted === true) throw failure;
         step.decisions.push(
-          note(
-            stage,
-            failure.code === 'STORE_CONFLICT' ? 'store-conflict' : 'store-failed',
-            `the compaction record ${record.id} was not stored, so it is not used: ${failure.message}`,
-            { recordId: record.id },
-          ),
+          note(stage, {
+            outcome: failure.code === 'STORE_CONFLICT' ? 'store-conflict' : 'store-failed',
+            reason: `the compaction record ${record.id} was not stored, so it is not used: ${failure.message}`,
+            details: { recordId: record.id },
+          }),
         );
         return step;
       }
@@ -546,6 +597,7 @@ export class AutoCompactor {
     const last = record.replaces.at(-1) ?? record.id;
     return {
       view: result.messages,
+      stage,
       record,
       decisions: [
         ...step.decisions,
@@ -568,7 +620,8 @@ export class AutoCompactor {
   }
 
   /** Takes the session's lease in the store; `undefined` (reported) when another holder has it. */
-  async #lease(state: SessionState, step: Step, stage: string): Promise<boolean | undefined> {
+  async #lease(state: SessionState, step: Step): Promise<boolean | undefined> {
+    const stage = step.stage;
     const store = this.#options.store;
     if (store === undefined) return false;
     const holder = await acquireCompactionLease(store, {
@@ -582,11 +635,10 @@ export class AutoCompactor {
     });
     if (holder === undefined) return true;
     step.decisions.push(
-      note(
-        stage,
-        'lease-held',
-        `another compactor (${holder.owner}) holds the session's compaction lease until ${holder.expiresAt}; not summarising the same span twice.`,
-      ),
+      note(stage, {
+        outcome: 'lease-held',
+        reason: `another compactor (${holder.owner}) holds the session's compaction lease until ${holder.expiresAt}; not summarising the same span twice.`,
+      }),
     );
     return undefined;
   }
@@ -602,17 +654,16 @@ export class AutoCompactor {
   }
 }
 
+/** A `history-compaction` decision that did not make a record: what happened and why. */
 function note(
   stage: string,
-  outcome: string,
-  reason: string,
-  details: Record<string, unknown> = {},
+  entry: { readonly outcome: string; readonly reason: string; readonly details?: Record<string, unknown> },
 ): Decision {
   return decision('history-compaction', {
     stage,
-    reason: `Automatic compaction: ${reason}`,
+    reason: `Automatic compaction: ${entry.reason}`,
     messageIds: [],
-    details: { outcome, ...details },
+    details: { outcome: entry.outcome, ...entry.details },
   });
 }
 
