@@ -111,9 +111,11 @@ function representedOnce(
 }
 
 describe('automatic compaction over any sequence of appends, requests, background jobs and rewinds', () => {
-  it('represents every message exactly once, keeps the lineage valid and tool calls whole, and the governor keeps the budget', async () => {
-    // What the runs went through, so the generators are known to reach every path.
-    const seen = new Map<string, number>();
+  /** Runs the property; `seen` counts what the runs went through. */
+  const check = async (
+    parameters: fc.Parameters<[ScriptedSummarizerKind, boolean, Op[]]>,
+    seen: Map<string, number>,
+  ) => {
     const count = (key: string): void => {
       seen.set(key, (seen.get(key) ?? 0) + 1);
     };
@@ -185,8 +187,17 @@ describe('automatic compaction over any sequence of appends, requests, backgroun
           await compactor.settled();
         },
       ),
-      { numRuns: 60 },
+      parameters,
     );
+  };
+
+  it('represents every message exactly once, keeps the lineage valid and tool calls whole, and the governor keeps the budget', async () => {
+    await check({ numRuns: 40 }, new Map());
+  });
+
+  it('reaches every path: auto and background records, jobs, failures, dropped records (a fixed seed)', async () => {
+    const seen = new Map<string, number>();
+    await check({ numRuns: 120, seed: 2026 }, seen);
     for (const path of [
       'record:auto',
       'record:background',
