@@ -32,7 +32,6 @@ export type BeforeCompactInfo = {
 export type BeforeCompactAnswer =
   | boolean
   | undefined
-  | void
   | {
       /** More instructions for this compaction, after the configured ones. */
       readonly instructions?: string;
@@ -58,7 +57,7 @@ export type AutoCompactionOptions = {
   /**
    * Compact when the list reaches this size: a fraction of the input budget or tokens. A trigger at
    * or under the target is refused as an option error; one that cannot lie above the floor at run
-   * time is reported in the trace (`outcome: 'trigger-raised'`), never moved silently. @default 0.8
+   * time is reported in the trace (`outcome: 'trigger-below-floor'`), never moved silently. @default 0.8
    */
   readonly trigger?: BudgetShare;
   /**
@@ -190,27 +189,8 @@ export function checkAutoCompactionValues(options: AutoCompactionOptions, where:
   const trigger = options.trigger ?? DEFAULT_AUTO_COMPACTION.trigger;
   const target = options.target ?? DEFAULT_AUTO_COMPACTION.target;
   const startAt = typeof options.background === 'object' ? options.background.startAt : undefined;
-  const sizes: readonly [string, number | undefined][] = [
-    ['trigger', trigger],
-    ['target', target],
-    ['minGain', options.minGain],
-    ['background.startAt', startAt],
-  ];
-  for (const [name, value] of sizes)
-    if (value !== undefined && !(Number.isFinite(value) && value > 0))
-      fail(
-        `${where}.${name} is ${value}; give a fraction of the input budget in (0, 1] or a count of tokens above 1.`,
-      );
-  for (const [name, value] of [
-    ['keepRecent', options.keepRecent],
-    ['maxOutputTokens', options.maxOutputTokens],
-    ['timeoutMs', options.timeoutMs],
-    ['leaseMs', options.leaseMs],
-  ] as const)
-    if (value !== undefined && !(Number.isInteger(value) && value >= 0))
-      fail(
-        `${where}.${name} is ${value}; give a whole number of ${name === 'keepRecent' || name === 'maxOutputTokens' ? 'tokens' : 'milliseconds'}.`,
-      );
+  checkShares(where, { trigger, target, minGain: options.minGain, 'background.startAt': startAt });
+  checkCounts(where, options);
   if (sameUnit(trigger, target) && trigger <= target)
     fail(
       `${where}.trigger (${trigger}) is not above target (${target}); compaction would start again right after it ends. Set the trigger above the target, e.g. trigger 0.8 and target 0.5.`,
@@ -219,6 +199,28 @@ export function checkAutoCompactionValues(options: AutoCompactionOptions, where:
     fail(
       `${where}.background.startAt (${startAt}) is not below trigger (${trigger}); a background job must start before the budget forces a compaction.`,
     );
+}
+
+/** Budget shares must be positive finite numbers. */
+function checkShares(where: string, shares: Readonly<Record<string, number | undefined>>): void {
+  for (const [name, value] of Object.entries(shares))
+    if (value !== undefined && !(Number.isFinite(value) && value > 0))
+      fail(
+        `${where}.${name} is ${value}; give a fraction of the input budget in (0, 1] or a count of tokens above 1.`,
+      );
+}
+
+/** Token counts and durations must be whole numbers ≥ 0. */
+function checkCounts(where: string, options: AutoCompactionOptions): void {
+  const counts = {
+    keepRecent: [options.keepRecent, 'tokens'],
+    maxOutputTokens: [options.maxOutputTokens, 'tokens'],
+    timeoutMs: [options.timeoutMs, 'milliseconds'],
+    leaseMs: [options.leaseMs, 'milliseconds'],
+  } as const;
+  for (const [name, [value, unit]] of Object.entries(counts))
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0))
+      fail(`${where}.${name} is ${value}; give a whole number of ${unit}.`);
 }
 
 /** The sizes in tokens for `budgetTokens` (before the run-time floor; see `AutoCompactor`). */

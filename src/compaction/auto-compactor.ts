@@ -19,7 +19,7 @@ import {
 import { type CompactHistoryOptions, type CompactHistoryResult, compactHistory } from './compact-history.js';
 import { CompactionBreaker } from './compaction-breaker.js';
 import { acquireCompactionLease, releaseCompactionLease } from './compaction-lease.js';
-import { planCompaction } from './plan-compaction.js';
+import { type CompactionPlan, planCompaction } from './plan-compaction.js';
 
 /** One request's list for {@link AutoCompactor.compact}. */
 export type AutoCompactRequest = {
@@ -444,28 +444,19 @@ export class AutoCompactor {
     }
   }
 
-  /** Works out the run and asks `onBeforeCompact`; `undefined` when nothing is to be done. */
-  async #prepare(
-    state: SessionState,
-    run: {
-      readonly step: Step;
-      readonly sizes: ResolvedCompactionSizes;
-      readonly stage: string;
-      readonly counter: TokenCounter;
-      readonly total: number;
-      readonly trigger: 'auto' | 'background';
-    },
-  ): Promise<Prepared | undefined> {
+  /**
+   * The run to summarise, with `keepRecent` set so that what stays lands at the target; reports a
+   * target or trigger under the floor (what cannot be summarised). `undefined` when there is no run.
+   */
+  #plan(run: {
+    readonly step: Step;
+    readonly sizes: ResolvedCompactionSizes;
+    readonly stage: string;
+    readonly counter: TokenCounter;
+    readonly total: number;
+    readonly trigger: 'auto' | 'background';
+  }): { readonly plan: CompactionPlan; readonly keepRecent: number } | undefined {
     const { step, sizes, stage, counter, total } = run;
-    if (state.breaker.isOpen(this.#now().getTime())) {
-      step.decisions.push(
-        note(stage, {
-          outcome: 'breaker-open',
-          reason: `compaction failed ${state.breaker.failures} times in a row; the breaker is open, nothing is tried and the budget steps trim instead.`,
-        }),
-      );
-      return undefined;
-    }
     const cap = this.#options.maxOutputTokens ?? DEFAULT_AUTO_COMPACTION.maxOutputTokens;
     const system = counter.countMessages(leadingSystem(step.view));
     const fixed = total - counter.countMessages(step.view) + system;
@@ -497,11 +488,39 @@ export class AutoCompactor {
     if (sizes.triggerTokens <= projected)
       step.decisions.push(
         note(stage, {
-          outcome: 'trigger-raised',
-          reason: `the trigger of ${sizes.triggerTokens} tokens is not above the floor of about ${projected}: the next compaction waits until the list grew by ${sizes.triggerTokens - sizes.targetTokens} tokens more.`,
+          outcome: 'trigger-below-floor',
+          reason: `the trigger of ${sizes.triggerTokens} tokens is not above the floor of about ${projected}: each compaction waits until the list grew by ${sizes.triggerTokens - sizes.targetTokens} tokens more.`,
           details: { triggerTokens: sizes.triggerTokens, floorTokens: projected },
         }),
       );
+    return { plan, keepRecent };
+  }
+
+  /** Works out the run and asks `onBeforeCompact`; `undefined` when nothing is to be done. */
+  async #prepare(
+    state: SessionState,
+    run: {
+      readonly step: Step;
+      readonly sizes: ResolvedCompactionSizes;
+      readonly stage: string;
+      readonly counter: TokenCounter;
+      readonly total: number;
+      readonly trigger: 'auto' | 'background';
+    },
+  ): Promise<Prepared | undefined> {
+    const { step, sizes, stage, counter, total } = run;
+    if (state.breaker.isOpen(this.#now().getTime())) {
+      step.decisions.push(
+        note(stage, {
+          outcome: 'breaker-open',
+          reason: `compaction failed ${state.breaker.failures} times in a row; the breaker is open, nothing is tried and the budget steps trim instead.`,
+        }),
+      );
+      return undefined;
+    }
+    const planned = this.#plan(run);
+    if (planned === undefined) return undefined;
+    const { plan, keepRecent } = planned;
     const replaces = plan.summarised.map(viewId);
     const answer = await this.#options.onBeforeCompact?.({
       sessionKey: state.key,
@@ -553,6 +572,35 @@ export class AutoCompactor {
     };
   }
 
+  /** Appends the record to the store (true without one); a failure is reported and gives false. */
+  async #stored(
+    state: SessionState,
+    run: { readonly step: Step; readonly record: CompactionRecord; readonly signal: AbortSignal | undefined },
+  ): Promise<boolean> {
+    const { step, record } = run;
+    const store = this.#options.store;
+    if (store === undefined) return true;
+    try {
+      await appendCompaction(store, {
+        sessionKey: state.key,
+        record,
+        ...(run.signal === undefined ? {} : { signal: run.signal }),
+      });
+      return true;
+    } catch (error) {
+      const failure = toContextError(error);
+      if (failure.code === 'ABORTED' && run.signal?.aborted === true) throw failure;
+      step.decisions.push(
+        note(step.stage, {
+          outcome: failure.code === 'STORE_CONFLICT' ? 'store-conflict' : 'store-failed',
+          reason: `the compaction record ${record.id} was not stored, so it is not used: ${failure.message}`,
+          details: { recordId: record.id },
+        }),
+      );
+      return false;
+    }
+  }
+
   /** Stores (when a store is given), keeps and reports a record. */
   async #keep(
     state: SessionState,
@@ -569,26 +617,7 @@ export class AutoCompactor {
     const before = run.tokensOf(step.view);
     const after = run.tokensOf(result.messages);
     const store = this.#options.store;
-    if (store !== undefined) {
-      try {
-        await appendCompaction(store, {
-          sessionKey: state.key,
-          record,
-          ...(run.signal === undefined ? {} : { signal: run.signal }),
-        });
-      } catch (error) {
-        const failure = toContextError(error);
-        if (failure.code === 'ABORTED' && run.signal?.aborted === true) throw failure;
-        step.decisions.push(
-          note(stage, {
-            outcome: failure.code === 'STORE_CONFLICT' ? 'store-conflict' : 'store-failed',
-            reason: `the compaction record ${record.id} was not stored, so it is not used: ${failure.message}`,
-            details: { recordId: record.id },
-          }),
-        );
-        return step;
-      }
-    }
+    if (!(await this.#stored(state, { step, record, signal: run.signal }))) return step;
     const ids = new Set([...record.replaces, ...(record.pinned ?? [])]);
     state.records.push({ record, run: step.view.filter((message) => ids.has(viewId(message))) });
     state.lastAttempt = after;

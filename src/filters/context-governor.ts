@@ -197,7 +197,7 @@ export class ContextGovernor {
       options.compaction === undefined
         ? undefined
         : new AutoCompactor(options.compaction, 'new ContextGovernor options.compaction');
-    this.filters = governorFilters(options, this.budgetTokens, this.compactor);
+    this.filters = governorFilters(options, { budgetTokens: this.budgetTokens, compactor: this.compactor });
     this.#windowTokens = Math.max(
       this.budgetTokens,
       Math.floor(this.budgetTokens * (options.compactionTargetRatio ?? DEFAULT_COMPACTION_TARGET_RATIO)),
@@ -281,9 +281,9 @@ export class ContextGovernor {
 
 function governorFilters(
   options: ContextGovernorOptions,
-  budgetTokens: number,
-  compactor: AutoCompactor | undefined,
+  built: { readonly budgetTokens: number; readonly compactor: AutoCompactor | undefined },
 ): readonly ContextFilter[] {
+  const { budgetTokens } = built;
   const backfill = options.backfillText === undefined ? {} : { text: options.backfillText };
   return [
     new StripPlaceholderAssistantsFilter(
@@ -299,15 +299,7 @@ function governorFilters(
       ...(options.offloadExemptTools === undefined ? {} : { exemptTools: options.offloadExemptTools }),
       ...(options.offload === undefined ? {} : { offload: options.offload }),
     }),
-    ...(compactor === undefined
-      ? []
-      : [
-          new AutoCompactionFilter({
-            compactor,
-            budgetTokens,
-            ...(options.sessionKey === undefined ? {} : { sessionKey: options.sessionKey }),
-          }),
-        ]),
+    ...compactionFilters(options, built),
     new InflightCompactionFilter({
       budgetTokens,
       ...(options.compactableTools === undefined ? {} : { compactableTools: options.compactableTools }),
@@ -330,5 +322,21 @@ function governorFilters(
           }),
         ]
       : []),
+  ];
+}
+
+/** The automatic compaction step, when the governor has a compactor. */
+function compactionFilters(
+  options: ContextGovernorOptions,
+  built: { readonly budgetTokens: number; readonly compactor: AutoCompactor | undefined },
+): readonly ContextFilter[] {
+  const { compactor, budgetTokens } = built;
+  if (compactor === undefined) return [];
+  return [
+    new AutoCompactionFilter({
+      compactor,
+      budgetTokens,
+      ...(options.sessionKey === undefined ? {} : { sessionKey: options.sessionKey }),
+    }),
   ];
 }
