@@ -335,15 +335,60 @@ describe('AutoCompactor in the background', () => {
     expect(compactor.records()).toEqual([]);
   });
 
-  it('is awaited when the list reaches the trigger while the job runs', async () => {
-    const compactor = new AutoCompactor({
+  it('with a shared store: one background job per session across servers, the lease given back after the swap', async () => {
+    const store = new MemorySessionStore();
+    const start = turnsFor(0.5);
+    const list = grow(start);
+    await store.append('bg', list);
+    const options = { ...base, store, sessionKey: 'bg' };
+    const serverA = new AutoCompactor({
+      ...options,
       summarizer: createScriptedSummarizer('slow', { delayMs: 20 }),
-      ...base,
     });
+    const serverB = new AutoCompactor({ ...options, summarizer: createScriptedSummarizer('faithful') });
+    const started = await serverA.compact({ messages: list, budgetTokens: budget, tokenCounter: counter });
+    expect(outcomes(started.decisions)).toContain('background-started');
+    expect((await store.load('bg')).metadata[COMPACTION_LEASE_KEY]).toMatchObject({
+      owner: expect.any(String),
+    });
+    const other = await serverB.compact({ messages: list, budgetTokens: budget, tokenCounter: counter });
+    expect(outcomes(other.decisions)).toContain('lease-held');
+    expect(outcomes(other.decisions)).not.toContain('background-started');
+    await serverA.settled();
+    const more = grow(start + 1);
+    await store.append('bg', more.slice(list.length));
+    const swapped = await serverA.compact({ messages: more, budgetTokens: budget, tokenCounter: counter });
+    expect(swapped.record?.trigger).toBe('background');
+    const session = await store.load('bg');
+    expect(sessionCompactions(session).map((record) => record.id)).toEqual([swapped.record?.id]);
+    expect(session.metadata[COMPACTION_LEASE_KEY]).toBeNull();
+    expect(sessionView(session.messages, sessionCompactions(session)).map((message) => message.id)).toEqual(
+      swapped.messages.map((message) => message.id),
+    );
+  });
+
+  it('is awaited when the list reaches the trigger while the job runs', async () => {
+    // The job's summary waits until released: the second request certainly finds it running.
+    const faithful = createScriptedSummarizer('faithful');
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const summarizer: ChatModel = {
+      specificationVersion: 'v1',
+      id: 'gated',
+      generate: async (request) => {
+        await gate;
+        return faithful.generate(request);
+      },
+    };
+    const compactor = new AutoCompactor({ summarizer, ...base });
     const start = turnsFor(0.5);
     await compactor.compact({ messages: grow(start), budgetTokens: budget, tokenCounter: counter });
     const full = grow(turnsFor(0.85));
-    const result = await compactor.compact({ messages: full, budgetTokens: budget, tokenCounter: counter });
+    const pending = compactor.compact({ messages: full, budgetTokens: budget, tokenCounter: counter });
+    release();
+    const result = await pending;
     expect(outcomes(result.decisions).slice(0, 1)).toEqual(['awaited']);
     expect(result.record?.trigger).toBe('background');
     coveredOnce(full, result.messages, compactor.records());

@@ -66,9 +66,11 @@ type SessionState = {
   /** Tokens of the list after the last attempt (kept or not): the next needs growth past it. */
   lastAttempt: number | undefined;
   job: BackgroundJob | undefined;
+  /** Changes whenever `records` change (the memo is only valid for the same records). */
+  version: number;
   /** The last list given and the view returned for it, to extend rather than replay a list that grew. */
   memo:
-    | { readonly input: readonly Message[]; readonly view: readonly Message[]; readonly records: number }
+    | { readonly input: readonly Message[]; readonly view: readonly Message[]; readonly version: number }
     | undefined;
 };
 
@@ -165,7 +167,7 @@ export class AutoCompactor {
       signal: request.signal,
     });
     const messages = current.view;
-    state.memo = { input: request.messages, view: messages, records: state.records.length };
+    state.memo = { input: request.messages, view: messages, version: state.version };
     return {
       messages,
       decisions: current.decisions,
@@ -259,6 +261,7 @@ export class AutoCompactor {
         breaker: this.#options.breaker ?? new CompactionBreaker(),
         lastAttempt: undefined,
         job: undefined,
+        version: 0,
         memo: undefined,
       };
       this.#sessions.set(key, state);
@@ -271,7 +274,7 @@ export class AutoCompactor {
     const stage = step.stage;
     if (state.records.length === 0) return step;
     const memo = state.memo;
-    if (memo !== undefined && memo.records === state.records.length && extends_(step.view, memo.input))
+    if (memo !== undefined && memo.version === state.version && extends_(step.view, memo.input))
       return { ...step, view: [...memo.view, ...step.view.slice(memo.input.length)] };
     let view = step.view;
     // Records already in the list given (a replayed view), and the earlier records they stand for.
@@ -302,6 +305,7 @@ export class AutoCompactor {
       view = fits.view;
       kept.push(entry);
     }
+    if (kept.length !== state.records.length) state.version += 1;
     state.records.splice(0, state.records.length, ...kept);
     return { ...step, view };
   }
@@ -620,6 +624,7 @@ export class AutoCompactor {
     if (!(await this.#stored(state, { step, record, signal: run.signal }))) return step;
     const ids = new Set([...record.replaces, ...(record.pinned ?? [])]);
     state.records.push({ record, run: step.view.filter((message) => ids.has(viewId(message))) });
+    state.version += 1;
     state.lastAttempt = after;
     await this.#options.onCompacted?.(record, { sessionKey: state.key, stored: store !== undefined });
     const first = record.replaces[0] ?? record.id;
