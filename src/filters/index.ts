@@ -2,6 +2,7 @@
  * @module ctxloom/filters
  */
 
+export { AutoCompactionFilter, type AutoCompactionFilterOptions } from './auto-compaction-filter.js';
 export {
   BackfillToolResultsFilter,
   type BackfillToolResultsFilterOptions,
@@ -40,7 +41,6 @@ export {
   governorRunState,
   withGovernorRunState,
 } from './governor-run-state.js';
-export { AutoCompactionFilter, type AutoCompactionFilterOptions } from './auto-compaction-filter.js';
 export {
   InflightCompactionFilter,
   type InflightCompactionFilterOptions,
