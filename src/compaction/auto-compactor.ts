@@ -277,32 +277,21 @@ export class AutoCompactor {
     if (memo !== undefined && memo.version === state.version && extends_(step.view, memo.input))
       return { ...step, view: [...memo.view, ...step.view.slice(memo.input.length)] };
     let view = step.view;
-    // Records already in the list given (a replayed view), and the earlier records they stand for.
-    const shown = new Set(view.flatMap((message) => compactionIdOf(message) ?? []));
-    for (const entry of [...state.records].reverse())
-      if (shown.has(entry.record.id)) for (const id of entry.record.replaces) shown.add(id);
+    const shown = shownRecords(view, state.records);
     const kept: KeptRecord[] = [];
     for (const entry of state.records) {
-      if (shown.has(entry.record.id)) {
-        kept.push(entry);
-        continue;
-      }
-      const changed = changedIn(view, entry);
-      const fits = changed === undefined ? applyCompactions(view, [entry.record]) : undefined;
-      const why = changed ?? fits?.violations[0]?.message;
-      if (fits === undefined || why !== undefined) {
+      const applied = shown.has(entry.record.id) ? { view } : reapply(view, entry);
+      if ('why' in applied) {
         step.decisions.push(
           note(stage, {
             outcome: 'record-dropped',
-            reason: `compaction record ${entry.record.id} no longer fits the history (${why}); its messages are shown raw.`,
-            details: {
-              recordId: entry.record.id,
-            },
+            reason: `compaction record ${entry.record.id} no longer fits the history (${applied.why}); its messages are shown raw.`,
+            details: { recordId: entry.record.id },
           }),
         );
         continue;
       }
-      view = fits.view;
+      view = applied.view;
       kept.push(entry);
     }
     if (kept.length !== state.records.length) state.version += 1;
@@ -699,6 +688,26 @@ function note(
     messageIds: [],
     details: { outcome: entry.outcome, ...entry.details },
   });
+}
+
+/** The records already in the list given (a replayed view), and the earlier records they stand for. */
+function shownRecords(view: readonly Message[], records: readonly KeptRecord[]): ReadonlySet<string> {
+  const shown = new Set(view.flatMap((message) => compactionIdOf(message) ?? []));
+  for (const entry of [...records].reverse())
+    if (shown.has(entry.record.id)) for (const id of entry.record.replaces) shown.add(id);
+  return shown;
+}
+
+/** The view with a kept record applied again, or why it no longer fits (its run changed or is gone). */
+function reapply(
+  view: readonly Message[],
+  entry: KeptRecord,
+): { readonly view: readonly Message[] } | { readonly why: string } {
+  const changed = changedIn(view, entry);
+  if (changed !== undefined) return { why: changed };
+  const applied = applyCompactions(view, [entry.record]);
+  const violation = applied.violations[0];
+  return violation === undefined ? { view: applied.view } : { why: violation.message };
 }
 
 /** Whether `list` is `before` (the same message objects) with messages appended. */
