@@ -32,6 +32,8 @@ export {
   VolatileContentCheck,
 } from './cache/index.js';
 export {
+  type AutoCompactionOptions,
+  AutoCompactor,
   appendCompaction,
   COMPACTION_ID_KEY,
   type CompactHistoryOptions,

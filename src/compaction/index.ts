@@ -43,6 +43,15 @@ export {
 } from './anthropic-context-management.js';
 export { type AppendCompactionOptions, appendCompaction } from './append-compaction.js';
 export {
+  type AutoCompactionOptions,
+  type BeforeCompactAnswer,
+  type BeforeCompactInfo,
+  type BudgetShare,
+  type CompactedInfo,
+  DEFAULT_AUTO_COMPACTION,
+} from './auto-compaction-options.js';
+export { AutoCompactor, type AutoCompactRequest, type AutoCompactResult } from './auto-compactor.js';
+export {
   type CompactHistoryOptions,
   type CompactHistoryResult,
   type CompactionSkipReason,
@@ -60,6 +69,7 @@ export {
   type CompactionBreakerOptions,
   DEFAULT_COMPACTION_BREAKER,
 } from './compaction-breaker.js';
+export { COMPACTION_LEASE_KEY, type CompactionLease } from './compaction-lease.js';
 export { DEFAULT_COMPACTION_PROMPT, renderTranscript } from './compaction-prompt.js';
 export {
   type OpenAIContextManagementOptions,

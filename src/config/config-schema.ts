@@ -68,6 +68,24 @@ export const agentConfigSchema = z.strictObject({
     .optional(),
 });
 
+/** Automatic compaction for `ctxloom build --compact` (see `AutoCompactionOptions`). */
+export const compactionConfigSchema = z.strictObject({
+  /** Compact when the request reaches this share of the input budget (≤ 1) or these tokens. */
+  trigger: z.number().positive().optional(),
+  /** Compact down toward this share of the input budget (≤ 1) or these tokens. */
+  target: z.number().positive().optional(),
+  /** A summary saving less is discarded: a share of the budget (≤ 1) or tokens. */
+  minGain: z.number().positive().optional(),
+  /** Tokens of the newest history always kept raw. */
+  keepRecent: z.int().nonnegative().optional(),
+  /** Extra instructions for the summariser. */
+  instructions: z.string().min(1).optional(),
+  /** Tools whose latest result stays verbatim (a todo list, a plan). */
+  pinTools: z.array(z.string().min(1)).optional(),
+  /** The summary's output cap in tokens. */
+  maxOutputTokens: z.int().positive().optional(),
+});
+
 /** The whole `ctxloom.yaml`. All sections are optional. */
 export const ctxloomConfigSchema = z.strictObject({
   /** The preset `ctxloom build` uses when `--preset` is not given. */
@@ -92,6 +110,8 @@ export const ctxloomConfigSchema = z.strictObject({
   agent: agentConfigSchema.optional(),
   /** The folder of the JSONL sessions, relative to the workspace. @default 'sessions' */
   sessionsDir: workspaceRelativePath.optional(),
+  /** Automatic compaction settings for `ctxloom build --compact` (the summariser comes from the model flags). */
+  compaction: compactionConfigSchema.optional(),
 });
 
 /** The `agent` section of a validated `ctxloom.yaml`. */

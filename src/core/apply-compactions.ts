@@ -1,4 +1,4 @@
-import { COMPACTION_ID_KEY, type CompactionRecord } from './compaction-record.js';
+import { COMPACTION_DEPTH_KEY, COMPACTION_ID_KEY, type CompactionRecord } from './compaction-record.js';
 import type { LineageViolation } from './lineage-violation.js';
 import type { Message } from './message.js';
 import { groupTransactions } from './transactions.js';
@@ -21,7 +21,9 @@ const summaries = new WeakMap<CompactionRecord, Message>();
  * followed by the pinned messages. A record that does not fit (see {@link LineageViolation}) is left
  * out and reported, and so is every later record that names it; so a rewind (a history cut back)
  * simply shows the messages that remain, raw where their record no longer fits. O(messages × records).
- * The messages are returned as the same array when there are no records.
+ * The messages are returned as the same array when there are no records. The list may itself be a
+ * view (summaries carrying `metadata.compactionId` and their depth): more records then extend it, and
+ * may replace those summaries by their record ids.
  */
 export function applyCompactions(
   messages: readonly Message[],
@@ -43,10 +45,18 @@ class Replay {
   readonly #records = new Map<string, CompactionRecord>();
   readonly #replaced = new Set<string>();
   readonly #summaryIds = new Set<string>();
+  /** Summaries already in the list given (a view extended by more records): their record ids and depths. */
+  readonly #shown = new Map<string, number>();
 
   constructor(messages: readonly Message[]) {
     this.view = messages;
-    for (const message of messages) this.#messageIds.add(message.id);
+    for (const message of messages) {
+      this.#messageIds.add(message.id);
+      const record = message.metadata?.[COMPACTION_ID_KEY];
+      if (typeof record !== 'string') continue;
+      const depth = message.metadata?.[COMPACTION_DEPTH_KEY];
+      this.#shown.set(record, typeof depth === 'number' ? depth : 1);
+    }
   }
 
   apply(record: CompactionRecord, index: number): void {
@@ -71,7 +81,12 @@ class Replay {
   }
 
   #isKnown(id: string): boolean {
-    return this.#messageIds.has(id) || this.#records.has(id);
+    return this.#messageIds.has(id) || this.#records.has(id) || this.#shown.has(id);
+  }
+
+  /** The depth of a record applied here or shown in the list given, `undefined` for a message. */
+  #depthOf(id: string): number | undefined {
+    return this.#records.get(id)?.depth ?? this.#shown.get(id);
   }
 
   /** The problems that can be seen without the view: ids, duplicates, lineage. */
@@ -108,9 +123,9 @@ class Replay {
   }
 
   #lineage(record: CompactionRecord): Omit<LineageViolation, 'recordId' | 'recordIndex'> | undefined {
-    const parents = record.replaces.filter((id) => this.#records.has(id));
+    const parents = record.replaces.filter((id) => this.#depthOf(id) !== undefined);
     let depth = 1;
-    for (const id of parents) depth = Math.max(depth, (this.#records.get(id)?.depth ?? 0) + 1);
+    for (const id of parents) depth = Math.max(depth, (this.#depthOf(id) ?? 0) + 1);
     const sameParents =
       parents.length === record.parents.length && parents.every((id) => record.parents.includes(id));
     if (sameParents && record.depth === depth) return undefined;

@@ -12,6 +12,8 @@
  * - `tool-result-backfill`: a missing tool result was filled in.
  * - `tool-call-repair`: a tool call was removed or its id filled in.
  * - `section-skip`: a provider contributed nothing, or part of its input was skipped.
+ * - `history-compaction`: automatic compaction replaced a run of the history by a summary (the record's
+ *   id in `details.recordId`), or tried, planned or refused to and says why (`details.outcome`).
  */
 export type Decision = {
   readonly type:
@@ -24,7 +26,8 @@ export type Decision = {
     | 'tool-result-compact'
     | 'tool-result-backfill'
     | 'tool-call-repair'
-    | 'section-skip';
+    | 'section-skip'
+    | 'history-compaction';
   /** The id of the stage that made the decision. */
   readonly stage: string;
   /** Why, in one sentence a person can read. */

@@ -1,3 +1,8 @@
+import {
+  AUTO_COMPACTION_NESTED_OPTIONS,
+  type AutoCompactionOptions,
+} from '../compaction/auto-compaction-options.js';
+import { AutoCompactor } from '../compaction/auto-compactor.js';
 import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
@@ -8,6 +13,7 @@ import type { ContextFilter } from '../pipeline/contracts.js';
 import type { RequestObserver } from '../pipeline/request-observer.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { PersistToolResultOptions } from '../workspace/persist-tool-result.js';
+import { AutoCompactionFilter } from './auto-compaction-filter.js';
 import { BackfillToolResultsFilter } from './backfill-tool-results-filter.js';
 import { BudgetGuardFilter } from './budget-guard-filter.js';
 import { DropOrphanToolResultsFilter } from './drop-orphan-tool-results-filter.js';
@@ -87,6 +93,13 @@ export type ContextGovernorOptions = InputBudgetOptions & {
    * @default true
    */
   readonly historyWindow?: boolean;
+  /**
+   * Automatic compaction (see `AutoCompactionOptions`): when the list reaches the trigger, an old run
+   * of the history is replaced by a summary before in-flight compaction and snipping, which still
+   * guarantee the budget afterwards. The history window is then off (compaction reads the whole
+   * history). @default none
+   */
+  readonly compaction?: AutoCompactionOptions;
 };
 
 /** The keys of {@link ContextGovernorOptions}, for `checkOptions`. @internal */
@@ -112,13 +125,15 @@ export const CONTEXT_GOVERNOR_OPTION_KEYS = {
   now: true,
   observer: true,
   historyWindow: true,
+  compaction: true,
 } as const satisfies OptionKeys<ContextGovernorOptions>;
 
 /** The nested option objects of {@link ContextGovernorOptions}. @internal */
 export const CONTEXT_GOVERNOR_NESTED_OPTIONS = {
   // The governor hands `offload` to its tool-result step as it is: the same keys.
   offload: TOOL_RESULT_BUDGET_FILTER_NESTED_OPTIONS.offload,
-} as const satisfies Record<keyof Pick<ContextGovernorOptions, 'offload'>, unknown>;
+  compaction: AUTO_COMPACTION_NESTED_OPTIONS,
+} as const satisfies Record<keyof Pick<ContextGovernorOptions, 'offload' | 'compaction'>, unknown>;
 
 /** Per-call options of {@link ContextGovernor.prepareForModel}. */
 export type PrepareForModelOptions = {
@@ -139,7 +154,8 @@ export type PrepareForModelOptions = {
  * nanobot's context governor: the nine steps that turn the full message list of a tool loop into a
  * model-facing copy that is legal and fits the budget: strip placeholder assistants → strip malformed
  * tool calls → drop orphan results → backfill missing results → tool-result budget (offload) →
- * in-flight compaction → snip history → drop orphans → backfill. The input is never mutated; when no
+ * in-flight compaction → snip history → drop orphans → backfill (with `compaction`, automatic
+ * summarising compaction runs before in-flight compaction). The input is never mutated; when no
  * step changes anything, the same array comes back.
  *
  * @example
@@ -157,6 +173,11 @@ export class ContextGovernor {
   readonly filters: readonly ContextFilter[];
   /** The input budget in tokens (0: compaction and snipping are off). */
   readonly budgetTokens: number;
+  /**
+   * The automatic compactor when `compaction` is set: its `records(sessionKey)` are the records made
+   * (the caller's to store when no `store` was given).
+   */
+  readonly compactor: AutoCompactor | undefined;
   readonly #pipeline: ContextPipeline;
   /** The floors of the history window, when it is on. */
   readonly #floor: GovernedFloor | undefined;
@@ -181,7 +202,11 @@ export class ContextGovernor {
       nested: CONTEXT_GOVERNOR_NESTED_OPTIONS,
     });
     this.budgetTokens = resolveInputBudget(options);
-    this.filters = governorFilters(options, this.budgetTokens);
+    this.compactor =
+      options.compaction === undefined
+        ? undefined
+        : new AutoCompactor(options.compaction, 'new ContextGovernor options.compaction');
+    this.filters = governorFilters(options, { budgetTokens: this.budgetTokens, compactor: this.compactor });
     this.#windowTokens = Math.max(
       this.budgetTokens,
       Math.floor(this.budgetTokens * (options.compactionTargetRatio ?? DEFAULT_COMPACTION_TARGET_RATIO)),
@@ -190,7 +215,7 @@ export class ContextGovernor {
       (filter): filter is ToolResultBudgetFilter => filter instanceof ToolResultBudgetFilter,
     );
     this.#floor =
-      options.historyWindow === false || !(this.budgetTokens > 0)
+      options.historyWindow === false || !(this.budgetTokens > 0) || this.compactor !== undefined
         ? undefined
         : new GovernedFloor({
             placeholderTexts: options.placeholderTexts ?? DEFAULT_PLACEHOLDER_TEXTS,
@@ -295,7 +320,11 @@ export class ContextGovernor {
 /** Windows (growing lists: sessions) a governor keeps across runs; the least recently used goes. */
 const KEPT_WINDOWS = 4;
 
-function governorFilters(options: ContextGovernorOptions, budgetTokens: number): readonly ContextFilter[] {
+function governorFilters(
+  options: ContextGovernorOptions,
+  built: { readonly budgetTokens: number; readonly compactor: AutoCompactor | undefined },
+): readonly ContextFilter[] {
+  const { budgetTokens } = built;
   const backfill = options.backfillText === undefined ? {} : { text: options.backfillText };
   return [
     new StripPlaceholderAssistantsFilter(
@@ -311,6 +340,7 @@ function governorFilters(options: ContextGovernorOptions, budgetTokens: number):
       ...(options.offloadExemptTools === undefined ? {} : { exemptTools: options.offloadExemptTools }),
       ...(options.offload === undefined ? {} : { offload: options.offload }),
     }),
+    ...compactionFilters(options, built),
     new InflightCompactionFilter({
       budgetTokens,
       ...(options.compactableTools === undefined ? {} : { compactableTools: options.compactableTools }),
@@ -333,5 +363,21 @@ function governorFilters(options: ContextGovernorOptions, budgetTokens: number):
           }),
         ]
       : []),
+  ];
+}
+
+/** The automatic compaction step, when the governor has a compactor. */
+function compactionFilters(
+  options: ContextGovernorOptions,
+  built: { readonly budgetTokens: number; readonly compactor: AutoCompactor | undefined },
+): readonly ContextFilter[] {
+  const { compactor, budgetTokens } = built;
+  if (compactor === undefined) return [];
+  return [
+    new AutoCompactionFilter({
+      compactor,
+      budgetTokens,
+      ...(options.sessionKey === undefined ? {} : { sessionKey: options.sessionKey }),
+    }),
   ];
 }

@@ -2,6 +2,7 @@
  * @module ctxloom/filters
  */
 
+export { AutoCompactionFilter, type AutoCompactionFilterOptions } from './auto-compaction-filter.js';
 export {
   BackfillToolResultsFilter,
   type BackfillToolResultsFilterOptions,

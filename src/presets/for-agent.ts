@@ -1,3 +1,4 @@
+import type { AutoCompactionOptions } from '../compaction/auto-compaction-options.js';
 import type { OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
@@ -112,11 +113,18 @@ export type AgentPresetOptions = {
     CurrentMessageProviderOptions,
     'cwd' | 'mediaRoots' | 'maxImageBytes' | 'runtimeMetadata'
   >;
-  /** More governor settings (tool-result size, offload, compaction). @default {} */
+  /** More governor settings (tool-result size, offload, in-flight compaction). @default {} */
   readonly governor?: Omit<
     ContextGovernorOptions,
-    'contextWindowTokens' | 'maxOutputTokens' | 'workspace' | 'tokenCounter'
+    'contextWindowTokens' | 'maxOutputTokens' | 'workspace' | 'tokenCounter' | 'compaction'
   >;
+  /**
+   * Automatic compaction (see `AutoCompactionOptions`): when the request reaches the trigger (a
+   * fraction of the governor's input budget, or tokens), an old run of the history is replaced by a
+   * summary before the governor's trimming steps. Give `store` (the session store the history comes
+   * from) to have the records appended to the build's `sessionKey`. @default none
+   */
+  readonly compaction?: AutoCompactionOptions;
   /** Make the role sequence legal for strict providers (GLM, Anthropic) after the governor. @default false */
   readonly strictRoles?: boolean;
   /** A file cache shared with other builders. @default one per builder */
@@ -162,18 +170,24 @@ export const AGENT_PRESET_OPTION_KEYS = {
   debug: true,
   historyWindow: true,
   model: true,
+  compaction: true,
 } as const satisfies OptionKeys<AgentPresetOptions>;
 
 type Defined<TValue> = Exclude<TValue, undefined | false>;
 
-/** The governor's keys less the ones the agent preset sets itself (window, output, workspace, counter). */
+/**
+ * The governor's keys less the ones the agent preset sets itself (window, output, workspace, counter,
+ * and compaction, a preset option of its own).
+ */
 const {
   contextWindowTokens: _window,
   maxOutputTokens: _output,
   workspace: _workspace,
   tokenCounter: _counter,
+  compaction: _compaction,
   ...governorKeys
 } = CONTEXT_GOVERNOR_OPTION_KEYS;
+const { compaction: compactionShape, ...governorNested } = CONTEXT_GOVERNOR_NESTED_OPTIONS;
 const AGENT_GOVERNOR_OPTION_KEYS = governorKeys satisfies OptionKeys<Defined<AgentPresetOptions['governor']>>;
 
 /** The nested option objects of {@link AgentPresetOptions}. @internal */
@@ -216,8 +230,9 @@ export const AGENT_PRESET_NESTED_OPTIONS = {
   },
   governor: {
     known: AGENT_GOVERNOR_OPTION_KEYS,
-    nested: CONTEXT_GOVERNOR_NESTED_OPTIONS,
+    nested: governorNested,
   },
+  compaction: compactionShape,
 } as const;
 
 /** Defaults of {@link AgentPresetOptions}. */
@@ -247,6 +262,7 @@ export function agentPresetOptions(options: AgentPresetOptions): ContextPipeline
     maxOutputTokens: options.maxOutputTokens ?? DEFAULT_AGENT_PRESET.maxOutputTokens,
     workspace: agentDir,
     tokenCounter,
+    ...(options.compaction === undefined ? {} : { compaction: options.compaction }),
   });
   const history =
     options.historyWindow === false
@@ -268,7 +284,8 @@ export function agentPresetOptions(options: AgentPresetOptions): ContextPipeline
     ],
     // Every filter above depends only on its list and the build input: a build whose providers give
     // the same messages as the last one (files, memory and skills unchanged) reuses its result.
-    reuseUnchangedBuilds: true,
+    // (Not with compaction: it keeps state across builds, a background job may be ready to swap.)
+    reuseUnchangedBuilds: options.compaction === undefined,
     ...pipelineOptions({ ...options, tokenCounter }),
   };
 }

@@ -1,9 +1,15 @@
+import {
+  AUTO_COMPACTION_NESTED_OPTIONS,
+  type AutoCompactionOptions,
+} from '../compaction/auto-compaction-options.js';
+import { AutoCompactor } from '../compaction/auto-compactor.js';
 import { DEFAULT_PROMPTS, PROMPT_DEFAULT_KEYS, type PromptDefaults } from '../config/prompt-defaults.js';
 import type { OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Role } from '../core/message.js';
 import { describeValue } from '../core/message-schema-check.js';
+import { AutoCompactionFilter } from '../filters/auto-compaction-filter.js';
 import { BudgetGuardFilter } from '../filters/budget-guard-filter.js';
 import { KeepOverBudgetFilter } from '../filters/keep-over-budget-filter.js';
 import { MaxMessagesFilter } from '../filters/max-messages-filter.js';
@@ -90,6 +96,12 @@ export type ChatPresetOptions = {
    * @default true
    */
   readonly historyWindow?: boolean;
+  /**
+   * Automatic compaction (see `AutoCompactionOptions`; needs `maxInputTokens`, the budget its trigger
+   * and target are fractions of): when the request reaches the trigger, an old run of the history is
+   * replaced by a summary before `MaxMessages` and `TokenBudget` trim anything. @default none
+   */
+  readonly compaction?: AutoCompactionOptions;
   /** Clock for stage timings. @default performance.now */
   readonly now?: () => number;
   /** Id generator for new messages. @default random ids */
@@ -120,12 +132,14 @@ export const CHAT_PRESET_OPTION_KEYS = {
   generateId: true,
   debug: true,
   model: true,
+  compaction: true,
 } as const satisfies OptionKeys<ChatPresetOptions>;
 
 /** The nested option objects of the chat, ReAct and skill presets. @internal */
 export const CHAT_PRESET_NESTED_OPTIONS = {
   runtimePrompt: { known: PROMPT_RUNTIME_CONTEXT_KEYS },
   prompts: { known: PROMPT_DEFAULT_KEYS },
+  compaction: AUTO_COMPACTION_NESTED_OPTIONS,
 } as const;
 
 /** The effective prompts of a preset: overrides over {@link DEFAULT_PROMPTS}. @internal */
@@ -212,6 +226,7 @@ function historyWindow(options: ChatPresetOptions): HistoryWindow | undefined {
 export function budgetFilters(options: ChatPresetOptions): readonly ContextFilter[] {
   const pinned = options.pinnedRoles === undefined ? {} : { pinnedRoles: options.pinnedRoles };
   const filters: ContextFilter[] = options.sanitizeToolCalls === false ? [] : [new SanitizeToolCallsFilter()];
+  if (options.compaction !== undefined) filters.push(compactionFilter(options, options.compaction));
   if (options.maxMessages !== undefined) {
     filters.push(new MaxMessagesFilter({ maxMessages: options.maxMessages, ...pinned }));
   }
@@ -240,6 +255,24 @@ export function budgetFilters(options: ChatPresetOptions): readonly ContextFilte
     );
   }
   return filters;
+}
+
+/** The automatic compaction step of a chat-family preset, on `maxInputTokens`. */
+function compactionFilter(
+  options: ChatPresetOptions,
+  compaction: AutoCompactionOptions,
+): AutoCompactionFilter {
+  const budget: unknown = options.maxInputTokens;
+  if (typeof budget !== 'number' || !(budget > 0))
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message:
+        'compaction needs maxInputTokens: its trigger and target are fractions of the input budget. Set maxInputTokens (e.g. 100000) or give trigger and target in tokens with a maxInputTokens above them.',
+    });
+  return new AutoCompactionFilter({
+    compactor: new AutoCompactor(compaction, 'preset options.compaction'),
+    budgetTokens: budget,
+  });
 }
 
 /** The pipeline-level options (counter, clock, ids, debug) of a preset. @internal */

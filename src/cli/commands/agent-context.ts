@@ -1,6 +1,7 @@
 import type { AgentSettings } from '../../config/index.js';
 import { createSequentialIdGenerator } from '../../core/index.js';
 import {
+  type AutoCompactionOptions,
   type BuildTrace,
   ContextBuilder,
   ContextError,
@@ -81,6 +82,8 @@ export function agentContext(request: {
   readonly tokenCounter: TokenCounter;
   /** Write oversized tool results to `.ctxloom/tool-results/` as the agent does. @default false */
   readonly writeOffloads?: boolean;
+  /** Automatic compaction of the builds (`build --compact`). @default none */
+  readonly compaction?: AutoCompactionOptions | undefined;
 }): AgentContext {
   const { workspace, agent, budget, tokenCounter } = request;
   const dryRun = request.writeOffloads !== true;
@@ -100,6 +103,7 @@ export function agentContext(request: {
         ...(budget.maxTokens === undefined ? {} : { blockLimit: budget.maxTokens }),
       },
       generateId: createSequentialIdGenerator('ctx'),
+      ...(request.compaction === undefined ? {} : { compaction: request.compaction }),
     });
     const maxMessages =
       budget.maxMessages === undefined ? [] : [new MaxMessagesFilter({ maxMessages: budget.maxMessages })];

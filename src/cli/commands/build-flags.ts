@@ -1,7 +1,7 @@
 import { ContextError } from '../../index.js';
 import { parseIntegerFlag } from '../integer-flag.js';
 import { parseCliArgs } from '../parse-cli-args.js';
-import { STORE_FLAGS } from './session-store-flags.js';
+import { MODEL_FLAGS, STORE_FLAGS } from './session-store-flags.js';
 
 const BUILD_FLAGS = {
   ...STORE_FLAGS,
@@ -21,6 +21,8 @@ const BUILD_FLAGS = {
   config: { type: 'string' },
   json: { type: 'boolean' },
   'no-summary': { type: 'boolean' },
+  compact: { type: 'boolean' },
+  ...MODEL_FLAGS,
 } as const;
 
 /** The parsed flags of `ctxloom build`, and its MESSAGE. */

@@ -2,11 +2,14 @@ import path from 'node:path';
 import { resolveAgentSettings, resolvePrompts } from '../../config/index.js';
 import { createSequentialIdGenerator } from '../../core/index.js';
 import {
+  type AutoCompactionOptions,
   type ChatPresetOptions,
   ContextBuilder,
   ContextError,
   type CtxloomConfig,
+  JsonlSessionStore,
   loadConfig,
+  type SessionStore,
   type TokenCounter,
 } from '../../index.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
@@ -25,7 +28,7 @@ import { BUILD_FORMATS, renderBuildFormat } from './build-formats.js';
 import { BUILD_PRESETS } from './build-presets.js';
 import { COUNTER_TYPES, loadBuildCounter } from './load-build-counter.js';
 import { loadBuildTurn } from './load-build-turn.js';
-import { mustExist } from './session-store-flags.js';
+import { mustExist, openModel, openStore } from './session-store-flags.js';
 import { writeBuildResult } from './write-build-result.js';
 
 const USAGE = `Usage: ctxloom build --workspace DIR [options] MESSAGE
@@ -58,6 +61,11 @@ Options:
   --config FILE          the config file (default: DIR/ctxloom.yaml)
   --json                 print one JSON object: the messages in --format, the sections, totals, decisions
   --no-summary           leave out the token table on stderr
+  --compact              agent, with --session: compact the session automatically when the request
+                         reaches the trigger (the compaction section of ctxloom.yaml), storing the record;
+                         the summariser is the model endpoint: --model-url URL --model NAME [--api-key KEY]
+                         [--timeout-ms N] [--max-retries N] [--retry-delay-ms N] (or CTXLOOM_MODEL_URL,
+                         CTXLOOM_MODEL, CTXLOOM_API_KEY)
 
 Where --session is read from (default: sessionsDir in ctxloom.yaml, else DIR/sessions):
   --sessions DIR | --sqlite PATH | --pg URL [--pg-schema NAME]
@@ -88,10 +96,17 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
     model: settings.model ?? DEFAULT_AGENT_MODEL,
   });
   const options = presetOptions(flags, { config, workspace, tokenCounter });
+  const compaction = await buildCompaction(flags, {
+    config,
+    io,
+    presetName,
+    sessionsDir: settings.sessionsDir,
+  });
   const agent = agentContext({
     workspace,
     agent: settings,
     tokenCounter,
+    compaction: compaction?.options,
     writeOffloads: flags['write-offloads'] === true,
     budget: resolveAgentBudget(
       {
@@ -115,11 +130,13 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
   const sessionKey = turn.sessionKey ?? DEFAULT_SESSION_KEY;
   const builder =
     BUILD_PRESETS[presetName]?.({ options, workspace, agent, sessionKey }) ?? ContextBuilder.forChat(options);
-  const { messages, trace } = await builder.build({
-    ...input,
-    current: flags.message,
-    runtimePrompt: options.runtimePrompt ?? {},
-  });
+  const { messages, trace } = await builder
+    .build({
+      ...input,
+      current: flags.message,
+      runtimePrompt: options.runtimePrompt ?? {},
+    })
+    .finally(() => compaction?.store.close());
   // The sections as `inspect` splits them (a joined system prompt by its parts' token counts).
   const shown = { ...trace, sections: alignedSections(trace, messages, tokenCounter) };
   const problems = presetName === 'agent' ? budgetProblems(trace, agent.budget) : [];
@@ -136,6 +153,53 @@ async function runBuild(args: readonly string[], io: CliIo): Promise<number> {
     budget: agent.budget,
   });
   return EXIT_CODES.ok;
+}
+
+/**
+ * `--compact`: the agent preset compacts the session automatically (the `compaction` section of
+ * ctxloom.yaml, the summariser from the model flags), appending the record to the session's store.
+ * @throws ContextError `INVALID_OPTIONS` without `--session`, with another preset, or without a model endpoint.
+ */
+async function buildCompaction(
+  flags: BuildFlags,
+  sources: {
+    readonly config: CtxloomConfig;
+    readonly io: CliIo;
+    readonly presetName: string;
+    readonly sessionsDir: string;
+  },
+): Promise<
+  | { readonly options: AutoCompactionOptions; readonly store: SessionStore & { close(): Promise<void> } }
+  | undefined
+> {
+  if (flags.compact !== true) return undefined;
+  if (sources.presetName !== 'agent' || flags.session === undefined)
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: `--compact compacts a stored session with the agent preset; add --preset agent and --session KEY (the preset is ${sources.presetName}${flags.session === undefined ? ', no --session' : ''}).`,
+    });
+  const settings = sources.config.compaction ?? {};
+  const summarizer = openModel(flags, sources.io);
+  const usesFlags = (['sessions', 'sqlite', 'pg', 'pg-schema', 'nanobot-config'] as const).some(
+    (name) => flags[name] !== undefined,
+  );
+  const store = usesFlags
+    ? await openStore(flags, sources.io, 'write')
+    : new JsonlSessionStore({ dir: sources.sessionsDir });
+  return {
+    store,
+    options: {
+      summarizer,
+      store,
+      ...(settings.trigger === undefined ? {} : { trigger: settings.trigger }),
+      ...(settings.target === undefined ? {} : { target: settings.target }),
+      ...(settings.minGain === undefined ? {} : { minGain: settings.minGain }),
+      ...(settings.keepRecent === undefined ? {} : { keepRecent: settings.keepRecent }),
+      ...(settings.instructions === undefined ? {} : { instructions: settings.instructions }),
+      ...(settings.maxOutputTokens === undefined ? {} : { maxOutputTokens: settings.maxOutputTokens }),
+      ...(settings.pinTools === undefined ? {} : { pinned: { tools: settings.pinTools } }),
+    },
+  };
 }
 
 /** @throws ContextError `INVALID_OPTIONS` for a flag of the agent preset (window, offloads) with another preset. */
