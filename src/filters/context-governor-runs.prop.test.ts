@@ -278,7 +278,6 @@ describe('ContextGovernor across runs', () => {
     } finally {
       await rm(own, { recursive: true, force: true });
     }
-    console.log('ENG', counts.windowedFirstSteps);
     expect(counts.windowedFirstSteps).toBeGreaterThan(20);
   }, 120_000);
 });
