@@ -51,6 +51,28 @@ export {
   sessionView,
   validateCompactionLineage,
 } from './compaction/index.js';
+export {
+  type AnthropicDeferredToolsOptions,
+  anthropicDeferredTools,
+  type CarryLoadedToolsOptions,
+  carryLoadedTools,
+  createBm25Index,
+  createToolRegistry,
+  DEFERRED_TOOL_MECHANISMS,
+  type DeferredToolCallOutcome,
+  type DeferredToolMechanism,
+  handleDeferredToolCall,
+  LOADED_TOOLS_KEY,
+  neutralDeferredTools,
+  openAIResponsesDeferredTools,
+  openAIToolSearchOutput,
+  readLoadedTools,
+  saveLoadedTools,
+  type ToolRegistry,
+  type ToolRegistryOptions,
+  type ToolSearchMatch,
+  type ToolSearchMode,
+} from './context-tools/index.js';
 export type { CtxloomConfig } from './config/config-schema.js';
 export { createTokenCounter } from './config/create-token-counter.js';
 export { type LoadedConfig, loadConfig } from './config/load-config.js';
