@@ -1,5 +1,6 @@
 import type { JsonObject } from '../core/json.js';
-import { withLoadedTools } from './loaded-tools.js';
+import type { Message } from '../core/message.js';
+import { LOADED_TOOLS_MESSAGE_KEY, withLoadedTools } from './loaded-tools.js';
 import { openAIResponsesToolOf } from './provider-tool-shapes.js';
 import type { ToolSearchMatch } from './search-tools.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -15,6 +16,11 @@ export type OpenAIToolSearchCallItem = {
 export type OpenAIToolSearchOutcome = {
   /** The `tool_search_output` item to append to `input` after the call. */
   readonly item: JsonObject;
+  /**
+   * The item as a ctxloom message (an assistant message holding it as an `openai-responses` provider
+   * part, `metadata.loadedTools` naming what it loaded), for histories kept as ctxloom messages.
+   */
+  readonly message: Message;
   readonly matches: readonly ToolSearchMatch[];
   readonly added: readonly string[];
   readonly loaded: readonly string[];
@@ -39,16 +45,20 @@ export function openAIToolSearchOutput(
   const base = { type: 'tool_search_output', call_id: call.call_id ?? null, execution: 'client', status: 'completed' };
   if (typeof query !== 'string' || query.trim() === '' || (limit !== undefined && typeof limit !== 'number')) {
     const error = `tool_search takes {"query": string, "limit"?: integer}; got ${JSON.stringify(call.arguments)}.`;
-    return { item: { ...base, tools: [] }, matches: [], added: [], loaded: options.loaded, error };
+    const item = { ...base, tools: [] };
+    return { item, message: outputMessage(item, []), matches: [], added: [], loaded: options.loaded, error };
   }
   const result = registry.search(query, typeof limit === 'number' ? { limit } : {});
   if (result.type === 'invalid-query') {
-    return { item: { ...base, tools: [] }, matches: [], added: [], loaded: options.loaded, error: result.message };
+    const item = { ...base, tools: [] };
+    return { item, message: outputMessage(item, []), matches: [], added: [], loaded: options.loaded, error: result.message };
   }
   const names = result.matches.map((match) => match.name);
   const loaded = withLoadedTools(options.loaded, names);
+  const item = openAIToolSearchOutputItem(registry, { callId: call.call_id ?? null, names });
   return {
-    item: openAIToolSearchOutputItem(registry, { callId: call.call_id ?? null, names }),
+    item,
+    message: outputMessage(item, names),
     matches: result.matches,
     added: loaded.slice(options.loaded.length),
     loaded,
@@ -72,6 +82,15 @@ export function openAIToolSearchOutputItem(
       const tool = registry.deferredTool(name);
       return tool === undefined ? [] : [openAIResponsesToolOf(tool)];
     }),
+  };
+}
+
+function outputMessage(item: JsonObject, names: readonly string[]): Message {
+  return {
+    id: `${String(item['call_id'] ?? 'tool-search')}-output`,
+    role: 'assistant',
+    content: [{ type: 'provider', format: 'openai-responses', kind: 'tool_search_output', value: item }],
+    metadata: { [LOADED_TOOLS_MESSAGE_KEY]: names },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../core/tool-definition.js';
 import { type Bm25Index, createBm25Index } from './bm25-index.js';
+import { searchTerms } from './search-terms.js';
 import { toolSearchText } from './tool-search-text.js';
 
 /** How a query is matched: BM25 over the words, or a regular expression. */
@@ -40,7 +41,7 @@ export function createToolSearcher(tools: readonly ToolDefinition[]): ToolSearch
       if (regex !== undefined && regex.type === 'invalid-query') return regex;
       if (regex === undefined) {
         index ??= createBm25Index(texts);
-        return { type: 'matches', mode: 'bm25', matches: index.search(query, limit).map(toMatch) };
+        return { type: 'matches', mode: 'bm25', matches: index.search(withoutStopWords(query), limit).map(toMatch) };
       }
       const found: { readonly name: string; readonly score: number; readonly position: number }[] = [];
       for (const [position, { id, text }] of texts.entries()) {
@@ -54,6 +55,14 @@ export function createToolSearcher(tools: readonly ToolDefinition[]): ToolSearch
       return { type: 'matches', mode: 'regex', matches: ranked };
     },
   };
+}
+
+/** Words too common to rank by ("a", "the", "to" …): left out of a query unless it has nothing else. */
+const STOP_WORDS = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'for', 'from', 'i', 'in', 'is', 'it', 'me', 'my', 'of', 'on', 'or', 'please', 'some', 'that', 'the', 'this', 'to', 'with']);
+
+function withoutStopWords(query: string): string {
+  const kept = searchTerms(query).filter((term) => !STOP_WORDS.has(term));
+  return kept.length === 0 ? query : kept.join(' ');
 }
 
 function toMatch(hit: { readonly id: string; readonly score: number }): ToolSearchMatch {
