@@ -8,9 +8,8 @@ export function searchTerms(text: string): readonly string[] {
   for (const word of text.split(/[^\p{L}\p{N}]+/u)) {
     if (word === '') continue;
     const pieces = word
-      .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
-      .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
-      .replace(/(\p{L})(\p{N})|(\p{N})(\p{L})/gu, (_, a, b, c, d) => `${a ?? c} ${b ?? d}`)
+      .replace(/(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/gu, ' ')
+      .replace(/(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/gu, ' ')
       .split(' ');
     for (const piece of pieces) if (piece !== '') terms.push(piece.toLowerCase());
   }
