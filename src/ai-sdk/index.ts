@@ -21,6 +21,12 @@ export {
 } from './create-prepare-step.js';
 export { type CtxloomMiddlewareOptions, ctxloomMiddleware } from './ctxloom-middleware.js';
 export {
+  DEFERRED_AI_SDK_TOOLS_OPTION_KEYS,
+  type DeferredAiSdkTools,
+  type DeferredAiSdkToolsOptions,
+  deferredAiSdkTools,
+} from './deferred-ai-sdk-tools.js';
+export {
   type FromAiSdkMessagesOptions,
   type FromAiSdkMessagesResult,
   fromAiSdkMessages,
