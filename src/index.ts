@@ -132,6 +132,7 @@ export type { BuildInput } from './pipeline/build-input.js';
 export {
   type BuildResult,
   type BuildTrace,
+  type ToolTokens,
   type SectionTokens,
   type StageTrace,
   type TraceWarning,

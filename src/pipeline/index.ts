@@ -14,6 +14,7 @@ export { BuildInputValidator, checkMessageList } from './build-input-validator.j
 export {
   type BuildResult,
   type BuildTrace,
+  type ToolTokens,
   type SectionTokens,
   type StageTrace,
   type TraceWarning,
