@@ -117,9 +117,9 @@ async function answerCalls(
   let loaded = run.loaded;
   const results: Message[] = [];
   for (const call of run.calls) {
-    const outcome = handleDeferredToolCall(options.registry, call, { mechanism: run.mechanism, loaded });
+    const outcome = handleDeferredToolCall(call, { registry: options.registry, mechanism: run.mechanism, loaded });
     if (outcome.type === 'search') {
-      loaded = await saveLoadedTools(options.store, options.sessionKey, outcome.loaded);
+      loaded = await saveLoadedTools(options.store, { sessionKey: options.sessionKey, names: outcome.loaded });
       results.push(...outcome.messages);
     } else if (outcome.type === 'invalid') {
       results.push(...outcome.messages);
@@ -156,8 +156,8 @@ export async function runOpenAIDeferredAgent(options: DeferredExampleOptions, qu
     const outputs: Message[] = [];
     for (const item of response.output) {
       if (item.type !== 'tool_search_call' || item.execution !== 'client') continue;
-      const outcome = openAIToolSearchOutput(options.registry, item, { loaded: current });
-      current = await saveLoadedTools(options.store, options.sessionKey, outcome.loaded);
+      const outcome = openAIToolSearchOutput(item, { registry: options.registry, loaded: current });
+      current = await saveLoadedTools(options.store, { sessionKey: options.sessionKey, names: outcome.loaded });
       outputs.push(outcome.message);
     }
     if (outputs.length > 0) await appendStamped(options, outputs);

@@ -51,6 +51,9 @@ export {
   sessionView,
   validateCompactionLineage,
 } from './compaction/index.js';
+export type { CtxloomConfig } from './config/config-schema.js';
+export { createTokenCounter } from './config/create-token-counter.js';
+export { type LoadedConfig, loadConfig } from './config/load-config.js';
 export {
   type AnthropicDeferredToolsOptions,
   anthropicDeferredTools,
@@ -73,9 +76,6 @@ export {
   type ToolSearchMatch,
   type ToolSearchMode,
 } from './context-tools/index.js';
-export type { CtxloomConfig } from './config/config-schema.js';
-export { createTokenCounter } from './config/create-token-counter.js';
-export { type LoadedConfig, loadConfig } from './config/load-config.js';
 export type { Decision } from './core/decision.js';
 export {
   AdapterError,
@@ -132,9 +132,9 @@ export type { BuildInput } from './pipeline/build-input.js';
 export {
   type BuildResult,
   type BuildTrace,
-  type ToolTokens,
   type SectionTokens,
   type StageTrace,
+  type ToolTokens,
   type TraceWarning,
   traceDecisions,
 } from './pipeline/build-trace.js';

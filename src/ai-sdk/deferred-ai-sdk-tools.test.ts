@@ -8,9 +8,9 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EAGER_TOOLS, MCP_TOOLS } from '../../test/fixtures/deferred-tools/mcp-tools.js';
-import { createToolRegistry } from '../context-tools/tool-registry.js';
 import { readLoadedTools } from '../context-tools/loaded-tools.js';
 import { saveLoadedTools } from '../context-tools/save-loaded-tools.js';
+import { createToolRegistry } from '../context-tools/tool-registry.js';
 import type { ContextError } from '../core/errors.js';
 import { MemorySessionStore } from '../sessions/memory-session-store.js';
 import { deferredAiSdkTools } from './deferred-ai-sdk-tools.js';
@@ -48,7 +48,14 @@ function scriptedModel(steps: readonly { readonly toolName: string; readonly inp
         content:
           next === undefined
             ? [{ type: 'text' as const, text: 'done' }]
-            : [{ type: 'tool-call' as const, toolCallId: `call-${step}`, toolName: next.toolName, input: JSON.stringify(next.input) }],
+            : [
+                {
+                  type: 'tool-call' as const,
+                  toolCallId: `call-${step}`,
+                  toolName: next.toolName,
+                  input: JSON.stringify(next.input),
+                },
+              ],
         finishReason: { unified: next === undefined ? 'stop' : 'tool-calls', raw: undefined },
         usage: {
           inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
@@ -72,19 +79,28 @@ describe('deferredAiSdkTools in a generateText loop', () => {
       registry,
       tools: aiTools(calls),
       onLoad: async (_, added) => {
-        await saveLoadedTools(store, 's', added);
+        await saveLoadedTools(store, { sessionKey: 's', names: added });
       },
     });
     const { model, seen } = scriptedModel([
       { toolName: 'tool_search', input: { query: 'create a jira issue', limit: 2 } },
       { toolName: 'call_tool', input: { name: 'jira__create_issue', arguments: JIRA_INPUT } },
     ]);
-    const result = await generateText({ model, tools: deferred.tools, prompt: 'File the Safari bug in Jira.', stopWhen: stepCountIs(5) });
+    const result = await generateText({
+      model,
+      tools: deferred.tools,
+      prompt: 'File the Safari bug in Jira.',
+      stopWhen: stepCountIs(5),
+    });
     expect(result.text).toBe('done');
     expect(seen).toHaveLength(3);
     expect(new Set(seen.map((step) => step.tools)).size).toBe(1);
     // Only the eager tool, the search tool and the dispatcher are sent: none of the 60.
-    expect((JSON.parse(seen[0]?.tools ?? '[]') as { name: string }[]).map((entry) => entry.name)).toEqual(['read_file', 'tool_search', 'call_tool']);
+    expect((JSON.parse(seen[0]?.tools ?? '[]') as { name: string }[]).map((entry) => entry.name)).toEqual([
+      'read_file',
+      'tool_search',
+      'call_tool',
+    ]);
     // The search result carried the loaded tool's schema to the model.
     expect(seen[1]?.prompt).toContain('jira__create_issue');
     expect(seen[1]?.prompt).toContain('project_key');
@@ -93,16 +109,33 @@ describe('deferredAiSdkTools in a generateText loop', () => {
     expect(readLoadedTools((await store.load('s')).metadata)).toEqual(deferred.loaded());
 
     // A new loop (a new process) starts from the stored set: the tool runs without a new search.
-    const again = await deferredAiSdkTools({ registry, tools: aiTools(calls), loaded: readLoadedTools((await store.load('s')).metadata) });
-    const second = scriptedModel([{ toolName: 'call_tool', input: { name: 'jira__create_issue', arguments: JIRA_INPUT } }]);
-    await generateText({ model: second.model, tools: again.tools, prompt: 'Once more.', stopWhen: stepCountIs(3) });
+    const again = await deferredAiSdkTools({
+      registry,
+      tools: aiTools(calls),
+      loaded: readLoadedTools((await store.load('s')).metadata),
+    });
+    const second = scriptedModel([
+      { toolName: 'call_tool', input: { name: 'jira__create_issue', arguments: JIRA_INPUT } },
+    ]);
+    await generateText({
+      model: second.model,
+      tools: again.tools,
+      prompt: 'Once more.',
+      stopWhen: stepCountIs(3),
+    });
     expect(calls).toHaveLength(2);
     expect(second.seen[0]?.tools).toBe(seen[0]?.tools);
   });
 
   it('call_tool refuses a tool not loaded yet and arguments its schema rejects; it validates as the AI SDK does', async () => {
     const calls: Call[] = [];
-    const tools = { ...aiTools(calls), read_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => `read ${path}` }) };
+    const tools = {
+      ...aiTools(calls),
+      read_file: tool({
+        inputSchema: z.object({ path: z.string() }),
+        execute: async ({ path }) => `read ${path}`,
+      }),
+    };
     const deferred = await deferredAiSdkTools({ registry, tools, loaded: ['weather__get_forecast'] });
     const { model, seen } = scriptedModel([
       { toolName: 'call_tool', input: { name: 'jira__create_issue', arguments: JIRA_INPUT } },
@@ -120,9 +153,20 @@ describe('deferredAiSdkTools in a generateText loop', () => {
   it('rejects a registry tool without an AI SDK tool, a tool the registry lacks, and unknown options', async () => {
     const calls: Call[] = [];
     const { jira__create_issue: _, ...withoutJira } = aiTools(calls);
-    await expect(deferredAiSdkTools({ registry, tools: withoutJira })).rejects.toThrow(/missing jira__create_issue/);
-    await expect(deferredAiSdkTools({ registry, tools: { ...aiTools(calls), extra: tool({ inputSchema: z.object({}) }) } })).rejects.toThrow(/not in the registry extra/);
-    const error = await deferredAiSdkTools({ registry, tools: aiTools(calls), onload: () => {} } as never).catch((caught: unknown) => caught);
+    await expect(deferredAiSdkTools({ registry, tools: withoutJira })).rejects.toThrow(
+      /missing jira__create_issue/,
+    );
+    await expect(
+      deferredAiSdkTools({
+        registry,
+        tools: { ...aiTools(calls), extra: tool({ inputSchema: z.object({}) }) },
+      }),
+    ).rejects.toThrow(/not in the registry extra/);
+    const error = await deferredAiSdkTools({
+      registry,
+      tools: aiTools(calls),
+      onload: () => {},
+    } as never).catch((caught: unknown) => caught);
     expect((error as ContextError).code).toBe('INVALID_OPTIONS');
   });
 });

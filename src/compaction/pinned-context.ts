@@ -88,7 +88,9 @@ export function isRealUserRequest(message: Message): boolean {
   if (message.role !== 'user' || typeof message.metadata?.[COMPACTION_ID_KEY] === 'string') return false;
   return typeof message.content === 'string'
     ? message.content.trim() !== ''
-    : message.content.some((part) => (part.type === 'text' ? part.text.trim() !== '' : part.type !== 'provider'));
+    : message.content.some((part) =>
+        part.type === 'text' ? part.text.trim() !== '' : part.type !== 'provider',
+      );
 }
 
 function latestUserRequests(units: readonly MessageUnit[], count: number): ReadonlySet<Message> {

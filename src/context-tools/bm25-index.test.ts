@@ -33,7 +33,9 @@ describe('createBm25Index', () => {
   });
 
   it('rejects unknown options and out-of-range parameters', () => {
-    expect((catchError(() => createBm25Index([], { k: 1 } as never)) as ContextError).code).toBe('INVALID_OPTIONS');
+    expect((catchError(() => createBm25Index([], { k: 1 } as never)) as ContextError).code).toBe(
+      'INVALID_OPTIONS',
+    );
     expect((catchError(() => createBm25Index([], { b: 2 })) as ContextError).message).toMatch(/b in 0\.\.1/);
   });
 
@@ -41,17 +43,25 @@ describe('createBm25Index', () => {
     const word = fc.constantFrom('tool', 'weather', 'issue', 'Repo', 'getUser', 'by_id', 'list', 'x1');
     const text = fc.array(word, { maxLength: 8 }).map((words) => words.join(' '));
     fc.assert(
-      fc.property(fc.array(text, { maxLength: 12 }), text, fc.integer({ min: 0, max: 6 }), (texts, query, limit) => {
-        const index = createBm25Index(texts.map((value, position) => ({ id: String(position), text: value })));
-        const hits = index.search(query, limit);
-        expect(hits.length).toBeLessThanOrEqual(limit);
-        const queryTerms = new Set(searchTerms(query));
-        for (const hit of hits) {
-          expect(hit.score).toBeGreaterThan(0);
-          expect(searchTerms(texts[Number(hit.id)] ?? '').some((term) => queryTerms.has(term))).toBe(true);
-        }
-        for (let at = 1; at < hits.length; at++) expect(hits[at - 1]?.score).toBeGreaterThanOrEqual(hits[at]?.score ?? 0);
-      }),
+      fc.property(
+        fc.array(text, { maxLength: 12 }),
+        text,
+        fc.integer({ min: 0, max: 6 }),
+        (texts, query, limit) => {
+          const index = createBm25Index(
+            texts.map((value, position) => ({ id: String(position), text: value })),
+          );
+          const hits = index.search(query, limit);
+          expect(hits.length).toBeLessThanOrEqual(limit);
+          const queryTerms = new Set(searchTerms(query));
+          for (const hit of hits) {
+            expect(hit.score).toBeGreaterThan(0);
+            expect(searchTerms(texts[Number(hit.id)] ?? '').some((term) => queryTerms.has(term))).toBe(true);
+          }
+          for (let at = 1; at < hits.length; at++)
+            expect(hits[at - 1]?.score).toBeGreaterThanOrEqual(hits[at]?.score ?? 0);
+        },
+      ),
     );
   });
 });

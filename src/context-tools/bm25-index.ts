@@ -39,7 +39,10 @@ export type Bm25Index = {
  * over `documents`, terms as {@link searchTerms} splits them. Pure and deterministic.
  * @throws ContextError `INVALID_OPTIONS` for an unknown option, `k1 < 0`, or `b` outside 0..1.
  */
-export function createBm25Index(documents: readonly Bm25Document[], options: Bm25IndexOptions = {}): Bm25Index {
+export function createBm25Index(
+  documents: readonly Bm25Document[],
+  options: Bm25IndexOptions = {},
+): Bm25Index {
   checkOptions(options, { where: 'createBm25Index options', known: BM25_INDEX_OPTION_KEYS });
   const k1 = options.k1 ?? 1.2;
   const b = options.b ?? 0.75;
@@ -64,18 +67,13 @@ export function createBm25Index(documents: readonly Bm25Document[], options: Bm2
     const n = documentFrequency.get(term) ?? 0;
     return Math.log(1 + (total - n + 0.5) / (n + 0.5));
   };
+  const stats = { idf, k1, b, averageLength };
   return {
     search(query, limit) {
       const queryTerms = [...new Set(searchTerms(query))];
       const hits: { readonly id: string; readonly score: number; readonly index: number }[] = [];
-      frequencies.forEach(({ counts, length }, index) => {
-        let score = 0;
-        for (const term of queryTerms) {
-          const frequency = counts.get(term) ?? 0;
-          if (frequency === 0) continue;
-          const norm = averageLength === 0 ? 1 : 1 - b + (b * length) / averageLength;
-          score += (idf(term) * (frequency * (k1 + 1))) / (frequency + k1 * norm);
-        }
+      frequencies.forEach((entry, index) => {
+        const score = bm25Score(queryTerms, { entry, stats });
         const document = documents[index];
         if (score > 0 && document !== undefined) hits.push({ id: document.id, score, index });
       });
@@ -83,4 +81,28 @@ export function createBm25Index(documents: readonly Bm25Document[], options: Bm2
       return hits.slice(0, Math.max(0, limit)).map(({ id, score }) => ({ id, score }));
     },
   };
+}
+
+/** The BM25 score of one document for the query's distinct terms. */
+function bm25Score(
+  queryTerms: readonly string[],
+  run: {
+    readonly entry: { readonly counts: ReadonlyMap<string, number>; readonly length: number };
+    readonly stats: {
+      readonly idf: (term: string) => number;
+      readonly k1: number;
+      readonly b: number;
+      readonly averageLength: number;
+    };
+  },
+): number {
+  const { entry, stats } = run;
+  const norm = stats.averageLength === 0 ? 1 : 1 - stats.b + (stats.b * entry.length) / stats.averageLength;
+  let score = 0;
+  for (const term of queryTerms) {
+    const frequency = entry.counts.get(term) ?? 0;
+    if (frequency > 0)
+      score += (stats.idf(term) * (frequency * (stats.k1 + 1))) / (frequency + stats.k1 * norm);
+  }
+  return score;
 }

@@ -25,7 +25,10 @@ export type CarryLoadedToolsOptions = {
  * summary it follows and the names, so the prefix stays cached from one request to the next.
  * Returns `messages` itself when every loaded tool is visible.
  */
-export function carryLoadedTools(messages: readonly Message[], options: CarryLoadedToolsOptions): readonly Message[] {
+export function carryLoadedTools(
+  messages: readonly Message[],
+  options: CarryLoadedToolsOptions,
+): readonly Message[] {
   const visible = visibleLoadedTools(messages);
   const missing = options.loaded.filter(
     (name) => !visible.has(name) && options.registry.deferredTool(name) !== undefined,
@@ -40,41 +43,51 @@ export function carryLoadedTools(messages: readonly Message[], options: CarryLoa
 /** The names of the deferred tools that some message of `messages` loads, in any mechanism's form. */
 export function visibleLoadedTools(messages: readonly Message[]): ReadonlySet<string> {
   const names = new Set<string>();
-  for (const message of messages) {
-    const listed = message.metadata?.[LOADED_TOOLS_MESSAGE_KEY];
-    if (Array.isArray(listed)) for (const name of listed) if (typeof name === 'string') names.add(name);
-    if (typeof message.content === 'string') continue;
-    for (const part of message.content) {
-      if (part.type !== 'provider') continue;
-      for (const name of loadedByPart(part.format, part.value)) names.add(name);
-    }
-  }
+  for (const message of messages) for (const name of loadedByMessage(message)) names.add(name);
   return names;
 }
 
-function loadedByPart(format: string, value: Readonly<Record<string, unknown>>): readonly string[] {
-  const type = value['type'];
-  if (format === 'anthropic') {
-    if (type === 'tool_reference') return stringsOf([value['tool_name']]);
-    if (type === 'tool_search_tool_result') {
-      const content = value['content'];
-      const references = isObject(content) ? content['tool_references'] : undefined;
-      return Array.isArray(references) ? stringsOf(references.map((entry) => fieldOf(entry, 'tool_name'))) : [];
-    }
-    if (type === 'tool_addition') return stringsOf([additionName(value['tool'])]);
-    if (type === 'compaction') {
+function loadedByMessage(message: Message): readonly string[] {
+  const listed = message.metadata?.[LOADED_TOOLS_MESSAGE_KEY];
+  const fromMetadata = Array.isArray(listed) ? stringsOf(listed) : [];
+  if (typeof message.content === 'string') return fromMetadata;
+  const fromParts = message.content.flatMap((part) =>
+    part.type !== 'provider'
+      ? []
+      : part.format === 'anthropic'
+        ? loadedByAnthropicBlock(part.value)
+        : part.format === 'openai-responses' && part.value['type'] === 'tool_search_output'
+          ? namesOf(part.value['tools'], 'name')
+          : [],
+  );
+  return [...fromMetadata, ...fromParts];
+}
+
+/** The tools an Anthropic block loads: a `tool_reference`, a search result, a `tool_addition`, a compaction's `tool_changes`. */
+function loadedByAnthropicBlock(value: Readonly<Record<string, unknown>>): readonly string[] {
+  switch (value['type']) {
+    case 'tool_reference':
+      return stringsOf([value['tool_name']]);
+    case 'tool_search_tool_result':
+      return namesOf(fieldOf(value['content'], 'tool_references'), 'tool_name');
+    case 'tool_addition':
+      return stringsOf([additionName(value['tool'])]);
+    case 'compaction': {
       const changes = value['tool_changes'];
       if (!Array.isArray(changes)) return [];
       return stringsOf(
-        changes.map((change) => (fieldOf(change, 'type') === 'tool_addition' ? additionName(fieldOf(change, 'tool')) : undefined)),
+        changes.map((change) =>
+          fieldOf(change, 'type') === 'tool_addition' ? additionName(fieldOf(change, 'tool')) : undefined,
+        ),
       );
     }
+    default:
+      return [];
   }
-  if (format === 'openai-responses' && type === 'tool_search_output') {
-    const tools = value['tools'];
-    return Array.isArray(tools) ? stringsOf(tools.map((tool) => fieldOf(tool, 'name'))) : [];
-  }
-  return [];
+}
+
+function namesOf(list: unknown, key: string): readonly string[] {
+  return Array.isArray(list) ? stringsOf(list.map((entry) => fieldOf(entry, key))) : [];
 }
 
 function additionName(tool: unknown): unknown {
@@ -129,20 +142,26 @@ function carryMessages(
             type: 'provider' as const,
             format: 'openai-responses',
             kind: 'tool_search_call',
-            value: { type: 'tool_search_call', call_id: id, execution: 'client', status: 'completed', arguments: JSON.parse(args) },
+            value: {
+              type: 'tool_search_call',
+              call_id: id,
+              execution: 'client',
+              status: 'completed',
+              arguments: JSON.parse(args),
+            },
           },
           {
             type: 'provider' as const,
             format: 'openai-responses',
             kind: 'tool_search_output',
-            value: openAIToolSearchOutputItem(registry, { callId: id, names }),
+            value: openAIToolSearchOutputItem({ registry, callId: id, names }),
           },
         ]),
       },
     ];
   }
   const results = calls.flatMap(({ id, name, arguments: args, names }) =>
-    searchResultMessages(registry, { call: { id, name, arguments: args }, names, mechanism }),
+    searchResultMessages({ registry, call: { id, name, arguments: args }, names, mechanism }),
   );
   return [
     {

@@ -11,7 +11,11 @@
  * - `openai-tool-search`: OpenAI Responses' client-executed `tool_search` tool; the model's
  *   `tool_search_call` is answered by a `tool_search_output` item listing the loaded tools.
  */
-export type DeferredToolMechanism = 'neutral' | 'anthropic-tool-search' | 'anthropic-inline' | 'openai-tool-search';
+export type DeferredToolMechanism =
+  | 'neutral'
+  | 'anthropic-tool-search'
+  | 'anthropic-inline'
+  | 'openai-tool-search';
 
 /** Every {@link DeferredToolMechanism}. */
 export const DEFERRED_TOOL_MECHANISMS: readonly DeferredToolMechanism[] = [

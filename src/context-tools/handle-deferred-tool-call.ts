@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { ContentPart, Message, ToolCall } from '../core/message.js';
 import type { DeferredToolMechanism } from './deferred-tool-mechanism.js';
 import { LOADED_TOOLS_MESSAGE_KEY, withLoadedTools } from './loaded-tools.js';
@@ -25,10 +26,18 @@ export type DeferredToolCallOutcome =
 
 /** Options of {@link handleDeferredToolCall}. */
 export type HandleDeferredToolCallOptions = {
+  readonly registry: ToolRegistry;
   readonly mechanism: DeferredToolMechanism;
   /** The deferred tools loaded so far (the session's: `readLoadedTools`). */
   readonly loaded: readonly string[];
 };
+
+/** The known keys of {@link HandleDeferredToolCallOptions}. */
+export const HANDLE_DEFERRED_TOOL_CALL_OPTION_KEYS = {
+  registry: true,
+  mechanism: true,
+  loaded: true,
+} as const satisfies OptionKeys<HandleDeferredToolCallOptions>;
 
 /**
  * Handles one tool call of the model for a {@link ToolRegistry}: runs a search (loading its matches,
@@ -38,32 +47,42 @@ export type HandleDeferredToolCallOptions = {
  * the caller. Pure: the caller stores the new `loaded` set.
  */
 export function handleDeferredToolCall(
-  registry: ToolRegistry,
   call: ToolCall,
   options: HandleDeferredToolCallOptions,
 ): DeferredToolCallOutcome {
-  if (call.name === registry.searchTool.name) return search(registry, call, options);
+  checkOptions(options, {
+    where: 'handleDeferredToolCall options',
+    known: HANDLE_DEFERRED_TOOL_CALL_OPTION_KEYS,
+  });
+  const { registry } = options;
+  if (call.name === registry.searchTool.name) return search(call, options);
   if (call.name === registry.callTool.name && options.mechanism === 'neutral') {
     const input = parseObject(call.arguments);
     const name = input?.['name'];
     const args = input?.['arguments'];
     if (typeof name !== 'string' || typeof args !== 'object' || args === null || Array.isArray(args)) {
-      return invalid(call, `${call.name} takes {"name": string, "arguments": object}; got ${truncate(call.arguments)}.`);
+      return invalid(
+        call,
+        `${call.name} takes {"name": string, "arguments": object}; got ${truncate(call.arguments)}.`,
+      );
     }
     if (registry.tools.some((tool) => tool.name === name)) {
       return { type: 'call', call: { id: call.id, name, arguments: JSON.stringify(args) } };
     }
-    const refusal = notLoaded(registry, name, options.loaded);
+    const refusal = notLoaded(name, options);
     if (refusal !== undefined) return invalid(call, refusal);
     return { type: 'call', call: { id: call.id, name, arguments: JSON.stringify(args) } };
   }
   if (registry.deferredTool(call.name) !== undefined && !options.loaded.includes(call.name)) {
-    return invalid(call, notLoaded(registry, call.name, options.loaded) ?? '');
+    return invalid(call, notLoaded(call.name, options) ?? '');
   }
   return { type: 'other' };
 }
 
-function notLoaded(registry: ToolRegistry, name: string, loaded: readonly string[]): string | undefined {
+function notLoaded(
+  name: string,
+  { registry, loaded }: { readonly registry: ToolRegistry; readonly loaded: readonly string[] },
+): string | undefined {
   if (registry.deferredTool(name) === undefined) {
     return `There is no tool named "${name}". Search for one with ${registry.searchTool.name}.`;
   }
@@ -73,15 +92,16 @@ function notLoaded(registry: ToolRegistry, name: string, loaded: readonly string
   return undefined;
 }
 
-function search(
-  registry: ToolRegistry,
-  call: ToolCall,
-  options: HandleDeferredToolCallOptions,
-): DeferredToolCallOutcome {
+function search(call: ToolCall, options: HandleDeferredToolCallOptions): DeferredToolCallOutcome {
+  const { registry } = options;
   const input = parseObject(call.arguments);
   const query = input?.['query'];
   const limit = input?.['limit'];
-  if (typeof query !== 'string' || query.trim() === '' || (limit !== undefined && typeof limit !== 'number')) {
+  if (
+    typeof query !== 'string' ||
+    query.trim() === '' ||
+    (limit !== undefined && typeof limit !== 'number')
+  ) {
     return invalid(
       call,
       `${call.name} takes {"query": string, "limit"?: integer}; got ${truncate(call.arguments)}.`,
@@ -97,7 +117,7 @@ function search(
     matches: result.matches,
     added,
     loaded,
-    messages: searchResultMessages(registry, { call, names, mechanism: options.mechanism }),
+    messages: searchResultMessages({ registry, call, names, mechanism: options.mechanism }),
   };
 }
 
@@ -106,11 +126,13 @@ function search(
  * compaction: `carryLoadedTools`).
  * @internal
  */
-export function searchResultMessages(
-  registry: ToolRegistry,
-  run: { readonly call: ToolCall; readonly names: readonly string[]; readonly mechanism: DeferredToolMechanism },
-): readonly Message[] {
-  const { call, names, mechanism } = run;
+export function searchResultMessages(run: {
+  readonly registry: ToolRegistry;
+  readonly call: ToolCall;
+  readonly names: readonly string[];
+  readonly mechanism: DeferredToolMechanism;
+}): readonly Message[] {
+  const { registry, call, names, mechanism } = run;
   const metadata = { [LOADED_TOOLS_MESSAGE_KEY]: names };
   const definitions = names.flatMap((name) => registry.deferredTool(name) ?? []);
   const base = { role: 'tool' as const, toolCallId: call.id, name: call.name, metadata };
@@ -144,7 +166,13 @@ export function searchResultMessages(
         kind: 'tool_reference',
         value: { type: 'tool_reference', tool_name: name },
       }));
-      return [{ ...base, id: `${call.id}-result`, content: [{ type: 'text', text: `Loaded: ${listed}.` }, ...references] }];
+      return [
+        {
+          ...base,
+          id: `${call.id}-result`,
+          content: [{ type: 'text', text: `Loaded: ${listed}.` }, ...references],
+        },
+      ];
     }
     case 'anthropic-inline':
       return [
@@ -158,7 +186,10 @@ export function searchResultMessages(
               type: 'provider',
               format: 'anthropic',
               kind: 'tool_addition',
-              value: { type: 'tool_addition', tool: { type: 'tool_definition', definition: anthropicToolOf(definition) } },
+              value: {
+                type: 'tool_addition',
+                tool: { type: 'tool_definition', definition: anthropicToolOf(definition) },
+              },
             }),
           ),
         },

@@ -24,16 +24,28 @@ export {
 export { DEFERRED_TOOL_MECHANISMS, type DeferredToolMechanism } from './deferred-tool-mechanism.js';
 export {
   type DeferredToolCallOutcome,
+  HANDLE_DEFERRED_TOOL_CALL_OPTION_KEYS,
   type HandleDeferredToolCallOptions,
   handleDeferredToolCall,
 } from './handle-deferred-tool-call.js';
-export { LOADED_TOOLS_KEY, LOADED_TOOLS_MESSAGE_KEY, readLoadedTools, withLoadedTools } from './loaded-tools.js';
 export {
+  LOADED_TOOLS_KEY,
+  LOADED_TOOLS_MESSAGE_KEY,
+  readLoadedTools,
+  withLoadedTools,
+} from './loaded-tools.js';
+export {
+  OPENAI_TOOL_SEARCH_OUTPUT_OPTION_KEYS,
   type OpenAIToolSearchCallItem,
   type OpenAIToolSearchOutcome,
+  type OpenAIToolSearchOutputOptions,
   openAIToolSearchOutput,
 } from './openai-tool-search-output.js';
-export { saveLoadedTools } from './save-loaded-tools.js';
+export {
+  SAVE_LOADED_TOOLS_OPTION_KEYS,
+  type SaveLoadedToolsOptions,
+  saveLoadedTools,
+} from './save-loaded-tools.js';
 export { searchTerms } from './search-terms.js';
 export {
   createToolSearcher,
@@ -43,10 +55,10 @@ export {
   type ToolSearchMode,
   type ToolSearchResult,
 } from './search-tools.js';
-export { toolSearchText } from './tool-search-text.js';
 export {
   createToolRegistry,
   TOOL_REGISTRY_OPTION_KEYS,
   type ToolRegistry,
   type ToolRegistryOptions,
 } from './tool-registry.js';
+export { toolSearchText } from './tool-search-text.js';

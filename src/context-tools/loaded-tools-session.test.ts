@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { requestOf, runDeferredScript } from '../../test/fixtures/deferred-tools/drive-deferred-conversation.js';
+import {
+  requestOf,
+  runDeferredScript,
+} from '../../test/fixtures/deferred-tools/drive-deferred-conversation.js';
 import { EAGER_TOOLS, MCP_TOOLS } from '../../test/fixtures/deferred-tools/mcp-tools.js';
 import { appendCompaction, compactHistory, sessionView } from '../compaction/index.js';
 import type { Message } from '../core/message.js';
@@ -35,11 +38,11 @@ describe('loaded tools are part of the session', () => {
   it('saveLoadedTools adds names once, in load order, and writes nothing when nothing is new', async () => {
     const store = new MemorySessionStore();
     await store.append('s', [{ id: 'u', role: 'user', content: 'hi' }]);
-    expect(await saveLoadedTools(store, 's', ['b', 'a', 'b'])).toEqual(['b', 'a']);
+    expect(await saveLoadedTools(store, { sessionKey: 's', names: ['b', 'a', 'b'] })).toEqual(['b', 'a']);
     const before = (await store.load('s')).updatedAt;
-    expect(await saveLoadedTools(store, 's', ['a'])).toEqual(['b', 'a']);
+    expect(await saveLoadedTools(store, { sessionKey: 's', names: ['a'] })).toEqual(['b', 'a']);
     expect((await store.load('s')).updatedAt).toBe(before);
-    expect(await saveLoadedTools(store, 's', ['c'])).toEqual(['b', 'a', 'c']);
+    expect(await saveLoadedTools(store, { sessionKey: 's', names: ['c'] })).toEqual(['b', 'a', 'c']);
     expect(readLoadedTools((await store.load('s')).metadata)).toEqual(['b', 'a', 'c']);
     expect(readLoadedTools({ [LOADED_TOOLS_KEY]: 'not a list' })).toEqual([]);
   });
@@ -51,8 +54,8 @@ describe('loaded tools are part of the session', () => {
     const two = new JsonlSessionStore({ dir });
     await one.append('s', [{ id: 'u', role: 'user', content: 'hi' }]);
     await Promise.all([
-      ...['a', 'b', 'c'].map((name) => saveLoadedTools(one, 's', [name])),
-      ...['x', 'y', 'z'].map((name) => saveLoadedTools(two, 's', [name])),
+      ...['a', 'b', 'c'].map((name) => saveLoadedTools(one, { sessionKey: 's', names: [name] })),
+      ...['x', 'y', 'z'].map((name) => saveLoadedTools(two, { sessionKey: 's', names: [name] })),
     ]);
     const loaded = readLoadedTools((await new JsonlSessionStore({ dir }).load('s')).metadata);
     expect([...loaded].sort()).toEqual(['a', 'b', 'c', 'x', 'y', 'z']);
@@ -72,7 +75,7 @@ describe('loaded tools are part of the session', () => {
         content: `Turn ${index}: ${'details of the follow-up work '.repeat(20)}`,
       }));
       await writer.append('s', [...run.history, ...later]);
-      await saveLoadedTools(writer, 's', run.loaded);
+      await saveLoadedTools(writer, { sessionKey: 's', names: run.loaded });
       const compacted = await compactHistory([...run.history, ...later], {
         summarizer: createScriptedSummarizer('faithful'),
         keepRecent: 400,
@@ -100,14 +103,30 @@ describe('loaded tools are part of the session', () => {
       const pins = compacted.record.pinned?.length ?? 0;
       expect(carried[summaryAt + pins + 1]?.id).toMatch(/^ctxloom-carry-/);
       // The tools bytes do not change, and a loaded tool still runs.
-      expect(JSON.stringify(requestOf(registry, mechanism, { history: carried, loaded }).tools)).toBe(toolsBytes);
+      expect(JSON.stringify(requestOf(registry, mechanism, { history: carried, loaded }).tools)).toBe(
+        toolsBytes,
+      );
       const direct = { id: 'after', name: 'weather__get_forecast', arguments: '{"location":"Oslo"}' };
-      const call = mechanism === 'neutral' ? { ...direct, name: 'call_tool', arguments: '{"name":"weather__get_forecast","arguments":{"location":"Oslo"}}' } : direct;
-      expect(handleDeferredToolCall(registry, call, { mechanism, loaded }).type).toBe(mechanism === 'neutral' ? 'call' : 'other');
+      const call =
+        mechanism === 'neutral'
+          ? {
+              ...direct,
+              name: 'call_tool',
+              arguments: '{"name":"weather__get_forecast","arguments":{"location":"Oslo"}}',
+            }
+          : direct;
+      expect(handleDeferredToolCall(call, { registry: registry, mechanism, loaded }).type).toBe(
+        mechanism === 'neutral' ? 'call' : 'other',
+      );
       // Next turn: the carry's bytes are the same, so the prefix through it stays cached.
       await writer.append('s', [{ id: 'next', role: 'user', content: 'And Berlin?' }]);
       const next = await new JsonlSessionStore({ dir }).load('s');
-      const nextCarried = carryLoadedTools(sessionView(next.messages, sessionCompactions(next)), { registry, mechanism, loaded: readLoadedTools(next.metadata), records: sessionCompactions(next) });
+      const nextCarried = carryLoadedTools(sessionView(next.messages, sessionCompactions(next)), {
+        registry,
+        mechanism,
+        loaded: readLoadedTools(next.metadata),
+        records: sessionCompactions(next),
+      });
       expect(nextCarried.slice(0, carried.length)).toEqual(carried);
     },
   );
@@ -121,7 +140,11 @@ describe('loaded tools are part of the session', () => {
         fc.boolean(),
         (mechanism, loaded, dropSearches) => {
           const { history } = runDeferredScript(registry, mechanism);
-          const view = dropSearches ? history.filter((message) => !message.id.startsWith('call-0') && !message.id.startsWith('call-2')) : history;
+          const view = dropSearches
+            ? history.filter(
+                (message) => !message.id.startsWith('call-0') && !message.id.startsWith('call-2'),
+              )
+            : history;
           const snapshot = JSON.stringify(view);
           const carried = carryLoadedTools(view, { registry, mechanism, loaded });
           expect(JSON.stringify(view)).toBe(snapshot);

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { JsonObject } from '../core/json.js';
 import type { Message } from '../core/message.js';
 import { LOADED_TOOLS_MESSAGE_KEY, withLoadedTools } from './loaded-tools.js';
@@ -11,6 +12,19 @@ export type OpenAIToolSearchCallItem = {
   readonly call_id?: string | null;
   readonly arguments: unknown;
 };
+
+/** Options of {@link openAIToolSearchOutput}. */
+export type OpenAIToolSearchOutputOptions = {
+  readonly registry: ToolRegistry;
+  /** The deferred tools loaded so far (the session's: `readLoadedTools`). */
+  readonly loaded: readonly string[];
+};
+
+/** The known keys of {@link OpenAIToolSearchOutputOptions}. */
+export const OPENAI_TOOL_SEARCH_OUTPUT_OPTION_KEYS = {
+  registry: true,
+  loaded: true,
+} as const satisfies OptionKeys<OpenAIToolSearchOutputOptions>;
 
 /** What {@link openAIToolSearchOutput} returns. */
 export type OpenAIToolSearchOutcome = {
@@ -35,15 +49,28 @@ export type OpenAIToolSearchOutcome = {
  * matches as function tools. Pure: the caller stores `loaded`.
  */
 export function openAIToolSearchOutput(
-  registry: ToolRegistry,
   call: OpenAIToolSearchCallItem,
-  options: { readonly loaded: readonly string[] },
+  options: OpenAIToolSearchOutputOptions,
 ): OpenAIToolSearchOutcome {
+  checkOptions(options, {
+    where: 'openAIToolSearchOutput options',
+    known: OPENAI_TOOL_SEARCH_OUTPUT_OPTION_KEYS,
+  });
+  const { registry } = options;
   const args = typeof call.arguments === 'string' ? parse(call.arguments) : call.arguments;
   const query = isObject(args) ? args['query'] : undefined;
   const limit = isObject(args) ? args['limit'] : undefined;
-  const base = { type: 'tool_search_output', call_id: call.call_id ?? null, execution: 'client', status: 'completed' };
-  if (typeof query !== 'string' || query.trim() === '' || (limit !== undefined && typeof limit !== 'number')) {
+  const base = {
+    type: 'tool_search_output',
+    call_id: call.call_id ?? null,
+    execution: 'client',
+    status: 'completed',
+  };
+  if (
+    typeof query !== 'string' ||
+    query.trim() === '' ||
+    (limit !== undefined && typeof limit !== 'number')
+  ) {
     const error = `tool_search takes {"query": string, "limit"?: integer}; got ${JSON.stringify(call.arguments)}.`;
     const item = { ...base, tools: [] };
     return { item, message: outputMessage(item, []), matches: [], added: [], loaded: options.loaded, error };
@@ -51,11 +78,18 @@ export function openAIToolSearchOutput(
   const result = registry.search(query, typeof limit === 'number' ? { limit } : {});
   if (result.type === 'invalid-query') {
     const item = { ...base, tools: [] };
-    return { item, message: outputMessage(item, []), matches: [], added: [], loaded: options.loaded, error: result.message };
+    return {
+      item,
+      message: outputMessage(item, []),
+      matches: [],
+      added: [],
+      loaded: options.loaded,
+      error: result.message,
+    };
   }
   const names = result.matches.map((match) => match.name);
   const loaded = withLoadedTools(options.loaded, names);
-  const item = openAIToolSearchOutputItem(registry, { callId: call.call_id ?? null, names });
+  const item = openAIToolSearchOutputItem({ registry, callId: call.call_id ?? null, names });
   return {
     item,
     message: outputMessage(item, names),
@@ -69,10 +103,12 @@ export function openAIToolSearchOutput(
  * The `tool_search_output` item listing `names` as function tools.
  * @internal
  */
-export function openAIToolSearchOutputItem(
-  registry: ToolRegistry,
-  run: { readonly callId: string | null; readonly names: readonly string[] },
-): JsonObject {
+export function openAIToolSearchOutputItem(run: {
+  readonly registry: ToolRegistry;
+  readonly callId: string | null;
+  readonly names: readonly string[];
+}): JsonObject {
+  const { registry } = run;
   return {
     type: 'tool_search_output',
     call_id: run.callId,

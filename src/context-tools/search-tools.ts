@@ -28,7 +28,10 @@ export const MAX_TOOL_SEARCH_PATTERN_LENGTH = 200;
  * text, tools whose name matches first; any other query is words, ranked by BM25. `mode` forces one.
  */
 export type ToolSearcher = {
-  search(query: string, options: { readonly limit: number; readonly mode?: ToolSearchMode }): ToolSearchResult;
+  search(
+    query: string,
+    options: { readonly limit: number; readonly mode?: ToolSearchMode },
+  ): ToolSearchResult;
 };
 
 /** Builds the {@link ToolSearcher} of `tools` (its BM25 index is built once). */
@@ -41,11 +44,15 @@ export function createToolSearcher(tools: readonly ToolDefinition[]): ToolSearch
       if (regex !== undefined && regex.type === 'invalid-query') return regex;
       if (regex === undefined) {
         index ??= createBm25Index(texts);
-        return { type: 'matches', mode: 'bm25', matches: index.search(withoutStopWords(query), limit).map(toMatch) };
+        return {
+          type: 'matches',
+          mode: 'bm25',
+          matches: index.search(withoutStopWords(query), limit).map(toMatch),
+        };
       }
       const found: { readonly name: string; readonly score: number; readonly position: number }[] = [];
       for (const [position, { id, text }] of texts.entries()) {
-        const score = matchScore(regex.pattern, id, text);
+        const score = matchScore(regex.pattern, { name: id, text });
         if (score > 0) found.push({ name: id, score, position });
       }
       const ranked = found
@@ -58,7 +65,33 @@ export function createToolSearcher(tools: readonly ToolDefinition[]): ToolSearch
 }
 
 /** Words too common to rank by ("a", "the", "to" …): left out of a query unless it has nothing else. */
-const STOP_WORDS = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'for', 'from', 'i', 'in', 'is', 'it', 'me', 'my', 'of', 'on', 'or', 'please', 'some', 'that', 'the', 'this', 'to', 'with']);
+const STOP_WORDS = new Set([
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'be',
+  'for',
+  'from',
+  'i',
+  'in',
+  'is',
+  'it',
+  'me',
+  'my',
+  'of',
+  'on',
+  'or',
+  'please',
+  'some',
+  'that',
+  'the',
+  'this',
+  'to',
+  'with',
+]);
 
 function withoutStopWords(query: string): string {
   const kept = searchTerms(query).filter((term) => !STOP_WORDS.has(term));
@@ -69,11 +102,11 @@ function toMatch(hit: { readonly id: string; readonly score: number }): ToolSear
   return { name: hit.id, score: hit.score };
 }
 
-function matchScore(pattern: RegExp, name: string, text: string): number {
+function matchScore(pattern: RegExp, tool: { readonly name: string; readonly text: string }): number {
   pattern.lastIndex = 0;
-  if (pattern.test(name)) return 2;
+  if (pattern.test(tool.name)) return 2;
   pattern.lastIndex = 0;
-  return pattern.test(text) ? 1 : 0;
+  return pattern.test(tool.text) ? 1 : 0;
 }
 
 const REGEX_QUERY = /^\/(.*)\/([a-z]*)$/s;
@@ -81,7 +114,10 @@ const REGEX_QUERY = /^\/(.*)\/([a-z]*)$/s;
 function parseRegexQuery(
   query: string,
   isForced: boolean,
-): { readonly type: 'regex'; readonly pattern: RegExp } | { readonly type: 'invalid-query'; readonly message: string } | undefined {
+):
+  | { readonly type: 'regex'; readonly pattern: RegExp }
+  | { readonly type: 'invalid-query'; readonly message: string }
+  | undefined {
   const written = REGEX_QUERY.exec(query);
   if (written === null && !isForced) return undefined;
   const source = written?.[1] ?? query;

@@ -44,7 +44,10 @@ export type ToolRegistry = {
   /** The deferred tool of that name, if any. */
   deferredTool(name: string): ToolDefinition | undefined;
   /** Searches the deferred tools (at most `limit`, default and cap {@link ToolRegistry.maxResults}). */
-  search(query: string, options?: { readonly limit?: number; readonly mode?: ToolSearchMode }): ToolSearchResult;
+  search(
+    query: string,
+    options?: { readonly limit?: number; readonly mode?: ToolSearchMode },
+  ): ToolSearchResult;
 };
 
 /**

@@ -7,11 +7,12 @@ import type { ToolDefinition } from '../core/tool-definition.js';
 export function toolSearchText(tool: ToolDefinition): string {
   const lines = [tool.name];
   if (tool.description !== undefined) lines.push(tool.description);
-  collectParameters(tool.parameters, lines, 0);
+  collectParameters(tool.parameters, { lines, depth: 0 });
   return lines.join('\n');
 }
 
-function collectParameters(schema: unknown, lines: string[], depth: number): void {
+function collectParameters(schema: unknown, run: { readonly lines: string[]; readonly depth: number }): void {
+  const { lines, depth } = run;
   if (depth > 8 || typeof schema !== 'object' || schema === null) return;
   const properties = (schema as { readonly properties?: unknown }).properties;
   if (typeof properties === 'object' && properties !== null) {
@@ -19,8 +20,8 @@ function collectParameters(schema: unknown, lines: string[], depth: number): voi
       lines.push(name);
       const description = (property as { readonly description?: unknown } | null)?.description;
       if (typeof description === 'string') lines.push(description);
-      collectParameters(property, lines, depth + 1);
+      collectParameters(property, { lines, depth: depth + 1 });
     }
   }
-  collectParameters((schema as { readonly items?: unknown }).items, lines, depth + 1);
+  collectParameters((schema as { readonly items?: unknown }).items, { lines, depth: depth + 1 });
 }

@@ -52,7 +52,9 @@ describe.skipIf(!existsSync(CHROMIUM))('inspector page: tools', () => {
     );
     expect(await page.locator('#loaded-tools').textContent()).toBe('Loaded by the model: jira__create_issue');
     expect(await page.locator('#tools tr[data-tool]').count()).toBe(67);
-    expect(await page.locator('#tools tr[data-state="deferred, loaded"]').getAttribute('data-tool')).toBe('jira__create_issue');
+    expect(await page.locator('#tools tr[data-state="deferred, loaded"]').getAttribute('data-tool')).toBe(
+      'jira__create_issue',
+    );
     expect(await page.locator('#tools tr[data-tool="tool_search"] td').nth(2).textContent()).toBe('sent');
     expect(errors).toEqual([]);
   });

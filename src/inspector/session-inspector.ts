@@ -5,6 +5,7 @@ import {
   type BuildTrace,
   ContextError,
   type Message,
+  readLoadedTools,
   type SessionRecord,
   type SessionStore,
   type SessionSummary,
@@ -12,7 +13,6 @@ import {
   type ToolDefinition,
   type ToolTokens,
   type TraceWarning,
-  readLoadedTools,
   VolatileContentCheck,
 } from '../index.js';
 import { type RecordedRequest, type RequestRecordStore, readRecordedRequests } from '../recorder/index.js';
@@ -213,7 +213,8 @@ export class SessionInspector {
       ...pick(this.#options),
     });
     const stored = request.record?.messages ?? request.replayed.history;
-    const toolCosts = trace.tools ?? (request.record === undefined ? [] : await this.#recordedToolCosts(request));
+    const toolCosts =
+      trace.tools ?? (request.record === undefined ? [] : await this.#recordedToolCosts(request));
     return {
       key: request.key,
       storedMessages: stored.length,
@@ -236,7 +237,10 @@ export class SessionInspector {
   }
 
   /** The per-tool tokens of the session's last recorded request that has them (none when the log cannot be read). */
-  async #recordedToolCosts(request: { readonly key: string; readonly signal?: AbortSignal }): Promise<readonly ToolTokens[]> {
+  async #recordedToolCosts(request: {
+    readonly key: string;
+    readonly signal?: AbortSignal;
+  }): Promise<readonly ToolTokens[]> {
     try {
       const recorded = await this.recordedRequests(request.key, signalOf(request));
       for (let index = recorded.length - 1; index >= 0; index -= 1) {

@@ -453,7 +453,9 @@ function isMessageList(value: readonly Message[] | ProviderResult): value is rea
 
 /** The per-tool rows of the trace: each sent tool, then each deferred one, counted alone. */
 function toolTokenRows(counter: TokenCounter, input: BuildInput): readonly ToolTokens[] {
-  const sent = (input.tools ?? []).map((tool): ToolTokens => ({ name: tool.name, tokens: counter.countTools([tool]) }));
+  const sent = (input.tools ?? []).map(
+    (tool): ToolTokens => ({ name: tool.name, tokens: counter.countTools([tool]) }),
+  );
   const deferred = (input.deferredTools ?? []).map(
     (tool): ToolTokens => ({ name: tool.name, tokens: counter.countTools([tool]), deferred: true }),
   );

@@ -14,9 +14,9 @@ export { BuildInputValidator, checkMessageList } from './build-input-validator.j
 export {
   type BuildResult,
   type BuildTrace,
-  type ToolTokens,
   type SectionTokens,
   type StageTrace,
+  type ToolTokens,
   type TraceWarning,
   traceDecisions,
 } from './build-trace.js';

@@ -38,7 +38,10 @@ function options(baseURL: string, store: SessionStore, ran: string[]): DeferredE
 /** Compacts the whole session but its newest few tokens (the searches that loaded tools go into the summary). */
 async function compactSession(store: SessionStore): Promise<void> {
   const session = await store.load('agent');
-  const result = await compactHistory(session.messages, { summarizer: createScriptedSummarizer('faithful'), keepRecent: 30 });
+  const result = await compactHistory(session.messages, {
+    summarizer: createScriptedSummarizer('faithful'),
+    keepRecent: 30,
+  });
   if (result.record === undefined) throw new Error(result.detail);
   await appendCompaction(store, { sessionKey: 'agent', record: result.record });
 }
@@ -50,10 +53,33 @@ describe('deferred tools with the official SDK clients (docs/deferred-tools.md)'
       const state: { first?: string } = {};
       const server = await startScriptedAnthropicServer(
         [
-          { kind: 'reply', content: [{ type: 'tool_use', id: 'toolu_1', name: 'tool_search', input: { query: 'create a jira issue', limit: 1 } }] },
-          { kind: 'reply', content: [{ type: 'tool_use', id: 'toolu_2', name: 'jira__create_issue', input: JIRA }] },
+          {
+            kind: 'reply',
+            content: [
+              {
+                type: 'tool_use',
+                id: 'toolu_1',
+                name: 'tool_search',
+                input: { query: 'create a jira issue', limit: 1 },
+              },
+            ],
+          },
+          {
+            kind: 'reply',
+            content: [{ type: 'tool_use', id: 'toolu_2', name: 'jira__create_issue', input: JIRA }],
+          },
           { kind: 'reply', content: [{ type: 'text', text: 'Filed ENG-101.' }] },
-          { kind: 'reply', content: [{ type: 'tool_use', id: 'toolu_3', name: 'jira__create_issue', input: { ...JIRA, summary: 'Again' } }] },
+          {
+            kind: 'reply',
+            content: [
+              {
+                type: 'tool_use',
+                id: 'toolu_3',
+                name: 'jira__create_issue',
+                input: { ...JIRA, summary: 'Again' },
+              },
+            ],
+          },
           { kind: 'reply', content: [{ type: 'text', text: 'Filed ENG-102.' }] },
         ],
         { check: (body) => anthropicDeferredToolViolations(body, state) },
@@ -62,7 +88,9 @@ describe('deferred tools with the official SDK clients (docs/deferred-tools.md)'
         const store = new MemorySessionStore();
         const ran: string[] = [];
         const run = { ...options(server.origin, store, ran), mechanism };
-        expect(await runAnthropicDeferredAgent(run, 'File the Safari checkout bug in Jira.')).toBe('Filed ENG-101.');
+        expect(await runAnthropicDeferredAgent(run, 'File the Safari checkout bug in Jira.')).toBe(
+          'Filed ENG-101.',
+        );
         expect(readLoadedTools((await store.load('agent')).metadata)).toEqual(['jira__create_issue']);
         await compactSession(store);
         expect(await runAnthropicDeferredAgent(run, 'File another one.')).toBe('Filed ENG-102.');
@@ -73,7 +101,9 @@ describe('deferred tools with the official SDK clients (docs/deferred-tools.md)'
         const afterCompaction = JSON.stringify(server.requests[3]?.['messages']);
         expect(afterCompaction).not.toContain('"id":"toolu_1"');
         expect(afterCompaction).toContain('ctxloom-carry-');
-        expect(afterCompaction).toMatch(mechanism === 'anthropic-inline' ? /"tool_addition"/ : /"tool_reference"/);
+        expect(afterCompaction).toMatch(
+          mechanism === 'anthropic-inline' ? /"tool_addition"/ : /"tool_reference"/,
+        );
       } finally {
         await server.close();
       }
@@ -96,17 +126,62 @@ describe('deferred tools with the official SDK clients (docs/deferred-tools.md)'
 
   it('openai Responses client: tool_search_call answered with tool_search_output; after a compaction the tool still runs', async () => {
     const server = await startScriptedToolSearchServer([
-      [{ type: 'tool_search_call', id: 'ts_1', call_id: 'search-1', execution: 'client', status: 'completed', arguments: { query: 'create a jira issue', limit: 1 } }],
-      [{ type: 'function_call', id: 'fc_1', call_id: 'call-1', name: 'jira__create_issue', arguments: JSON.stringify(JIRA), status: 'completed' }],
-      [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Filed ENG-101.', annotations: [] }] }],
-      [{ type: 'function_call', id: 'fc_2', call_id: 'call-2', name: 'jira__create_issue', arguments: JSON.stringify(JIRA), status: 'completed' }],
-      [{ type: 'message', id: 'msg_2', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Filed ENG-102.', annotations: [] }] }],
+      [
+        {
+          type: 'tool_search_call',
+          id: 'ts_1',
+          call_id: 'search-1',
+          execution: 'client',
+          status: 'completed',
+          arguments: { query: 'create a jira issue', limit: 1 },
+        },
+      ],
+      [
+        {
+          type: 'function_call',
+          id: 'fc_1',
+          call_id: 'call-1',
+          name: 'jira__create_issue',
+          arguments: JSON.stringify(JIRA),
+          status: 'completed',
+        },
+      ],
+      [
+        {
+          type: 'message',
+          id: 'msg_1',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'Filed ENG-101.', annotations: [] }],
+        },
+      ],
+      [
+        {
+          type: 'function_call',
+          id: 'fc_2',
+          call_id: 'call-2',
+          name: 'jira__create_issue',
+          arguments: JSON.stringify(JIRA),
+          status: 'completed',
+        },
+      ],
+      [
+        {
+          type: 'message',
+          id: 'msg_2',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'Filed ENG-102.', annotations: [] }],
+        },
+      ],
     ]);
     try {
       const store = new MemorySessionStore();
       const ran: string[] = [];
       const run = options(server.baseURL, store, ran);
-      expect(await runOpenAIDeferredAgent(run, 'File the Safari checkout bug in Jira.')).toBe('Filed ENG-101.');
+      expect(await runOpenAIDeferredAgent(run, 'File the Safari checkout bug in Jira.')).toBe(
+        'Filed ENG-101.',
+      );
       expect(readLoadedTools((await store.load('agent')).metadata)).toEqual(['jira__create_issue']);
       await compactSession(store);
       expect(await runOpenAIDeferredAgent(run, 'File another one.')).toBe('Filed ENG-102.');

@@ -22,7 +22,7 @@ export async function recordDeferredRequest(workspace: string): Promise<void> {
   const { config } = await loadConfig({ dir: workspace, optional: true });
   const settings = resolveAgentSettings(config, workspace);
   const store = new JsonlSessionStore({ dir: settings.sessionsDir });
-  await saveLoadedTools(store, 'cli:direct', ['jira__create_issue']);
+  await saveLoadedTools(store, { sessionKey: 'cli:direct', names: ['jira__create_issue'] });
   const registry = createToolRegistry({ tools: EAGER_TOOLS, deferred: MCP_TOOLS });
   const builder = ContextBuilder.forAgent({
     workspace,

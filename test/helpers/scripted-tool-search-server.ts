@@ -34,13 +34,18 @@ export async function startScriptedToolSearchServer(
     }
     const body = JSON.parse(text || '{}') as Record<string, unknown>;
     requests.push(body);
-    const problems = [...responsesInputViolations(body['input']), ...responsesDeferredToolViolations(body, state)];
+    const problems = [
+      ...responsesInputViolations(body['input']),
+      ...responsesDeferredToolViolations(body, state),
+    ];
     violations.push(problems);
     const output = queue.shift();
     if (problems.length > 0 || output === undefined) {
-      response
-        .writeHead(problems.length > 0 ? 400 : 500, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ error: { message: problems.join('; ') || 'script exhausted', type: 'invalid_request_error' } }));
+      response.writeHead(problems.length > 0 ? 400 : 500, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          error: { message: problems.join('; ') || 'script exhausted', type: 'invalid_request_error' },
+        }),
+      );
       return;
     }
     response.writeHead(200, { 'content-type': 'application/json' }).end(
@@ -51,7 +56,13 @@ export async function startScriptedToolSearchServer(
         status: 'completed',
         model: 'gpt-scripted',
         output,
-        usage: { input_tokens: 11, output_tokens: 7, total_tokens: 18, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+        usage: {
+          input_tokens: 11,
+          output_tokens: 7,
+          total_tokens: 18,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens_details: { reasoning_tokens: 0 },
+        },
       }),
     );
   });

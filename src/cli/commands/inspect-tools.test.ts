@@ -30,7 +30,9 @@ describe('ctxloom inspect: tools', () => {
     expect(stdout).toMatch(/jira__create_issue +[\d,]+ +deferred, loaded/);
     expect(stdout).toContain('… 52 more');
     expect(stdout).toContain('Loaded deferred tools (1): jira__create_issue');
-    const json = JSON.parse((await run(workspace, ['inspect', '--session', 'cli:direct', '--json'])).stdout) as {
+    const json = JSON.parse(
+      (await run(workspace, ['inspect', '--session', 'cli:direct', '--json'])).stdout,
+    ) as {
       tools: { name: string; tokens: number; deferred?: boolean }[];
       loadedTools: string[];
     };

@@ -33,7 +33,9 @@ tokens, a grid of cells coloured by category, one line per category (each system
 bootstrap file, tool schemas, history, the current message, reserved output, free space), warnings
 about the largest single items and about volatile bytes in the cached prefix (UUIDs, timestamps to
 the second, temp paths; and, when the request recorder logged the session, what differs from the
-last request sent), and the decisions of the build (dropped, offloaded, compacted, …).
+last request sent), the decisions of the build (dropped, offloaded, compacted, …), and, when the
+request recorder logged the session's tools, each tool's tokens (deferred tools, offered through tool
+search and not sent, marked) with the deferred tools the model loaded.
 
 Options:
   --workspace DIR        the agent workspace (default: the current folder)
@@ -238,7 +240,7 @@ const numberFormat = new Intl.NumberFormat('en-US');
  * model loaded, then the other deferred ones, the largest first in each; at most `limit` rows), and
  * the deferred tools the model loaded; empty when there is nothing to show.
  */
-export function renderToolCosts(result: Pick<SessionInspection, 'toolCosts' | 'loadedTools'>, limit = 15): string {
+function renderToolCosts(result: Pick<SessionInspection, 'toolCosts' | 'loadedTools'>, limit = 15): string {
   const { toolCosts, loadedTools } = result;
   if (toolCosts.length === 0 && loadedTools.length === 0) return '';
   const loaded = new Set(loadedTools);
@@ -247,7 +249,9 @@ export function renderToolCosts(result: Pick<SessionInspection, 'toolCosts' | 'l
   const sum = (tools: typeof toolCosts): number => tools.reduce((total, tool) => total + tool.tokens, 0);
   const lines = [
     `Tools: ${sent.length} sent (${numberFormat.format(sum(sent))} tokens)${
-      deferred.length === 0 ? '' : `, ${deferred.length} deferred (${numberFormat.format(sum(deferred))} tokens not sent)`
+      deferred.length === 0
+        ? ''
+        : `, ${deferred.length} deferred (${numberFormat.format(sum(deferred))} tokens not sent)`
     }`,
   ];
   // The sent tools first, then the loaded deferred ones, then the rest; the largest first in each.
@@ -262,7 +266,8 @@ export function renderToolCosts(result: Pick<SessionInspection, 'toolCosts' | 'l
     lines.push(`  ${tool.name.padEnd(width)}  ${numberFormat.format(tool.tokens).padStart(7)}${state}`);
   }
   if (toolCosts.length > shown.length) lines.push(`  … ${toolCosts.length - shown.length} more`);
-  if (loadedTools.length > 0) lines.push(`Loaded deferred tools (${loadedTools.length}): ${loadedTools.join(', ')}`);
+  if (loadedTools.length > 0)
+    lines.push(`Loaded deferred tools (${loadedTools.length}): ${loadedTools.join(', ')}`);
   return `${lines.join('\n')}\n`;
 }
 
