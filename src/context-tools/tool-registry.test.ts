@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { EAGER_TOOLS, MCP_TOOLS } from '../../test/fixtures/deferred-tools/mcp-tools.js';
+import { fromAnthropicMessages } from '../adapters/index.js';
 import type { ContextError } from '../core/errors.js';
 import { MemorySessionStore } from '../sessions/memory-session-store.js';
 import { catchError } from '../testing/catch-error.js';
+import { visibleLoadedTools } from './carry-loaded-tools.js';
+import { anthropicDeferredTools } from './deferred-request-tools.js';
 import { handleDeferredToolCall } from './handle-deferred-tool-call.js';
 import { openAIToolSearchOutput } from './openai-tool-search-output.js';
 import { saveLoadedTools } from './save-loaded-tools.js';
@@ -252,5 +255,38 @@ describe('handleDeferredToolCall', () => {
     await expect(saveLoadedTools(store, { sessionKey: 's', names: [], name: 'x' } as never)).rejects.toThrow(
       /Unknown option/,
     );
+  });
+
+  it("reads what Anthropic's server-side search loaded from the response, and offers its server tool when asked", () => {
+    const answer = fromAnthropicMessages({
+      messages: [
+        {
+          role: 'assistant',
+          content: [
+            {
+              type: 'server_tool_use',
+              id: 'srvtoolu_1',
+              name: 'tool_search_tool_regex',
+              input: { query: 'jira' },
+            },
+            {
+              type: 'tool_search_tool_result',
+              tool_use_id: 'srvtoolu_1',
+              content: {
+                type: 'tool_search_tool_search_result',
+                tool_references: [{ type: 'tool_reference', tool_name: 'jira__create_issue' }],
+              },
+            },
+          ],
+        },
+      ],
+    }).messages;
+    expect([...visibleLoadedTools(answer)]).toEqual(['jira__create_issue']);
+    const tools = anthropicDeferredTools(registry, { serverSearch: 'regex' });
+    expect(tools.filter((tool) => tool['defer_loading'] === true)).toHaveLength(60);
+    expect(tools).toContainEqual({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' });
+    expect(
+      anthropicDeferredTools(registry, { mechanism: 'anthropic-inline' }).map((tool) => tool['name']),
+    ).toEqual([...EAGER_TOOLS.map((tool) => tool.name), 'tool_search']);
   });
 });
