@@ -7,15 +7,19 @@ import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { AGENT_SYSTEM_PROMPT } from '../../test/fixtures/deferred-tools/drive-deferred-conversation.js';
 import { EAGER_TOOLS, MCP_TOOLS } from '../../test/fixtures/deferred-tools/mcp-tools.js';
+import { openAIPromptCacheRequest, simulatePromptCache } from '../cache/index.js';
 import { readLoadedTools } from '../context-tools/loaded-tools.js';
 import { saveLoadedTools } from '../context-tools/save-loaded-tools.js';
 import { createToolRegistry } from '../context-tools/tool-registry.js';
 import type { ContextError } from '../core/errors.js';
 import { MemorySessionStore } from '../sessions/memory-session-store.js';
+import { TiktokenTokenCounter } from '../tokens/index.js';
 import { deferredAiSdkTools } from './deferred-ai-sdk-tools.js';
 
 const registry = createToolRegistry({ tools: EAGER_TOOLS.slice(0, 1), deferred: MCP_TOOLS });
+const counter = await TiktokenTokenCounter.create({ encoding: 'o200k_base' });
 
 type Call = { readonly name: string; readonly input: unknown };
 
@@ -89,12 +93,28 @@ describe('deferredAiSdkTools in a generateText loop', () => {
     const result = await generateText({
       model,
       tools: deferred.tools,
+      system: AGENT_SYSTEM_PROMPT,
       prompt: 'File the Safari bug in Jira.',
       stopWhen: stepCountIs(5),
     });
     expect(result.text).toBe('done');
     expect(seen).toHaveLength(3);
     expect(new Set(seen.map((step) => step.tools)).size).toBe(1);
+    // The simulated prompt cache (OpenAI's prefix rules) serves every tools block of steps 2 and 3.
+    const requests = seen.map((step, index) =>
+      openAIPromptCacheRequest(
+        { tools: JSON.parse(step.tools) as object[], messages: JSON.parse(step.prompt) as object[] },
+        { tokenCounter: counter, at: index * 1_000 },
+      ),
+    );
+    const simulation = simulatePromptCache(requests, { provider: 'openai' });
+    for (const [index, request] of requests.entries()) {
+      if (index === 0) continue;
+      const toolTokens = request.blocks
+        .filter((block) => block.area === 'tools')
+        .reduce((sum, block) => sum + block.tokens, 0);
+      expect(simulation.requests[index]?.cacheReadTokens ?? 0).toBeGreaterThanOrEqual(toolTokens);
+    }
     // Only the eager tool, the search tool and the dispatcher are sent: none of the 60.
     expect((JSON.parse(seen[0]?.tools ?? '[]') as { name: string }[]).map((entry) => entry.name)).toEqual([
       'read_file',

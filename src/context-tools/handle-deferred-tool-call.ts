@@ -155,7 +155,10 @@ export function searchResultMessages(run: {
           id: `${call.id}-result`,
           content: JSON.stringify({
             loaded: definitions,
-            usage: `Call a loaded tool with ${registry.callTool.name}({"name": <tool name>, "arguments": {...}}).`,
+            usage:
+              mechanism === 'neutral'
+                ? `Call a loaded tool with ${registry.callTool.name}({"name": <tool name>, "arguments": {...}}).`
+                : 'Call a loaded tool by its name.',
           }),
         },
       ];
