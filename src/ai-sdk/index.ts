@@ -11,6 +11,7 @@ export type { AiSdkOrigin, AiSdkOrigins } from './ai-sdk-origins.js';
 export type { AiSdkStepTrace } from './ai-sdk-step-trace.js';
 export type { AiSdkSystem } from './ai-sdk-system.js';
 export { type AiSdkToolSet, aiSdkToolDefinitions } from './ai-sdk-tool-definitions.js';
+export { type AiSdkToolSearchFunction, aiSdkToolSearch } from './ai-sdk-tool-search.js';
 export { aiSdkUsage } from './ai-sdk-usage.js';
 export {
   type AiSdkStepLike,
