@@ -57,13 +57,33 @@ export type { CtxloomConfig } from './config/config-schema.js';
 export { createTokenCounter } from './config/create-token-counter.js';
 export { type LoadedConfig, loadConfig } from './config/load-config.js';
 export {
+  type AnthropicDeferredToolsOptions,
   anthropicContextTools,
+  anthropicDeferredTools,
+  type CarryLoadedToolsOptions,
   type ContextToolName,
   type ContextToolResult,
   type ContextTools,
   type CreateContextToolsOptions,
+  carryLoadedTools,
+  createBm25Index,
   createContextTools,
+  createToolRegistry,
+  DEFERRED_TOOL_MECHANISMS,
+  type DeferredToolCallOutcome,
+  type DeferredToolMechanism,
+  handleDeferredToolCall,
+  LOADED_TOOLS_KEY,
+  neutralDeferredTools,
   openAIContextTools,
+  openAIResponsesDeferredTools,
+  openAIToolSearchOutput,
+  readLoadedTools,
+  saveLoadedTools,
+  type ToolRegistry,
+  type ToolRegistryOptions,
+  type ToolSearchMatch,
+  type ToolSearchMode,
 } from './context-tools/index.js';
 export type { Decision } from './core/decision.js';
 export {
@@ -124,6 +144,7 @@ export {
   type BuildTrace,
   type SectionTokens,
   type StageTrace,
+  type ToolTokens,
   type TraceWarning,
   traceDecisions,
 } from './pipeline/build-trace.js';

@@ -11,6 +11,7 @@ export type { AiSdkOrigin, AiSdkOrigins } from './ai-sdk-origins.js';
 export type { AiSdkStepTrace } from './ai-sdk-step-trace.js';
 export type { AiSdkSystem } from './ai-sdk-system.js';
 export { type AiSdkToolSet, aiSdkToolDefinitions } from './ai-sdk-tool-definitions.js';
+export { type AiSdkToolSearchFunction, aiSdkToolSearch } from './ai-sdk-tool-search.js';
 export { aiSdkUsage } from './ai-sdk-usage.js';
 export { type ContextToolSet, type ContextToolSetOutput, contextToolSet } from './context-tool-set.js';
 export {
@@ -21,6 +22,12 @@ export {
   type PrepareStepArguments,
 } from './create-prepare-step.js';
 export { type CtxloomMiddlewareOptions, ctxloomMiddleware } from './ctxloom-middleware.js';
+export {
+  DEFERRED_AI_SDK_TOOLS_OPTION_KEYS,
+  type DeferredAiSdkTools,
+  type DeferredAiSdkToolsOptions,
+  deferredAiSdkTools,
+} from './deferred-ai-sdk-tools.js';
 export {
   type FromAiSdkMessagesOptions,
   type FromAiSdkMessagesResult,

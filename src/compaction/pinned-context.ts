@@ -80,12 +80,17 @@ export function capPins(
   return { kept: pins.filter((pin) => !dropped.has(pin)), dropped: [...dropped] };
 }
 
-/** A user message a person wrote: not a summary, not blank. */
+/**
+ * A user message a person wrote: not a summary, not blank, not only provider parts (a user message of
+ * Anthropic `tool_addition` blocks that loaded deferred tools is no request).
+ */
 export function isRealUserRequest(message: Message): boolean {
   if (message.role !== 'user' || typeof message.metadata?.[COMPACTION_ID_KEY] === 'string') return false;
   return typeof message.content === 'string'
     ? message.content.trim() !== ''
-    : message.content.some((part) => part.type !== 'text' || part.text.trim() !== '');
+    : message.content.some((part) =>
+        part.type === 'text' ? part.text.trim() !== '' : part.type !== 'provider',
+      );
 }
 
 function latestUserRequests(units: readonly MessageUnit[], count: number): ReadonlySet<Message> {

@@ -157,6 +157,10 @@ function renderContext(key, data, compactions) {
   main.appendChild(sections);
   main.appendChild(el('h3', {}, ['Trace']));
   main.appendChild(el('div', { class: 'scroll-x' }, [trace(data.trace)]));
+  if (data.toolCosts.length || data.loadedTools.length) {
+    main.appendChild(el('h3', { id: 'tools-title' }, ['Tools']));
+    main.appendChild(toolsTable(data.toolCosts, data.loadedTools));
+  }
   main.appendChild(el('h3', { id: 'history-title' }, ['Stored history and what the model receives']));
   main.appendChild(statusLine(data.statusCounts));
   main.appendChild(searchBox(key));
@@ -330,6 +334,25 @@ function trace(t) {
   table.appendChild(el('tr', {}, [el('td', { colspan: '3' }, ['Total (messages + ' + fmt(t.toolTokens) + ' tool-schema tokens, counter ' + t.tokenCounter + ')']),
     el('td', { class: 'num' }, [fmt(t.totalTokens)]), el('td', {}, []), el('td', {}, [])]));
   return table;
+}
+function toolsTable(costs, loadedTools) {
+  var loaded = {}; loadedTools.forEach(function (name) { loaded[name] = true; });
+  var sent = costs.filter(function (t) { return !t.deferred; });
+  var deferred = costs.filter(function (t) { return t.deferred; });
+  var sum = function (list) { return list.reduce(function (total, t) { return total + t.tokens; }, 0); };
+  var box = el('section', { id: 'tools' }, []);
+  var summary = 'Sent: ' + fmt(sent.length) + ' tools, ' + fmt(sum(sent)) + ' tokens';
+  if (deferred.length) summary += ' · deferred (not sent): ' + fmt(deferred.length) + ' tools, ' + fmt(sum(deferred)) + ' tokens';
+  box.appendChild(el('p', { id: 'tools-summary' }, [summary]));
+  if (loadedTools.length) box.appendChild(el('p', { id: 'loaded-tools' }, ['Loaded by the model: ' + loadedTools.join(', ')]));
+  var table = el('table', {}, [el('tr', {}, ['Tool', 'Tokens', 'State'].map(function (h) { return el('th', {}, [h]); }))]);
+  var rank = function (t) { return !t.deferred ? 0 : loaded[t.name] ? 1 : 2; };
+  costs.slice().sort(function (a, b) { return rank(a) - rank(b) || b.tokens - a.tokens; }).forEach(function (t) {
+    var status = !t.deferred ? 'sent' : loaded[t.name] ? 'deferred, loaded' : 'deferred';
+    table.appendChild(el('tr', { 'data-tool': t.name, 'data-state': status }, [el('td', {}, [t.name]), el('td', { class: 'num' }, [fmt(t.tokens)]), el('td', {}, [status])]));
+  });
+  box.appendChild(el('div', { class: 'scroll-x' }, [table]));
+  return box;
 }
 function renderTimeline(key, data) {
   var main = clear($('session'));

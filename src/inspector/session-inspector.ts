@@ -7,11 +7,13 @@ import {
   ContextError,
   describeCompactions,
   type Message,
+  readLoadedTools,
   type SessionRecord,
   type SessionStore,
   type SessionSummary,
   type TokenCounter,
   type ToolDefinition,
+  type ToolTokens,
   type TraceWarning,
   VolatileContentCheck,
 } from '../index.js';
@@ -44,6 +46,8 @@ export type SessionInspectorOptions = {
   readonly replay?: (record: SessionRecord) => ReplayedSession;
   /** The tool definitions sent with the request. @default [] */
   readonly tools?: readonly ToolDefinition[];
+  /** Deferred tools (offered through tool search, not sent), listed with their cost. @default [] */
+  readonly deferredTools?: readonly ToolDefinition[];
   /** The model's context window. */
   readonly contextWindowTokens: number;
   /** Tokens reserved for the answer. @default 0 */
@@ -90,6 +94,13 @@ export type SessionInspection = {
   readonly messages: readonly Message[];
   readonly trace: BuildTrace;
   readonly diff: HistoryDiff;
+  /** The deferred tools the model loaded in this session (its metadata: `saveLoadedTools`), in load order. */
+  readonly loadedTools: readonly string[];
+  /**
+   * Each tool's tokens: the build's (`trace.tools`) when the inspector was given tools, else those
+   * of the session's last recorded request that listed them; empty when neither knows any.
+   */
+  readonly toolCosts: readonly ToolTokens[];
 };
 
 /**
@@ -195,13 +206,14 @@ export class SessionInspector {
     readonly message?: string;
     readonly signal?: AbortSignal;
   }): Promise<SessionInspection> {
-    const { tools = [] } = this.#options;
+    const { tools = [], deferredTools = [] } = this.#options;
     const builder = this.#options.createBuilder(request.key);
     const built = await builder.build({
       ...request.replayed.input,
       sessionKey: request.key,
       history: request.replayed.history,
       tools,
+      ...(deferredTools.length === 0 ? {} : { deferredTools }),
       ...(request.message === undefined ? {} : { current: request.message }),
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     });
@@ -216,6 +228,8 @@ export class SessionInspector {
       ...pick(this.#options),
     });
     const stored = request.record?.messages ?? request.replayed.history;
+    const toolCosts =
+      trace.tools ?? (request.record === undefined ? [] : await this.#recordedToolCosts(request));
     return {
       key: request.key,
       storedMessages: stored.length,
@@ -232,7 +246,28 @@ export class SessionInspector {
         decisions: inspection.decisions,
         lastConsolidated: request.record?.lastConsolidated ?? 0,
       }),
+      loadedTools: readLoadedTools(request.record?.metadata ?? {}),
+      toolCosts,
     };
+  }
+
+  /** The per-tool tokens of the session's last recorded request that has them (none when the log cannot be read). */
+  async #recordedToolCosts(request: {
+    readonly key: string;
+    readonly signal?: AbortSignal;
+  }): Promise<readonly ToolTokens[]> {
+    try {
+      const recorded = await this.recordedRequests(request.key, signalOf(request));
+      for (let index = recorded.length - 1; index >= 0; index -= 1) {
+        const costs = recorded[index]?.toolCosts;
+        if (costs !== undefined) return costs;
+      }
+      return [];
+    } catch (error) {
+      const failure = toContextError(error);
+      if (failure.code === 'ABORTED') throw failure;
+      return [];
+    }
   }
 
   /**

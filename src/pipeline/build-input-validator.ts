@@ -174,7 +174,8 @@ function inputIssue(
   return (
     stringList(input['media'], 'media') ??
     runtimeContextIssue(input['runtimeContext']) ??
-    toolsIssue(input['tools']) ??
+    toolsIssue(input['tools'], 'tools') ??
+    toolsIssue(input['deferredTools'], 'deferredTools') ??
     optionalString(input['toolsDescription'], 'toolsDescription') ??
     optionalString(input['sessionKey'], 'sessionKey') ??
     summaryIssue(input['summary']) ??
@@ -234,13 +235,13 @@ function runtimeContextIssue(value: unknown): ShapeIssue | undefined {
   return undefined;
 }
 
-function toolsIssue(value: unknown): ShapeIssue | undefined {
+function toolsIssue(value: unknown, field: 'tools' | 'deferredTools'): ShapeIssue | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value))
-    return { path: 'tools', expected: 'an array of tool definitions', received: describeValue(value) };
+    return { path: field, expected: 'an array of tool definitions', received: describeValue(value) };
   for (let index = 0; index < value.length; index += 1) {
     const tool: unknown = value[index];
-    const path = `tools[${index}]`;
+    const path = `${field}[${index}]`;
     if (!isRecord(tool))
       return {
         path,

@@ -73,6 +73,12 @@ export type BuildInput = {
   readonly runtimeContext?: readonly RuntimeContextBlock[];
   /** The tool definitions that will be sent with the request (counted against the budget). */
   readonly tools?: readonly ToolDefinition[];
+  /**
+   * Deferred tools: offered through tool search and not sent in full (see `createToolRegistry` in
+   * `ctxloom/context-tools`). Not counted against the budget nor in `totalTokens`; the trace lists
+   * each with what it would cost if it were sent (`BuildTrace.tools`, `deferred: true`).
+   */
+  readonly deferredTools?: readonly ToolDefinition[];
   /** A pre-formatted tool description for `ToolsDescProvider`. */
   readonly toolsDescription?: string;
   /** Run-time prompt switches. */

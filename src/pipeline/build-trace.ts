@@ -57,6 +57,17 @@ export type TraceWarning = {
   readonly details?: Readonly<Record<string, unknown>>;
 };
 
+/**
+ * The cost of one tool definition: its JSON counted alone (the rows add up to about `toolTokens`,
+ * give or take the list's brackets and commas). A deferred tool (`BuildInput.deferredTools`) is not
+ * sent: its row says what it would cost if it were.
+ */
+export type ToolTokens = {
+  readonly name: string;
+  readonly tokens: number;
+  readonly deferred?: true;
+};
+
 /** What a build did and why: the input of the CLI grid and the inspector. */
 export type BuildTrace = {
   readonly stages: readonly StageTrace[];
@@ -64,6 +75,11 @@ export type BuildTrace = {
   readonly sections: readonly SectionTokens[];
   /** Tokens of the tool definitions sent with the request. */
   readonly toolTokens: number;
+  /**
+   * Tokens of each tool definition, the sent ones in request order, then the deferred ones; absent
+   * when the build had no tools.
+   */
+  readonly tools?: readonly ToolTokens[];
   /** Tokens of the final messages plus the tool definitions. */
   readonly totalTokens: number;
   /** The counter used. */

@@ -11,7 +11,7 @@ import type { BuildCheck, BuildCheckRequest } from './build-check.js';
 import type { BuildInput } from './build-input.js';
 import { BuildInputValidator } from './build-input-validator.js';
 import { BuildMemo } from './build-memo.js';
-import type { BuildResult, BuildTrace, StageTrace, TraceWarning } from './build-trace.js';
+import type { BuildResult, BuildTrace, StageTrace, ToolTokens, TraceWarning } from './build-trace.js';
 import type { BuildContext, ContextFilter, MessageProvider, ProviderResult } from './contracts.js';
 import { findContextLoss, isContextLossWarning } from './find-context-loss.js';
 import type { RequestObserver } from './request-observer.js';
@@ -261,6 +261,7 @@ export class ContextPipeline {
       final: { messages, tokens: sent.tokens, tokensAt: sent.tokensAt },
     });
     const toolTokens = this.tokenCounter.countTools(run.input.tools ?? []);
+    const tools = toolTokenRows(this.tokenCounter, run.input);
     const warnings = [
       ...findContextLoss({
         before: initial,
@@ -274,6 +275,7 @@ export class ContextPipeline {
       stages: stageTraces(run.drafts, { figures, initial }),
       sections: sent.sections,
       toolTokens,
+      ...(tools.length === 0 ? {} : { tools }),
       totalTokens: sent.tokens + toolTokens,
       tokenCounter: this.tokenCounter.id,
       tokenCounterKind: this.tokenCounter.kind ?? 'estimate',
@@ -449,4 +451,15 @@ function checkRequest(messages: readonly Message[], input: BuildInput): BuildChe
 
 function isMessageList(value: readonly Message[] | ProviderResult): value is readonly Message[] {
   return Array.isArray(value);
+}
+
+/** The per-tool rows of the trace: each sent tool, then each deferred one, counted alone. */
+function toolTokenRows(counter: TokenCounter, input: BuildInput): readonly ToolTokens[] {
+  const sent = (input.tools ?? []).map(
+    (tool): ToolTokens => ({ name: tool.name, tokens: counter.countTools([tool]) }),
+  );
+  const deferred = (input.deferredTools ?? []).map(
+    (tool): ToolTokens => ({ name: tool.name, tokens: counter.countTools([tool]), deferred: true }),
+  );
+  return [...sent, ...deferred];
 }

@@ -16,6 +16,7 @@ export {
   type BuildTrace,
   type SectionTokens,
   type StageTrace,
+  type ToolTokens,
   type TraceWarning,
   traceDecisions,
 } from './build-trace.js';

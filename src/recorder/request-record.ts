@@ -1,6 +1,6 @@
 import type { Decision } from '../core/decision.js';
 import type { Message } from '../core/message.js';
-import type { SectionTokens, TraceWarning } from '../pipeline/build-trace.js';
+import type { SectionTokens, ToolTokens, TraceWarning } from '../pipeline/build-trace.js';
 import type { ObservedRequestSource } from '../pipeline/request-observer.js';
 
 /** The version of the record format; a breaking change to the lines adds a new one. */
@@ -67,6 +67,8 @@ export type RequestRecord = {
   readonly warnings?: readonly TraceWarning[];
   /** The names of the tools sent. */
   readonly tools: readonly string[];
+  /** Each tool's tokens, deferred ones marked (the trace's `tools`), when the build had tools. */
+  readonly toolCosts?: readonly ToolTokens[];
   /** One entry per message built, in order. */
   readonly messageHashes: readonly RecordedMessageHash[];
   /** The messages built, in ctxloom form (left out when the recorder's `includeMessages` is false). */

@@ -47,6 +47,7 @@ export function toRequestRecord(request: ObservedRequest, options: ToRequestReco
     counts: countDecisions(decisions),
     ...(trace.warnings === undefined ? {} : { warnings: trace.warnings }),
     tools: request.tools.map((tool) => tool.name),
+    ...(trace.tools === undefined ? {} : { toolCosts: trace.tools }),
     messageHashes: request.messages.map((message) => {
       const section = sectionOf(message);
       return {

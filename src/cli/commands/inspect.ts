@@ -33,7 +33,9 @@ tokens, a grid of cells coloured by category, one line per category (each system
 bootstrap file, tool schemas, history, the current message, reserved output, free space), warnings
 about the largest single items and about volatile bytes in the cached prefix (UUIDs, timestamps to
 the second, temp paths; and, when the request recorder logged the session, what differs from the
-last request sent), and the decisions of the build (dropped, offloaded, compacted, …).
+last request sent), the decisions of the build (dropped, offloaded, compacted, …), and, when the
+request recorder logged the session's tools, each tool's tokens (deferred tools, offered through tool
+search and not sent, marked) with the deferred tools the model loaded.
 
 Options:
   --workspace DIR        the agent workspace (default: the current folder)
@@ -198,11 +200,13 @@ function isSet(io: CliIo, name: string): boolean {
 function textReport(result: SessionInspection, io: CliIo): string {
   const noColor = isSet(io, 'NO_COLOR');
   const forceColor = isSet(io, 'FORCE_COLOR') && io.env[FORCE_COLOR] !== '0';
-  return renderContextReport(result.inspection, {
+  const report = renderContextReport(result.inspection, {
     title: `Context of session ${result.key}`,
     columns: io.stdout.columns ?? 80,
     color: !noColor && (forceColor || io.stdout.isTTY === true),
   });
+  const tools = renderToolCosts(result);
+  return tools === '' ? report : `${report}\n${tools}`;
 }
 
 function jsonReport(result: SessionInspection): Readonly<Record<string, unknown>> {
@@ -224,7 +228,47 @@ function jsonReport(result: SessionInspection): Readonly<Record<string, unknown>
     })),
     warnings: inspection.warnings,
     decisions: inspection.decisions,
+    tools: result.toolCosts,
+    loadedTools: result.loadedTools,
   };
+}
+
+const numberFormat = new Intl.NumberFormat('en-US');
+
+/**
+ * The tools part of the text report: each tool's tokens (the sent ones, then the deferred ones the
+ * model loaded, then the other deferred ones, the largest first in each; at most `limit` rows), and
+ * the deferred tools the model loaded; empty when there is nothing to show.
+ */
+function renderToolCosts(result: Pick<SessionInspection, 'toolCosts' | 'loadedTools'>, limit = 15): string {
+  const { toolCosts, loadedTools } = result;
+  if (toolCosts.length === 0 && loadedTools.length === 0) return '';
+  const loaded = new Set(loadedTools);
+  const sent = toolCosts.filter((tool) => tool.deferred !== true);
+  const deferred = toolCosts.filter((tool) => tool.deferred === true);
+  const sum = (tools: typeof toolCosts): number => tools.reduce((total, tool) => total + tool.tokens, 0);
+  const lines = [
+    `Tools: ${sent.length} sent (${numberFormat.format(sum(sent))} tokens)${
+      deferred.length === 0
+        ? ''
+        : `, ${deferred.length} deferred (${numberFormat.format(sum(deferred))} tokens not sent)`
+    }`,
+  ];
+  // The sent tools first, then the loaded deferred ones, then the rest; the largest first in each.
+  const rank = (tool: (typeof toolCosts)[number]): number =>
+    tool.deferred !== true ? 0 : loaded.has(tool.name) ? 1 : 2;
+  const shown = [...toolCosts]
+    .sort((left, right) => rank(left) - rank(right) || right.tokens - left.tokens)
+    .slice(0, limit);
+  const width = Math.max(...shown.map((tool) => tool.name.length), 4);
+  for (const tool of shown) {
+    const state = tool.deferred !== true ? '' : loaded.has(tool.name) ? '  deferred, loaded' : '  deferred';
+    lines.push(`  ${tool.name.padEnd(width)}  ${numberFormat.format(tool.tokens).padStart(7)}${state}`);
+  }
+  if (toolCosts.length > shown.length) lines.push(`  … ${toolCosts.length - shown.length} more`);
+  if (loadedTools.length > 0)
+    lines.push(`Loaded deferred tools (${loadedTools.length}): ${loadedTools.join(', ')}`);
+  return `${lines.join('\n')}\n`;
 }
 
 function parseTokens(flag: string, value: string | undefined): number | undefined {
