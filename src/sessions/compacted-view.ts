@@ -23,6 +23,24 @@ export function compactedView(record: SessionRecord): ReplaySession | undefined 
 }
 
 /**
+ * The session's load warnings plus one per compaction record its view leaves out (a record that no
+ * longer fits the messages, e.g. after a rewind: the messages it stood for are replayed raw), so a
+ * build says why a summary it expected is missing. @internal
+ */
+export function lineageWarnings(record: SessionRecord): readonly string[] {
+  if (storedCompactions(record).length === 0) return record.warnings;
+  const { violations } = applyCompactions(record.messages, sessionCompactions(record));
+  if (violations.length === 0) return record.warnings;
+  return [
+    ...record.warnings,
+    ...violations.map(
+      (violation) =>
+        `Compaction record ${violation.recordId} is not applied (${violation.type}: ${violation.message}); the messages it stood for are replayed as they are. 'ctxloom session show' lists the records.`,
+    ),
+  ];
+}
+
+/**
  * Where a whole-session view could start being loaded from, for a record of the newest messages that
  * {@link compactedView} could not use: the position just before the first message the stored records
  * do not name, when that lies before the loaded ones (`undefined` otherwise: load the whole session).

@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { CompactionRecord } from '../core/compaction-record.js';
 import { assistant, user } from '../core/factories.js';
+
 import { SimpleTokenCounter } from '../tokens/simple-token-counter.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import {
@@ -10,6 +12,7 @@ import {
   replayMaxMessages,
   replaySession,
 } from './replay-session.js';
+import { COMPACTIONS_METADATA_KEY } from './session-compactions.js';
 import type { SessionRecord } from './session-store.js';
 
 const record = (metadata: SessionRecord['metadata']): SessionRecord => ({
@@ -130,6 +133,29 @@ describe('loadReplayedSession', () => {
     const whole = replaySession(await store.load('k'), options);
     expect(loaded.history).toEqual(whole.history);
     expect(loaded.summary).toEqual(whole.summary);
+  });
+
+  it('warns for a compaction record that no longer fits (a rewind), replaying its messages raw', async () => {
+    const store = new MemorySessionStore();
+    await store.append('k', turns(6));
+    const record: CompactionRecord = {
+      id: 'cmp-1',
+      kind: 'summary',
+      replaces: ['m0', 'm1', 'gone'],
+      summary: user('summary of the start', { id: 'cmp-1-summary' }),
+      depth: 1,
+      parents: [],
+      producer: { strategy: 'summarize' },
+      tokensBefore: 30,
+      tokensAfter: 5,
+      trigger: 'manual',
+      createdAt: '2026-12-07T00:00:00.000Z',
+    };
+    await store.setMetadata('k', { [COMPACTIONS_METADATA_KEY]: [record] });
+    const loaded = await loadReplayedSession(store, { sessionKey: 'k', ...options });
+    expect(loaded.history.map((message) => message.id)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5']);
+    expect(loaded.record.warnings).toHaveLength(1);
+    expect(loaded.record.warnings[0]).toMatch(/Compaction record cmp-1 is not applied \(unknown-id: .*gone/);
   });
 
   it('loads past the newest 2,000 messages when they fit the budget whole, replaying them all', async () => {

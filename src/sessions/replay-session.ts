@@ -4,7 +4,7 @@ import type { Message } from '../core/message.js';
 import type { SessionNotes } from '../core/session-notes.js';
 import type { ArchivedSummary } from '../pipeline/build-input.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { compactedView, compactedViewStart } from './compacted-view.js';
+import { compactedView, compactedViewStart, lineageWarnings } from './compacted-view.js';
 import {
   DEFAULT_REPLAY_MAX_MESSAGES,
   type GetHistoryOptions,
@@ -240,7 +240,8 @@ async function loadCompactedReplay(
 ): Promise<{ readonly record: SessionRecord; readonly history: readonly Message[] }> {
   const call = load.signal === undefined ? {} : { signal: load.signal };
   const first = compactedView(load.record);
-  if (first !== undefined) return { record: load.record, history: getHistory(first, load.history) };
+  if (first !== undefined)
+    return { record: withLineageWarnings(load.record), history: getHistory(first, load.history) };
   const start = compactedViewStart(load.record, VIEW_SEAM_MESSAGES);
   if (start !== undefined) {
     const count = (load.record.firstIndex ?? 0) + load.record.messages.length;
@@ -249,7 +250,14 @@ async function loadCompactedReplay(
     if (view !== undefined) return { record: wider, history: getHistory(view, load.history) };
   }
   const whole = await store.load(load.sessionKey, call);
-  return { record: whole, history: getHistory(viewOf(whole), load.history) };
+  return { record: withLineageWarnings(whole), history: getHistory(viewOf(whole), load.history) };
+}
+
+/** A whole session's record with a warning for each compaction record its view leaves out. */
+function withLineageWarnings(record: SessionRecord): SessionRecord {
+  if ((record.firstIndex ?? 0) > 0) return record;
+  const warnings = lineageWarnings(record);
+  return warnings === record.warnings ? record : { ...record, warnings };
 }
 
 function historyOptions(options: ReplaySessionOptions): GetHistoryOptions {

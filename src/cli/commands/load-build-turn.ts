@@ -8,6 +8,7 @@ import {
   type Message,
   type SessionRecord,
 } from '../../index.js';
+import { lineageWarnings } from '../../sessions/compacted-view.js';
 import { readMessagesFile } from '../../sessions/index.js';
 import { resolveInside } from '../../workspace/index.js';
 import type { CliIo } from '../cli-io.js';
@@ -91,7 +92,7 @@ function replayed(agent: AgentContext, record: SessionRecord): BuildTurn {
   return {
     history,
     sessionKey: record.key,
-    loadWarnings: record.warnings,
+    loadWarnings: lineageWarnings(record),
     ...(input?.summary === undefined ? {} : { summary: input.summary }),
     ...(input?.notes === undefined ? {} : { notes: input.notes }),
   };
