@@ -79,7 +79,7 @@ export async function runAnthropicDeferredAgent(
       cacheBreakpoints: { system: { type: 'ephemeral' } },
     });
     const body = {
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-4-6',
       max_tokens: 4_096,
       messages: request.messages,
       ...(request.system === undefined ? {} : { system: request.system }),
