@@ -38,21 +38,17 @@ export { renderEvalHtml } from './render-eval-html.js';
 export { renderEvalMarkdown } from './render-eval-markdown.js';
 export { roleOrderProblems } from './role-order-problems.js';
 export {
+  EVAL_SUMMARISER_KINDS,
   type EvalProgress,
   type EvalResult,
   type EvalRunResult,
+  evalSummarisers,
   type RunEvalOptions,
   runEval,
 } from './run-eval.js';
 export { type RunScenarioOptions, runScenario } from './run-scenario.js';
-export { EVAL_PERSONA, EVAL_TOOLS, ruleText, statement } from './scenario-text.js';
+export { EVAL_PERSONA, EVAL_SUMMARY_LINES, EVAL_TOOLS, ruleText, statement } from './scenario-text.js';
 export { lastStatedValue, ScriptedAgentModel } from './scripted-agent-model.js';
-export {
-  createScriptedSummariser,
-  SCRIPTED_SUMMARISER_KINDS,
-  type ScriptedSummariserKind,
-  type ScriptedSummariserOptions,
-} from './scripted-summariser.js';
 export { createSeededRandom, type SeededRandom } from './seeded-random.js';
 export { type EvalSummaryRow, summarizeEval } from './summarize-eval.js';
 export { visibleText } from './visible-text.js';

@@ -10,7 +10,27 @@ import type { EvalCell } from './eval-tiers.js';
 import { generateScenario } from './generate-scenario.js';
 import { runScenario } from './run-scenario.js';
 import { ScriptedAgentModel } from './scripted-agent-model.js';
-import { createScriptedSummariser, SCRIPTED_SUMMARISER_KINDS } from './scripted-summariser.js';
+import { createScriptedSummarizer, type ScriptedSummarizerKind } from '../testing/scripted-summarizer.js';
+import { EVAL_SUMMARY_LINES } from './scenario-text.js';
+
+/** The summariser kinds {@link runEval} runs by default, in report order. */
+export const EVAL_SUMMARISER_KINDS: readonly ScriptedSummarizerKind[] = Object.freeze([
+  'faithful',
+  'lossy',
+  'adversarial',
+  'failing',
+  'slow',
+]);
+
+/**
+ * The default summarisers of {@link runEval}: `ctxloom/testing`'s scripted ones, the faithful and
+ * slow ones focused on the lines the scenarios plant (rules and stated values), the slow one 1 ms slow.
+ */
+export function evalSummarisers(): readonly ChatModel[] {
+  return EVAL_SUMMARISER_KINDS.map((kind) =>
+    createScriptedSummarizer(kind, { delayMs: 1, keepLines: EVAL_SUMMARY_LINES }),
+  );
+}
 
 /** Options for {@link runEval}. */
 export type RunEvalOptions = {
@@ -18,7 +38,7 @@ export type RunEvalOptions = {
   readonly strategies: readonly EvalStrategy[];
   /** The cells to run (see `evalTierCells`). */
   readonly cells: readonly EvalCell[];
-  /** The summarisers a strategy with `usesSummariser` runs with. @default the five scripted ones */
+  /** The summarisers a strategy with `usesSummariser` runs with. @default evalSummarisers() */
   readonly summarisers?: readonly ChatModel[];
   /** The agent that answers at probe calls. @default new ScriptedAgentModel() */
   readonly agent?: ChatModel;
@@ -67,9 +87,7 @@ export type EvalResult = {
  * @example const result = await runEval({ strategies: [governorStrategy()], cells: evalTierCells('small') });
  */
 export async function runEval(options: RunEvalOptions): Promise<EvalResult> {
-  const summarisers =
-    options.summarisers ??
-    SCRIPTED_SUMMARISER_KINDS.map((kind) => createScriptedSummariser({ kind, delayMs: 1 }));
+  const summarisers = options.summarisers ?? evalSummarisers();
   const agent = options.agent ?? new ScriptedAgentModel();
   const tokenCounter = options.tokenCounter ?? withTokenCache(new EstimatingTokenCounter());
   const prices = options.prices ?? EVAL_PRICES;

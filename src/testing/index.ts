@@ -36,6 +36,7 @@ export {
 } from './message-format-2-arbitraries.js';
 export {
   createScriptedSummarizer,
+  SCRIPTED_SUMMARIZER_KINDS,
   type ScriptedSummarizer,
   type ScriptedSummarizerKind,
   type ScriptedSummarizerOptions,
