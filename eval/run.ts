@@ -13,6 +13,7 @@ import {
   agentPresetStrategy,
   chatPresetStrategy,
   checkEvalInvariants,
+  compactionStrategy,
   evalTierCells,
   governorStrategy,
   renderEvalHtml,
@@ -35,6 +36,7 @@ try {
     chatPresetStrategy(),
     governorStrategy(),
     agentPresetStrategy({ workspace, scratchDir: scratch }),
+    compactionStrategy(),
     ...peerStrategies(),
   ];
   const started = performance.now();

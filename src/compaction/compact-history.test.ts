@@ -84,7 +84,7 @@ describe('compactHistory', () => {
     expect(sent).toContain('<tool-output name="read_file"');
   });
 
-  it('hands the user\'s earlier messages to the summariser with userMessages: false', async () => {
+  it("hands the user's earlier messages to the summariser with userMessages: false", async () => {
     const history = session();
     const summarizer = createScriptedSummarizer('faithful');
     const result = await compactHistory(history, { ...base, summarizer, pinned: { userMessages: false } });
@@ -94,7 +94,7 @@ describe('compactHistory', () => {
     expect(textOf(summarizer.calls[0]?.messages.at(-1)?.content ?? '')).toContain('Step 1: edit');
   });
 
-  it('gives the user\'s earlier messages up from the middle when the pins pass the cap', async () => {
+  it("gives the user's earlier messages up from the middle when the pins pass the cap", async () => {
     const history = session();
     const result = await compactHistory(history, {
       ...base,

@@ -34,7 +34,12 @@ export {
   type CompactionBreakerOptions,
   DEFAULT_COMPACTION_BREAKER,
 } from './compaction-breaker.js';
-export { DEFAULT_COMPACTION_PROMPT, renderTranscript } from './compaction-prompt.js';
+export {
+  DEFAULT_COMPACTION_PROMPT,
+  type RenderTranscriptOptions,
+  renderTranscript,
+  TRANSCRIPT_TOOL_OUTPUT_CHARS,
+} from './compaction-prompt.js';
 export {
   DEFAULT_PINNED_CONTEXT,
   isRealUserRequest,

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import { assistant, tool, user } from '../core/factories.js';
 import type { Message } from '../core/message.js';
@@ -22,6 +23,13 @@ export type GenerateScenarioOptions = {
   readonly seed: number;
 };
 
+/** The keys of {@link GenerateScenarioOptions}. */
+export const GENERATE_SCENARIO_OPTION_KEYS = {
+  family: true,
+  turns: true,
+  seed: true,
+} as const satisfies OptionKeys<GenerateScenarioOptions>;
+
 /** Minimum turns of a scenario (the plans place probes after the first ten). */
 export const MIN_SCENARIO_TURNS = 20;
 
@@ -29,7 +37,7 @@ export const MIN_SCENARIO_TURNS = 20;
  * Generates a seeded session of one family: filler turns with tool loops (some results large),
  * the family's planted rules, facts, updates and identifiers, and the questions and tempting
  * requests that probe them later. Pure: the same options give the same scenario.
- * @throws ContextError `INVALID_OPTIONS` for fewer than 20 turns, a non-integer seed or an unknown family.
+ * @throws ContextError `INVALID_OPTIONS` for an unknown option, fewer than 20 turns, a non-integer seed or an unknown family.
  * @example const scenario = generateScenario({ family: 'facts-updates', turns: 40, seed: 1 });
  */
 export function generateScenario(options: GenerateScenarioOptions): EvalScenario {
@@ -69,6 +77,7 @@ export function historyBefore(scenario: EvalScenario, turn: number): readonly Me
 }
 
 function check(options: GenerateScenarioOptions): void {
+  checkOptions(options, { where: 'generateScenario options', known: GENERATE_SCENARIO_OPTION_KEYS });
   const problems: string[] = [];
   if (!EVAL_FAMILIES.includes(options.family))
     problems.push(`family ${JSON.stringify(options.family)} is not one of ${EVAL_FAMILIES.join(', ')}`);

@@ -8,7 +8,12 @@
  */
 export { type AgentPresetStrategyOptions, agentPresetStrategy } from './agent-preset-strategy.js';
 export { type ChatPresetStrategyOptions, chatPresetStrategy } from './chat-preset-strategy.js';
-export { checkEvalInvariants, type EvalInvariantFailure } from './check-eval-invariants.js';
+export {
+  checkEvalInvariants,
+  type EvalInvariant,
+  type EvalInvariantFailure,
+} from './check-eval-invariants.js';
+export { type CompactionStrategyOptions, compactionStrategy } from './compaction-strategy.js';
 export { type EvalMetrics, type EvalProviderCost, rate } from './eval-metrics.js';
 export { EVAL_PRICES, type EvalPrice, type EvalPrices } from './eval-prices.js';
 export {
@@ -22,8 +27,14 @@ export {
   type EvalTurn,
   type RulePlacement,
 } from './eval-scenario.js';
-export type { EvalCallInput, EvalStrategy, EvalStrategyRun, EvalStrategySetup } from './eval-strategy.js';
-export { type EvalCell, type EvalTier, evalCells, evalTierCells } from './eval-tiers.js';
+export type {
+  EvalCallInput,
+  EvalCompactionState,
+  EvalStrategy,
+  EvalStrategyRun,
+  EvalStrategySetup,
+} from './eval-strategy.js';
+export { type EvalCell, type EvalGrid, type EvalTier, evalCells, evalTierCells } from './eval-tiers.js';
 export { PLANTED_INSTRUCTION } from './family-plan.js';
 export {
   type GenerateScenarioOptions,
@@ -33,6 +44,7 @@ export {
 } from './generate-scenario.js';
 export { type GovernorStrategyOptions, governorStrategy } from './governor-strategy.js';
 export { type EvalCallGrade, type GradeCallInput, gradeCall } from './grade-call.js';
+export { type EvalCompactionGrade, type GradeCompactionInput, gradeCompaction } from './grade-compaction.js';
 export { type ParetoPoint, paretoFront } from './pareto-front.js';
 export { renderEvalHtml } from './render-eval-html.js';
 export { renderEvalMarkdown } from './render-eval-markdown.js';

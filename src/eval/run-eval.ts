@@ -1,4 +1,6 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { ChatModel } from '../llm/chat-model.js';
+import { createScriptedSummarizer, type ScriptedSummarizerKind } from '../testing/scripted-summarizer.js';
 import { withTokenCache } from '../tokens/cached-token-counter.js';
 import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -9,9 +11,8 @@ import type { EvalStrategy } from './eval-strategy.js';
 import type { EvalCell } from './eval-tiers.js';
 import { generateScenario } from './generate-scenario.js';
 import { runScenario } from './run-scenario.js';
-import { ScriptedAgentModel } from './scripted-agent-model.js';
-import { createScriptedSummarizer, type ScriptedSummarizerKind } from '../testing/scripted-summarizer.js';
 import { EVAL_SUMMARY_LINES } from './scenario-text.js';
+import { ScriptedAgentModel } from './scripted-agent-model.js';
 
 /** The summariser kinds {@link runEval} runs by default, in report order. */
 export const EVAL_SUMMARISER_KINDS: readonly ScriptedSummarizerKind[] = Object.freeze([
@@ -51,6 +52,18 @@ export type RunEvalOptions = {
   readonly signal?: AbortSignal;
 };
 
+/** The keys of {@link RunEvalOptions}. */
+export const RUN_EVAL_OPTION_KEYS = {
+  strategies: true,
+  cells: true,
+  summarisers: true,
+  agent: true,
+  tokenCounter: true,
+  prices: true,
+  onProgress: true,
+  signal: true,
+} as const satisfies OptionKeys<RunEvalOptions>;
+
 /** Where a {@link runEval} is. */
 export type EvalProgress = { readonly done: number; readonly total: number; readonly run: string };
 
@@ -83,10 +96,11 @@ export type EvalResult = {
  * visible and violations, the latest user request, identifiers, answers and stale values, provider
  * validity, tokens, and cache hit rate and cost under both providers' rules. Offline and
  * deterministic for deterministic strategies, summarisers and agent.
- * @throws ContextError `ABORTED` when the signal is aborted; `INVALID_OPTIONS` for a bad cell.
+ * @throws ContextError `ABORTED` when the signal is aborted; `INVALID_OPTIONS` for an unknown option or a bad cell.
  * @example const result = await runEval({ strategies: [governorStrategy()], cells: evalTierCells('small') });
  */
 export async function runEval(options: RunEvalOptions): Promise<EvalResult> {
+  checkOptions(options, { where: 'runEval options', known: RUN_EVAL_OPTION_KEYS });
   const summarisers = options.summarisers ?? evalSummarisers();
   const agent = options.agent ?? new ScriptedAgentModel();
   const tokenCounter = options.tokenCounter ?? withTokenCache(new EstimatingTokenCounter());

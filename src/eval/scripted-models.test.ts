@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { system, user } from '../core/factories.js';
 import { ChatModelError } from '../llm/chat-model-error.js';
-import { PLANTED_INSTRUCTION } from './family-plan.js';
 import {
   createScriptedSummarizer,
   type ScriptedSummarizerKind,
   type ScriptedSummarizerOptions,
 } from '../testing/scripted-summarizer.js';
+import { PLANTED_INSTRUCTION } from './family-plan.js';
 import { EVAL_SUMMARISER_KINDS, evalSummarisers } from './run-eval.js';
 import { EVAL_SUMMARY_LINES, ruleText, statement } from './scenario-text.js';
 import { ScriptedAgentModel } from './scripted-agent-model.js';
@@ -41,7 +41,7 @@ describe('ScriptedAgentModel', () => {
   });
 });
 
-describe('the eval\'s summarisers (ctxloom/testing createScriptedSummarizer with keepLines)', () => {
+describe("the eval's summarisers (ctxloom/testing createScriptedSummarizer with keepLines)", () => {
   const transcript = user(
     [
       '[user]',

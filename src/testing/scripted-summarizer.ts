@@ -66,7 +66,10 @@ export function createScriptedSummarizer(
   kind: ScriptedSummarizerKind,
   options: ScriptedSummarizerOptions = {},
 ): ScriptedSummarizer {
-  checkOptions(options, { where: 'createScriptedSummarizer options', known: SCRIPTED_SUMMARIZER_OPTION_KEYS });
+  checkOptions(options, {
+    where: 'createScriptedSummarizer options',
+    known: SCRIPTED_SUMMARIZER_OPTION_KEYS,
+  });
   if (!SCRIPTED_SUMMARIZER_KINDS.includes(kind) || (options.delayMs ?? 0) < 0)
     throw new ContextError({
       code: 'INVALID_OPTIONS',
