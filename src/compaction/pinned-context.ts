@@ -66,19 +66,28 @@ export function pinnedUnits(
   const isUserPinned = options.pinned.userMessages ?? DEFAULT_PINNED_CONTEXT.userMessages;
   const out: PinnedUnit[] = [];
   for (const unit of units) {
-    const reason: PinReason | undefined = unit.messages.some((message) => requests.has(message))
-      ? 'user-request'
-      : unit.messages.some((message) => message.metadata?.[PINNED_KEY] === true)
-        ? 'marked'
-        : isUserPinned && unit.messages.some(isRealUserRequest)
-          ? 'user-message'
-          : unit.messages.some((message) => tools.has(message))
-            ? 'tool-result'
-            : undefined;
+    const reason = pinReasonOf(unit, { requests, tools, isUserPinned });
     if (reason !== undefined)
       out.push({ unit, reason, tokens: options.counter.countMessages(unit.messages) });
   }
   return out;
+}
+
+/** Why a unit is pinned, if it is (the first reason that applies, in order of strength). */
+function pinReasonOf(
+  unit: MessageUnit,
+  pins: {
+    readonly requests: ReadonlySet<Message>;
+    readonly tools: ReadonlySet<Message>;
+    readonly isUserPinned: boolean;
+  },
+): PinReason | undefined {
+  const has = (test: (message: Message) => boolean): boolean => unit.messages.some(test);
+  if (has((message) => pins.requests.has(message))) return 'user-request';
+  if (has((message) => message.metadata?.[PINNED_KEY] === true)) return 'marked';
+  if (pins.isUserPinned && has(isRealUserRequest)) return 'user-message';
+  if (has((message) => pins.tools.has(message))) return 'tool-result';
+  return undefined;
 }
 
 /**

@@ -58,17 +58,7 @@ const OUTPUT_RESERVE_TOKENS = 8_192;
  */
 export function compactionStrategy(options: CompactionStrategyOptions = {}): EvalStrategy {
   checkOptions(options, { where: 'compactionStrategy options', known: COMPACTION_STRATEGY_OPTION_KEYS });
-  const ratios = {
-    trigger: options.triggerRatio ?? 0.8,
-    keepRecent: options.keepRecentRatio ?? 0.3,
-    pinned: options.pinnedRatio ?? 0.2,
-  };
-  for (const [name, value] of Object.entries(ratios))
-    if (!(value > 0 && value <= 1))
-      throw new ContextError({
-        code: 'INVALID_OPTIONS',
-        message: `compactionStrategy: ${name}Ratio must be in (0, 1], got ${value}.`,
-      });
+  const ratios = ratiosOf(options);
   return {
     specificationVersion: 'v1',
     id: options.id ?? 'ctxloom-compaction',
@@ -135,6 +125,25 @@ export function compactionStrategy(options: CompactionStrategyOptions = {}): Eva
       };
     },
   };
+}
+
+function ratiosOf(options: CompactionStrategyOptions): {
+  readonly trigger: number;
+  readonly keepRecent: number;
+  readonly pinned: number;
+} {
+  const ratios = {
+    trigger: options.triggerRatio ?? 0.8,
+    keepRecent: options.keepRecentRatio ?? 0.3,
+    pinned: options.pinnedRatio ?? 0.2,
+  };
+  for (const [name, value] of Object.entries(ratios))
+    if (!(value > 0 && value <= 1))
+      throw new ContextError({
+        code: 'INVALID_OPTIONS',
+        message: `compactionStrategy: ${name}Ratio must be in (0, 1], got ${value}.`,
+      });
+  return ratios;
 }
 
 /** The records kept beside the append-only history, and the attempts that failed. */
