@@ -119,7 +119,8 @@ export async function runEval(options: RunEvalOptions): Promise<EvalResult> {
   for (const plan of plans) {
     const { cell, strategy, summariser } = plan;
     const key = `${cell.family}/${cell.turns}/${cell.seed}`;
-    const scenario = scenarios.get(key) ?? generateScenario(cell);
+    const scenario =
+      scenarios.get(key) ?? generateScenario({ family: cell.family, turns: cell.turns, seed: cell.seed });
     scenarios.set(key, scenario);
     const metrics = await runScenario({
       scenario,
