@@ -10,6 +10,7 @@ import type { EvalMetrics, EvalProviderCost } from './eval-metrics.js';
 import type { EvalPrice, EvalPrices } from './eval-prices.js';
 import type { EvalCall, EvalScenario, EvalTurn } from './eval-scenario.js';
 import type { EvalCompactionState, EvalStrategy, EvalStrategyRun } from './eval-strategy.js';
+import { historyBefore } from './generate-scenario.js';
 import { type EvalCallGrade, gradeCall } from './grade-call.js';
 import { type EvalCompactionGrade, gradeCompaction } from './grade-compaction.js';
 import { toProviderRequests } from './provider-requests.js';
@@ -67,7 +68,10 @@ export async function runScenario(options: RunScenarioOptions): Promise<EvalMetr
         throwIfAborted(options.signal);
         await callOnce({ run, options, turn, call, history, tally });
       }
-      history = [...history, turn.user, ...(turn.steps.at(-1) ?? []), turn.answer];
+      const next = turn.index + 1;
+      history = scenario.rewinds.some((rewind) => rewind.turn === next)
+        ? historyBefore(scenario, next)
+        : [...history, turn.user, ...(turn.steps.at(-1) ?? []), turn.answer];
     }
     const state = run.compactions?.();
     if (state !== undefined) tally.compactionState(state);
