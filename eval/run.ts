@@ -37,6 +37,12 @@ try {
     governorStrategy(),
     agentPresetStrategy({ workspace, scratchDir: scratch }),
     compactionStrategy(),
+    compactionStrategy({
+      id: 'ctxloom-compaction-background',
+      label: 'ctxloom compaction, background (from 60%, swapped at the next turn)',
+      backgroundRatio: 0.6,
+      isDefault: false,
+    }),
     ...peerStrategies(),
   ];
   const started = performance.now();

@@ -1,4 +1,8 @@
-import { type CompactHistoryOptions, compactHistory } from '../compaction/compact-history.js';
+import {
+  type CompactHistoryOptions,
+  type CompactHistoryResult,
+  compactHistory,
+} from '../compaction/compact-history.js';
 import { CompactionBreaker } from '../compaction/compaction-breaker.js';
 import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { CompactionRecord } from '../core/compaction-record.js';
@@ -23,6 +27,13 @@ export type CompactionStrategyOptions = {
   readonly keepRecentRatio?: number;
   /** The share of the budget the pinned messages may take (`pinned.maxTokens`). @default 0.2 */
   readonly pinnedRatio?: number;
+  /**
+   * Background compaction: when the request passes this share of the budget (below `triggerRatio`),
+   * a compaction starts while the turn goes on with the full view; at the next turn its record is
+   * swapped in when it still fits the session (the span it summarised is unchanged) and discarded
+   * otherwise. Past `triggerRatio` it compacts in the foreground as without it. @default none
+   */
+  readonly backgroundRatio?: number;
   /** More `compactHistory` options (the summariser, counter, sizes, ids and clock come from the run). @default {} */
   readonly compaction?: Omit<
     CompactHistoryOptions,
@@ -38,6 +49,7 @@ const COMPACTION_STRATEGY_OPTION_KEYS = {
   triggerRatio: true,
   keepRecentRatio: true,
   pinnedRatio: true,
+  backgroundRatio: true,
   compaction: true,
   isDefault: true,
 } as const satisfies OptionKeys<CompactionStrategyOptions>;
@@ -94,6 +106,9 @@ export function compactionStrategy(options: CompactionStrategyOptions = {}): Eva
               history: call.history,
               current: [call.user],
               triggerTokens: Math.floor(budgetTokens * ratios.trigger) - fixedTokens,
+              ...(ratios.background === undefined
+                ? {}
+                : { backgroundTokens: Math.floor(budgetTokens * ratios.background) - fixedTokens }),
               compaction: {
                 ...options.compaction,
                 summarizer: summariser,
@@ -131,12 +146,19 @@ function ratiosOf(options: CompactionStrategyOptions): {
   readonly trigger: number;
   readonly keepRecent: number;
   readonly pinned: number;
+  readonly background?: number;
 } {
   const ratios = {
     trigger: options.triggerRatio ?? 0.8,
     keepRecent: options.keepRecentRatio ?? 0.3,
     pinned: options.pinnedRatio ?? 0.2,
+    ...(options.backgroundRatio === undefined ? {} : { background: options.backgroundRatio }),
   };
+  if (ratios.background !== undefined && !(ratios.background < ratios.trigger))
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: `compactionStrategy: backgroundRatio (${ratios.background}) must be under triggerRatio (${ratios.trigger}).`,
+    });
   for (const [name, value] of Object.entries(ratios))
     if (!(value > 0 && value <= 1))
       throw new ContextError({
@@ -151,6 +173,9 @@ class CompactionState {
   #records: CompactionRecord[] = [];
   #failures = 0;
   #failuresChangingHistory = 0;
+  #discarded = 0;
+  /** A background compaction started at an earlier turn, with the records it was started over. */
+  pending: Promise<CompactHistoryResult> | undefined;
   #history: readonly Message[] = [];
 
   get records(): readonly CompactionRecord[] {
@@ -170,6 +195,20 @@ class CompactionState {
     this.#records = [...this.#records, record];
   }
 
+  /**
+   * Swaps in a background compaction's record when it still fits the session (its span unchanged),
+   * else discards it.
+   */
+  settle(result: CompactHistoryResult, history: readonly Message[]): void {
+    if (result.record === undefined) {
+      if (result.reason === 'summarizer-failed') this.failed({ isUnchanged: true });
+      return;
+    }
+    if (validateCompactionLineage(history, [...this.#records, result.record]).length === 0)
+      this.add(result.record);
+    else this.#discarded += 1;
+  }
+
   failed(run: { readonly isUnchanged: boolean }): void {
     this.#failures += 1;
     if (!run.isUnchanged) this.#failuresChangingHistory += 1;
@@ -180,6 +219,7 @@ class CompactionState {
       records: this.#records,
       failedAttempts: this.#failures,
       failedAttemptsThatChanged: this.#failuresChangingHistory,
+      discardedBackgroundCompactions: this.#discarded,
     };
   }
 }
@@ -194,12 +234,24 @@ async function compactIfOver(
     readonly history: readonly Message[];
     readonly current: readonly Message[];
     readonly triggerTokens: number;
+    /** Start a background compaction past this many tokens. */
+    readonly backgroundTokens?: number;
     readonly compaction: CompactHistoryOptions;
     readonly counter: TokenCounter;
   },
 ): Promise<readonly Message[]> {
+  const pending = state.pending;
+  state.pending = undefined;
+  if (pending !== undefined) state.settle(await pending, run.history);
   const view = sessionView(run.history, state.records);
-  if (run.counter.countMessages([...view, ...run.current]) <= run.triggerTokens) return view;
+  const tokens = run.counter.countMessages([...view, ...run.current]);
+  if (tokens <= run.triggerTokens) {
+    if (run.backgroundTokens !== undefined && tokens > run.backgroundTokens)
+      state.pending = compactHistory(view, { ...run.compaction, trigger: 'background' });
+    // Awaited at the next turn; a run that ends first must not leave an unhandled rejection behind.
+    state.pending?.catch(() => undefined);
+    return view;
+  }
   const records = state.records;
   const result = await compactHistory(view, run.compaction);
   if (result.record === undefined) {

@@ -66,6 +66,8 @@ export type EvalMetrics = {
   /** Compactions whose summariser failed, and those after which the history or records changed. */
   readonly failedCompactions: number;
   readonly failedCompactionsThatChanged: number;
+  /** Background compactions discarded because their span changed meanwhile. */
+  readonly discardedCompactions: number;
   /** Requests a provider would accept (tool-call integrity, role order, adapters, cache rules). */
   readonly validRequests: number;
   /** The first problems found (at most 20), as `turn.step: problem`. */

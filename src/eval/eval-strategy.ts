@@ -39,6 +39,8 @@ export type EvalCompactionState = {
   readonly failedAttempts: number;
   /** Failed attempts after which the view or the records were not what they were before. */
   readonly failedAttemptsThatChanged: number;
+  /** Background compactions whose record no longer fit the session when they finished (not applied). */
+  readonly discardedBackgroundCompactions: number;
 };
 
 /** A started run of a strategy: what it sends for each call, oldest first. */

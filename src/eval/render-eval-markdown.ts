@@ -9,7 +9,7 @@ const HEAD =
   '| strategy | quality | rules visible | system rules | violations | latest request | identifiers | answers | recall | stale | valid | tokens sent | cache hit A / O | cost A / O | on front |';
 
 const COMPACTION_HEAD =
-  '| strategy | superseded | recallable | lineage valid | coverage exact | compactions / 100 turns | tokens saved / compaction | deepest chain | failed summaries | unchanged on failure |';
+  '| strategy | superseded | recallable | lineage valid | coverage exact | compactions / 100 turns | tokens saved / compaction | deepest chain | failed summaries | unchanged on failure | background discarded |';
 
 /**
  * Renders an eval result as Markdown: what was run and the prices used, one table over every run,
@@ -76,12 +76,12 @@ function compactionTable(rows: readonly EvalSummaryRow[]): readonly string[] {
   const count = (value: number | undefined): string => (value === undefined ? 'n/a' : value.toFixed(1));
   return [
     COMPACTION_HEAD,
-    `|${' --- |'.repeat(10)}`,
+    `|${' --- |'.repeat(11)}`,
     ...rows.map(
       (row) =>
         `| ${rowLabel(row)} | ${percent(row.supersededRate)} | ${percent(row.recallableRate)} | ${percent(row.lineageValidity)} | ` +
         `${percent(row.coverageExactness)} | ${count(row.compactionsPer100Turns)} | ${count(row.tokensSavedPerCompaction)} | ` +
-        `${row.maxCompactionDepth} | ${row.failedCompactions} | ${percent(row.unchangedOnFailure)} |`,
+        `${row.maxCompactionDepth} | ${row.failedCompactions} | ${percent(row.unchangedOnFailure)} | ${row.discardedCompactions} |`,
     ),
   ];
 }

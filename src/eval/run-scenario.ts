@@ -180,6 +180,7 @@ class Tally {
     maxCompactionDepth: 0,
     failedCompactions: 0,
     failedCompactionsThatChanged: 0,
+    discardedCompactions: 0,
     validRequests: 0,
     tokensSent: 0,
   };
@@ -226,6 +227,7 @@ class Tally {
     counts.maxCompactionDepth = Math.max(0, ...state.records.map((record) => record.depth));
     counts.failedCompactions = state.failedAttempts;
     counts.failedCompactionsThatChanged = state.failedAttemptsThatChanged;
+    counts.discardedCompactions = state.discardedBackgroundCompactions;
   }
 
   sent(request: {

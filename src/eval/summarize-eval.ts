@@ -34,6 +34,8 @@ export type EvalSummaryRow = {
   /** Compactions whose summariser failed, and the share of those that left history and records unchanged. */
   readonly failedCompactions: number;
   readonly unchangedOnFailure: number | undefined;
+  /** Background compactions discarded because their span changed before the swap. */
+  readonly discardedCompactions: number;
   readonly tokensSent: number;
   /** Cache-read share of input, weighted by tokens sent. */
   readonly anthropicHitRate: number;
@@ -114,6 +116,7 @@ function summarizeGroup(group: readonly EvalRunResult[]): EvalSummaryRow {
       m('failedCompactions') - m('failedCompactionsThatChanged'),
       m('failedCompactions'),
     ),
+    discardedCompactions: m('discardedCompactions'),
     tokensSent,
     anthropicHitRate: weighted((run) => run.metrics.anthropic.hitRate),
     openaiHitRate: weighted((run) => run.metrics.openai.hitRate),
