@@ -23,7 +23,41 @@ export type GradeCompactionInput = {
   readonly records: readonly CompactionRecord[];
   /** The request it sent. */
   readonly messages: readonly Message[];
+  /**
+   * `sessionCoverage(history, records)`, when the caller already has it (it depends on the history
+   * and records only, so the steps of one turn share it). @default computed
+   */
+  readonly session?: SessionCoverage;
 };
+
+/** What the grade of a session (history and records, without a request) found. */
+export type SessionCoverage = {
+  readonly lineageProblems: readonly string[];
+  readonly viewProblems: readonly string[];
+  readonly byId: ReadonlyMap<string, CompactionRecord>;
+  readonly original: ReadonlySet<string>;
+};
+
+/** The lineage and view-coverage part of {@link gradeCompaction}, for a history and its records. */
+export function sessionCoverage(
+  history: readonly Message[],
+  records: readonly CompactionRecord[],
+): SessionCoverage {
+  const lineageProblems = validateCompactionLineage(history, records).map(
+    (violation) => `lineage: ${violation.message}`,
+  );
+  const byId = new Map(records.map((record) => [record.id, record]));
+  const original = new Set(history.map((message) => message.id));
+  const viewCounts = coverCounts(sessionView(history, records), { byId, original });
+  const missing = history.filter((message) => viewCounts.get(message.id) !== 1);
+  const viewProblems =
+    missing.length === 0
+      ? []
+      : [
+          `coverage: ${missing.length} messages are not in the view exactly once (first ${missing[0]?.id}, ${viewCounts.get(missing[0]?.id ?? '') ?? 0} times)`,
+        ];
+  return { lineageProblems, viewProblems, byId, original };
+}
 
 /**
  * Grades lineage and coverage of one request: the records fit the history, the session view holds
@@ -32,24 +66,16 @@ export type GradeCompactionInput = {
  * summarised, or under two summaries). A budget may still leave messages out of the request. Pure.
  */
 export function gradeCompaction(input: GradeCompactionInput): EvalCompactionGrade {
-  const problems = validateCompactionLineage(input.history, input.records).map(
-    (violation) => `lineage: ${violation.message}`,
-  );
-  const byId = new Map(input.records.map((record) => [record.id, record]));
-  const original = new Set(input.history.map((message) => message.id));
-  const viewCounts = coverCounts(sessionView(input.history, input.records), { byId, original });
-  const missing = input.history.filter((message) => viewCounts.get(message.id) !== 1);
-  if (missing.length > 0)
-    problems.push(
-      `coverage: ${missing.length} messages are not in the view exactly once (first ${missing[0]?.id}, ${viewCounts.get(missing[0]?.id ?? '') ?? 0} times)`,
-    );
+  const session = input.session ?? sessionCoverage(input.history, input.records);
+  const { byId, original } = session;
+  const problems = [...session.lineageProblems, ...session.viewProblems];
   const sentCounts = coverCounts(input.messages, { byId, original });
   const twice = [...sentCounts].filter(([, count]) => count > 1);
   if (twice.length > 0)
     problems.push(`coverage: the request shows ${twice.length} messages twice (first ${twice[0]?.[0]})`);
   return {
-    lineageValid: problems.every((problem) => !problem.startsWith('lineage:')),
-    coverageExact: missing.length === 0 && twice.length === 0,
+    lineageValid: session.lineageProblems.length === 0,
+    coverageExact: session.viewProblems.length === 0 && twice.length === 0,
     problems,
   };
 }

@@ -44,7 +44,13 @@ export {
 } from './generate-scenario.js';
 export { type GovernorStrategyOptions, governorStrategy } from './governor-strategy.js';
 export { type EvalCallGrade, type GradeCallInput, gradeCall } from './grade-call.js';
-export { type EvalCompactionGrade, type GradeCompactionInput, gradeCompaction } from './grade-compaction.js';
+export {
+  type EvalCompactionGrade,
+  type GradeCompactionInput,
+  gradeCompaction,
+  type SessionCoverage,
+  sessionCoverage,
+} from './grade-compaction.js';
 export { type ParetoPoint, paretoFront } from './pareto-front.js';
 export { renderEvalHtml } from './render-eval-html.js';
 export { renderEvalMarkdown } from './render-eval-markdown.js';

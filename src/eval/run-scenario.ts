@@ -2,6 +2,7 @@ import type { CacheBreakpointPlan } from '../adapters/plan-cache-breakpoints.js'
 import type { PromptCacheRequest } from '../adapters/prompt-cache-request.js';
 import { type PromptCacheSimulation, simulatePromptCache } from '../cache/simulate-prompt-cache.js';
 import { checkOptions, type OptionKeys } from '../core/check-options.js';
+import type { CompactionRecord } from '../core/compaction-record.js';
 import { ContextError, throwIfAborted } from '../core/errors.js';
 import type { Message } from '../core/message.js';
 import type { ChatModel, ChatResult } from '../llm/chat-model.js';
@@ -12,7 +13,12 @@ import type { EvalCall, EvalScenario, EvalTurn } from './eval-scenario.js';
 import type { EvalCompactionState, EvalStrategy, EvalStrategyRun } from './eval-strategy.js';
 import { historyBefore } from './generate-scenario.js';
 import { type EvalCallGrade, gradeCall } from './grade-call.js';
-import { type EvalCompactionGrade, gradeCompaction } from './grade-compaction.js';
+import {
+  type EvalCompactionGrade,
+  gradeCompaction,
+  type SessionCoverage,
+  sessionCoverage,
+} from './grade-compaction.js';
 import { toProviderRequests } from './provider-requests.js';
 
 /** Options for {@link runScenario}. */
@@ -121,7 +127,15 @@ async function callOnce(step: {
   step.tally.add(grade, { call, failure });
   if (messages === undefined) return;
   if (state !== undefined)
-    step.tally.compaction(gradeCompaction({ history: step.history, records: state.records, messages }), call);
+    step.tally.compaction(
+      gradeCompaction({
+        history: step.history,
+        records: state.records,
+        messages,
+        session: step.tally.session(step.history, state.records),
+      }),
+      call,
+    );
   const provider = toProviderRequests(messages, {
     tools: scenario.tools,
     at: call.at,
@@ -208,6 +222,23 @@ class Tally {
   turns(count: number): void {
     this.#counts.turns = count;
   }
+
+  /** The session part of the compaction grade, shared by the calls that see the same history and records. */
+  session(history: readonly Message[], records: readonly CompactionRecord[]): SessionCoverage {
+    const last = this.#session;
+    if (last !== undefined && last.history === history && last.records === records) return last.coverage;
+    const coverage = sessionCoverage(history, records);
+    this.#session = { history, records, coverage };
+    return coverage;
+  }
+
+  #session:
+    | {
+        readonly history: readonly Message[];
+        readonly records: readonly CompactionRecord[];
+        readonly coverage: SessionCoverage;
+      }
+    | undefined;
 
   compaction(grade: EvalCompactionGrade, call: EvalCall): void {
     this.#counts.compactionChecks += 1;
