@@ -28,9 +28,9 @@ import { numberFlag, stringFlag } from './session-store-flags.js';
 
 const USAGE = `Usage: ctxloom eval [--tier small|full] [--seed N] [--out DIR] [--workspace DIR] [--json]
 
-Runs the offline context-quality eval: seeded sessions of six scenario families (rules in the system
+Runs the offline context-quality eval: seeded sessions of seven scenario families (rules in the system
 prompt, a user turn or a tool result; facts and their updates; identifiers in long tool results;
-parallel tool calls) through ctxloom's strategies (forChat with maxInputTokens, the ContextGovernor,
+parallel tool calls; a rewind) through ctxloom's strategies (forChat with maxInputTokens, the ContextGovernor,
 forAgent, and compaction over an append-only session with each scripted summariser: faithful,
 lossy, adversarial, failing, slow) at several budgets. A scripted agent answers at probe turns; the recorded requests are
 graded (rules visible and violations, the latest user request, identifiers, answers and stale
