@@ -3,7 +3,10 @@
  * scenarios. Writes eval.md and eval.html to --out (default eval-report/), prints the Markdown, and
  * exits 1 when a default-configuration invariant of ctxloom did not hold.
  *
- *   npm run eval -- [--tier small|full] [--seed N] [--out DIR]
+ *   npm run eval -- [--tier small|full] [--seed N] [--out DIR] [--max-turns N]
+ *
+ * --max-turns N leaves out the tier's sessions longer than N turns (the full tier's 1,000-turn
+ * sessions take most of its time on a small machine).
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +16,7 @@ import {
   agentPresetStrategy,
   chatPresetStrategy,
   checkEvalInvariants,
+  compactionStrategy,
   evalTierCells,
   governorStrategy,
   renderEvalHtml,
@@ -23,7 +27,12 @@ import { OpenAICompatibleChatModel } from '../src/index.js';
 import { peerStrategies } from './peer-strategies.js';
 
 const { values } = parseArgs({
-  options: { tier: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } },
+  options: {
+    tier: { type: 'string' },
+    seed: { type: 'string' },
+    out: { type: 'string' },
+    'max-turns': { type: 'string' },
+  },
 });
 const tier = values.tier === 'full' ? 'full' : 'small';
 const out = path.resolve(values.out ?? 'eval-report');
@@ -35,10 +44,18 @@ try {
     chatPresetStrategy(),
     governorStrategy(),
     agentPresetStrategy({ workspace, scratchDir: scratch }),
+    compactionStrategy(),
+    compactionStrategy({
+      id: 'ctxloom-compaction-background',
+      label: 'ctxloom compaction, background (from 60%, swapped at the next turn)',
+      backgroundRatio: 0.6,
+      isDefault: false,
+    }),
     ...peerStrategies(),
   ];
   const started = performance.now();
-  const cells = evalTierCells(tier, Number(values.seed ?? 1));
+  const maxTurns = Number(values['max-turns'] ?? Number.POSITIVE_INFINITY);
+  const cells = evalTierCells(tier, Number(values.seed ?? 1)).filter((cell) => cell.turns <= maxTurns);
   const result = await runEval({
     strategies,
     cells,

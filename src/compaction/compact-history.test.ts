@@ -74,11 +74,43 @@ describe('compactHistory', () => {
     expect(result.messages[2]).toBe(history[1]);
     expect(texts).toContain(RULE);
     expect(texts.at(-1)).toBe('Now run the tests and push the fix.');
-    expect(result.record.pinned).toEqual(['rule', 'a3', 't3']);
-    expect(result.pins.ids).toEqual(['rule', 'a3', 't3']);
+    const userIds = (result.record.pinned ?? []).filter((id) => id.startsWith('u'));
+    expect(result.record.pinned).toEqual(['rule', 'u1', 'u2', 'u3', 'a3', 't3', ...userIds.slice(3)]);
+    expect(userIds.length).toBeGreaterThan(3);
+    expect(result.pins.ids).toEqual(result.record.pinned);
     const sent = textOf(summarizer.calls[0]?.messages.at(-1)?.content ?? '');
     expect(sent).not.toContain(RULE);
+    expect(sent).not.toContain('Step 1: edit');
     expect(sent).toContain('<tool-output name="read_file"');
+  });
+
+  it("hands the user's earlier messages to the summariser with userMessages: false", async () => {
+    const history = session();
+    const summarizer = createScriptedSummarizer('faithful');
+    const result = await compactHistory(history, { ...base, summarizer, pinned: { userMessages: false } });
+    if (result.record === undefined) throw new Error(result.detail);
+    expect(result.record.pinned).toEqual(['rule']);
+    expect(result.record.replaces).toContain('u1');
+    expect(textOf(summarizer.calls[0]?.messages.at(-1)?.content ?? '')).toContain('Step 1: edit');
+  });
+
+  it("gives the user's earlier messages up from the middle when the pins pass the cap", async () => {
+    const history = session();
+    const result = await compactHistory(history, {
+      ...base,
+      summarizer: createScriptedSummarizer('faithful'),
+      pinned: { userMessages: true, maxTokens: 60 },
+    });
+    if (result.record === undefined) throw new Error(result.detail);
+    const kept = (result.record.pinned ?? []).filter((id) => /^u\d+$/.test(id));
+    const all = result.record.replaces.filter((id) => /^u\d+$/.test(id));
+    expect(kept[0]).toBe('u1');
+    expect(kept.length).toBeGreaterThan(1);
+    const newest = Math.max(...[...kept, ...all].map((id) => Number(id.slice(1))));
+    expect(kept).toContain(`u${newest}`);
+    expect(all.length).toBeGreaterThan(0);
+    expect(validateCompactionLineage(history, [result.record])).toEqual([]);
+    expect(result.pins.dropped).toEqual(all);
   });
 
   it.each<[ScriptedSummarizerKind, RegExp]>([
@@ -121,7 +153,7 @@ describe('compactHistory', () => {
   });
 
   it('refuses a compaction that gains less than the minimum and one below the trigger, when asked to', async () => {
-    const history = session(2);
+    const history = session(3);
     const summarizer = createScriptedSummarizer('faithful');
     expect((await compactHistory(history, { ...base, summarizer, minGain: 100_000 })).reason).toBe(
       'insufficient-gain',

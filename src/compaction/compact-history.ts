@@ -42,6 +42,11 @@ export type CompactHistoryOptions = {
   readonly timeoutMs?: number;
   /** The summary's output cap. @default 2000 */
   readonly maxOutputTokens?: number;
+  /**
+   * Most characters of one tool output the summariser is shown (the rest is cut with a marker).
+   * @default 10000 (OpenHands' `max_event_length`)
+   */
+  readonly maxToolOutputChars?: number;
   /** What started it, recorded on the record. @default 'manual' */
   readonly trigger?: CompactionTrigger;
   /** Makes the record's id. @default `cmp-<time>-<count of summaries in the list>` */
@@ -64,6 +69,7 @@ export const COMPACT_HISTORY_OPTION_KEYS = {
   breaker: true,
   timeoutMs: true,
   maxOutputTokens: true,
+  maxToolOutputChars: true,
   trigger: true,
   generateId: true,
   now: true,
@@ -268,7 +274,14 @@ async function summarize(run: readonly Message[], options: CompactHistoryOptions
   const request = options.summarizer.generate({
     messages: [
       { id: 'compaction-system', role: 'system', content: `${prompt}${instructions}` },
-      { id: 'compaction-transcript', role: 'user', content: renderTranscript(run) },
+      {
+        id: 'compaction-transcript',
+        role: 'user',
+        content: renderTranscript(
+          run,
+          options.maxToolOutputChars === undefined ? {} : { maxToolOutputChars: options.maxToolOutputChars },
+        ),
+      },
     ],
     maxOutputTokens,
     signal,

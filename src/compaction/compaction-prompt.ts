@@ -21,23 +21,32 @@ Earlier summaries inside <earlier-summary> are part of what you summarise: carry
 
 Write plain text, no preamble. End with a line "Left out:" naming what you dropped (or "nothing").`;
 
-/** Most characters of one tool output shown to the summariser; the rest is cut with a marker. */
-export const TRANSCRIPT_TOOL_OUTPUT_CHARS = 4000;
+/**
+ * Most characters of one tool output shown to the summariser by default; the rest is cut with a
+ * marker. OpenHands' summarising condenser uses the same bound (`max_event_length`, 10,000): enough
+ * for the identifiers of an ordinary result, while a huge one cannot crowd out the rest of the run.
+ */
+export const TRANSCRIPT_TOOL_OUTPUT_CHARS = 10_000;
+
+/** Options for {@link renderTranscript}. */
+export type RenderTranscriptOptions = {
+  /** Most characters of one tool output shown; the rest is cut with a marker. @default 10000 */
+  readonly maxToolOutputChars?: number;
+};
 
 /** The run as a transcript for the summariser: one block per message, tool output marked as data. */
-export function renderTranscript(run: readonly Message[]): string {
-  return run.map(renderMessage).join('\n\n');
+export function renderTranscript(run: readonly Message[], options: RenderTranscriptOptions = {}): string {
+  const limit = options.maxToolOutputChars ?? TRANSCRIPT_TOOL_OUTPUT_CHARS;
+  return run.map((message) => renderMessage(message, limit)).join('\n\n');
 }
 
-function renderMessage(message: Message): string {
+function renderMessage(message: Message, limit: number): string {
   if (typeof message.metadata?.[COMPACTION_ID_KEY] === 'string')
     return `<earlier-summary>\n${textOf(message.content)}\n</earlier-summary>`;
   const text = textOf(message.content);
   if (message.role === 'tool') {
     const shown =
-      text.length > TRANSCRIPT_TOOL_OUTPUT_CHARS
-        ? `${text.slice(0, TRANSCRIPT_TOOL_OUTPUT_CHARS)}\n[… ${text.length - TRANSCRIPT_TOOL_OUTPUT_CHARS} more characters]`
-        : text;
+      text.length > limit ? `${text.slice(0, limit)}\n[… ${text.length - limit} more characters]` : text;
     return `<tool-output name="${message.name ?? ''}" call="${message.toolCallId ?? ''}">\n${shown}\n</tool-output>`;
   }
   const calls = (message.toolCalls ?? []).map(

@@ -70,7 +70,12 @@ export {
   DEFAULT_COMPACTION_BREAKER,
 } from './compaction-breaker.js';
 export { COMPACTION_LEASE_KEY, type CompactionLease } from './compaction-lease.js';
-export { DEFAULT_COMPACTION_PROMPT, renderTranscript } from './compaction-prompt.js';
+export {
+  DEFAULT_COMPACTION_PROMPT,
+  type RenderTranscriptOptions,
+  renderTranscript,
+  TRANSCRIPT_TOOL_OUTPUT_CHARS,
+} from './compaction-prompt.js';
 export {
   type OpenAIContextManagementOptions,
   type OpenAIContextManagementRequest,

@@ -6,8 +6,19 @@ import type { TokenCounter } from '../tokens/token-counter.js';
 
 /** What compaction never gives to the summariser: kept verbatim, right after the summary. */
 export type PinnedContextOptions = {
-  /** How many of the latest real user requests are pinned. @default 1 */
+  /** How many of the latest real user requests are pinned (never given up to the cap). @default 1 */
   readonly latestUserRequests?: number;
+  /**
+   * Whether the user's own earlier messages in the run stay verbatim too. The user's words carry the
+   * task, the ground rules and the corrections, and they are short next to tool output; a summariser
+   * that drops or rewrites them (or obeys an instruction planted in a tool result) loses exactly what
+   * the user will hold the agent to. OpenAI's `/responses/compact` and Codex keep user messages
+   * verbatim for the same reason. Past the cap they give way from the middle: the first ones (the task
+   * and the rules set at the start) and the newest ones stay, each end taking half of what is left.
+   * `false` hands them to the summariser like the rest.
+   * @default true
+   */
+  readonly userMessages?: boolean;
   /** Tools whose latest result is pinned (a todo list, a plan), with the call that made it. @default [] */
   readonly tools?: readonly string[];
   /**
@@ -21,18 +32,26 @@ export type PinnedContextOptions = {
 /** The keys of {@link PinnedContextOptions}. */
 export const PINNED_CONTEXT_OPTION_KEYS = {
   latestUserRequests: true,
+  userMessages: true,
   tools: true,
   maxTokens: true,
 } as const satisfies OptionKeys<PinnedContextOptions>;
 
 /** Defaults of {@link PinnedContextOptions}. */
-export const DEFAULT_PINNED_CONTEXT = Object.freeze({ latestUserRequests: 1, maxTokens: 8000 });
+export const DEFAULT_PINNED_CONTEXT = Object.freeze({
+  latestUserRequests: 1,
+  userMessages: true,
+  maxTokens: 8000,
+});
 
 /** The metadata flag that pins a message: `metadata.pinned: true`. */
 export const PINNED_KEY = 'pinned';
 
-/** Why a unit is pinned, in the order pins give way to the cap (last gives way first). */
-export type PinReason = 'user-request' | 'marked' | 'tool-result';
+/**
+ * Why a unit is pinned. Under the cap, tool results give way first, then the user's earlier messages
+ * (from the middle), then marked messages; the latest user requests never.
+ */
+export type PinReason = 'user-request' | 'marked' | 'user-message' | 'tool-result';
 
 /** A pinned unit of the view and why. */
 export type PinnedUnit = { readonly unit: MessageUnit; readonly reason: PinReason; readonly tokens: number };
@@ -44,24 +63,38 @@ export function pinnedUnits(
 ): readonly PinnedUnit[] {
   const requests = latestUserRequests(units, options.pinned.latestUserRequests ?? 1);
   const tools = latestToolResults(units, options.pinned.tools ?? []);
+  const isUserPinned = options.pinned.userMessages ?? DEFAULT_PINNED_CONTEXT.userMessages;
   const out: PinnedUnit[] = [];
   for (const unit of units) {
-    const reason: PinReason | undefined = unit.messages.some((message) => requests.has(message))
-      ? 'user-request'
-      : unit.messages.some((message) => message.metadata?.[PINNED_KEY] === true)
-        ? 'marked'
-        : unit.messages.some((message) => tools.has(message))
-          ? 'tool-result'
-          : undefined;
+    const reason = pinReasonOf(unit, { requests, tools, isUserPinned });
     if (reason !== undefined)
       out.push({ unit, reason, tokens: options.counter.countMessages(unit.messages) });
   }
   return out;
 }
 
+/** Why a unit is pinned, if it is (the first reason that applies, in order of strength). */
+function pinReasonOf(
+  unit: MessageUnit,
+  pins: {
+    readonly requests: ReadonlySet<Message>;
+    readonly tools: ReadonlySet<Message>;
+    readonly isUserPinned: boolean;
+  },
+): PinReason | undefined {
+  const has = (test: (message: Message) => boolean): boolean => unit.messages.some(test);
+  if (has((message) => pins.requests.has(message))) return 'user-request';
+  if (has((message) => message.metadata?.[PINNED_KEY] === true)) return 'marked';
+  if (pins.isUserPinned && has(isRealUserRequest)) return 'user-message';
+  if (has((message) => pins.tools.has(message))) return 'tool-result';
+  return undefined;
+}
+
 /**
- * The pins that fit `maxTokens`: tool results give way first, then marked messages, oldest first;
- * user requests always stay. Returns the kept pins and the ones given up.
+ * The pins that fit `maxTokens`: tool results give way first (oldest first), then the user's earlier
+ * messages from the middle (the first ones and the newest ones each keep half of what is left), then
+ * marked messages (oldest first); the latest user requests always stay. Returns the kept pins and the
+ * ones given up.
  */
 export function capPins(
   pins: readonly PinnedUnit[],
@@ -69,15 +102,44 @@ export function capPins(
 ): { readonly kept: readonly PinnedUnit[]; readonly dropped: readonly PinnedUnit[] } {
   let total = pins.reduce((sum, pin) => sum + pin.tokens, 0);
   const dropped = new Set<PinnedUnit>();
-  for (const reason of ['tool-result', 'marked'] as const) {
+  const dropOldest = (reason: PinReason): void => {
     for (const pin of pins) {
       if (total <= maxTokens) break;
       if (pin.reason !== reason) continue;
       dropped.add(pin);
       total -= pin.tokens;
     }
+  };
+  dropOldest('tool-result');
+  if (total > maxTokens) {
+    const users = pins.filter((pin) => pin.reason === 'user-message');
+    const userTokens = users.reduce((sum, pin) => sum + pin.tokens, 0);
+    for (const pin of middleOut(users, maxTokens - (total - userTokens))) {
+      dropped.add(pin);
+      total -= pin.tokens;
+    }
   }
+  dropOldest('marked');
   return { kept: pins.filter((pin) => !dropped.has(pin)), dropped: [...dropped] };
+}
+
+/** The pins (in order) that do not fit `allowance`: the first ones take up to half, the newest the rest. */
+function middleOut(pins: readonly PinnedUnit[], allowance: number): readonly PinnedUnit[] {
+  const kept = new Set<PinnedUnit>();
+  let used = 0;
+  for (const pin of pins) {
+    if (used + pin.tokens > allowance / 2) break;
+    kept.add(pin);
+    used += pin.tokens;
+  }
+  for (let index = pins.length - 1; index >= 0; index -= 1) {
+    const pin = pins[index] as PinnedUnit;
+    if (kept.has(pin)) break;
+    if (used + pin.tokens > allowance) break;
+    kept.add(pin);
+    used += pin.tokens;
+  }
+  return pins.filter((pin) => !kept.has(pin));
 }
 
 /**

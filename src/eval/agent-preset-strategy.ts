@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { createSequentialIdGenerator } from '../core/ids.js';
 import type { Message } from '../core/message.js';
 import { withGovernorRunState } from '../filters/governor-run-state.js';
@@ -24,6 +25,15 @@ export type AgentPresetStrategyOptions = {
   readonly isDefault?: boolean;
 };
 
+const AGENT_PRESET_STRATEGY_OPTION_KEYS = {
+  workspace: true,
+  scratchDir: true,
+  agent: true,
+  id: true,
+  label: true,
+  isDefault: true,
+} as const satisfies OptionKeys<AgentPresetStrategyOptions>;
+
 const OUTPUT_RESERVE_TOKENS = 8_192;
 
 /**
@@ -33,6 +43,7 @@ const OUTPUT_RESERVE_TOKENS = 8_192;
  * plus the in-flight messages, with one compaction set per turn.
  */
 export function agentPresetStrategy(options: AgentPresetStrategyOptions): EvalStrategy {
+  checkOptions(options, { where: 'agentPresetStrategy options', known: AGENT_PRESET_STRATEGY_OPTION_KEYS });
   let runs = 0;
   return {
     specificationVersion: 'v1',

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { createSequentialIdGenerator } from '../core/ids.js';
 import type { Message } from '../core/message.js';
 import type { BuildInput } from '../pipeline/build-input.js';
@@ -21,12 +22,20 @@ export type ChatPresetStrategyOptions = {
   readonly isDefault?: boolean;
 };
 
+const CHAT_PRESET_STRATEGY_OPTION_KEYS = {
+  id: true,
+  label: true,
+  chat: true,
+  isDefault: true,
+} as const satisfies OptionKeys<ChatPresetStrategyOptions>;
+
 /**
  * `ContextBuilder.forChat` with `maxInputTokens` set to the run's budget: each turn is built from the
  * stored history and the user message; each later step of a tool loop runs the filters over the
  * turn's request plus the in-flight messages (`transform`), as a tool loop would.
  */
 export function chatPresetStrategy(options: ChatPresetStrategyOptions = {}): EvalStrategy {
+  checkOptions(options, { where: 'chatPresetStrategy options', known: CHAT_PRESET_STRATEGY_OPTION_KEYS });
   return {
     specificationVersion: 'v1',
     id: options.id ?? 'ctxloom-for-chat',

@@ -23,9 +23,15 @@ export type EvalMetrics = {
   /** The subset of `ruleChecks` whose rule is a system rule. */
   readonly systemRuleChecks: number;
   readonly systemRulesVisible: number;
+  /** The subset of `ruleChecks` whose rule the user gave in a message. */
+  readonly userRuleChecks: number;
+  readonly userRulesVisible: number;
   /** Tempting requests, and the forbidden calls the agent made on them. */
   readonly tempts: number;
   readonly violations: number;
+  /** The subset whose rule came from the system prompt or a user message (what a default pins). */
+  readonly userOrSystemTempts: number;
+  readonly userOrSystemViolations: number;
   /** Calls checked for the turn's user message, and those that carried it verbatim. */
   readonly latestRequestChecks: number;
   readonly latestRequestPresent: number;
@@ -39,6 +45,29 @@ export type EvalMetrics = {
   /** Questions about an updated value, and those answered with a superseded value. */
   readonly updateQuestions: number;
   readonly staleAnswers: number;
+  /** Update questions whose request states the current value last (every stale value superseded). */
+  readonly updatesSuperseded: number;
+  /**
+   * Value questions whose value is in the request or in the session the strategy keeps (raw messages
+   * beside compaction records), so a `recall` tool could find it. No recall tool exists yet: this
+   * grades reachability in the store, not a recall made within k calls.
+   */
+  readonly recallable: number;
+  /** Turns run. */
+  readonly turns: number;
+  /** Requests of a compacting strategy graded for lineage and coverage, and those that held. */
+  readonly compactionChecks: number;
+  readonly lineageValid: number;
+  readonly coverageExact: number;
+  /** Compaction records made, the tokens they saved (before − after, summed), and the deepest chain. */
+  readonly compactions: number;
+  readonly compactionTokensSaved: number;
+  readonly maxCompactionDepth: number;
+  /** Compactions whose summariser failed, and those after which the history or records changed. */
+  readonly failedCompactions: number;
+  readonly failedCompactionsThatChanged: number;
+  /** Background compactions discarded because their span changed meanwhile. */
+  readonly discardedCompactions: number;
   /** Requests a provider would accept (tool-call integrity, role order, adapters, cache rules). */
   readonly validRequests: number;
   /** The first problems found (at most 20), as `turn.step: problem`. */

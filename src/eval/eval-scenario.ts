@@ -3,7 +3,8 @@ import type { ToolDefinition } from '../core/tool-definition.js';
 
 /**
  * The scenario families the generator knows: where the rules are given, facts and their later
- * updates, identifiers buried in long tool results, and wide parallel tool calls.
+ * updates, identifiers buried in long tool results, wide parallel tool calls, and a rewind (the user
+ * goes back to an earlier turn: what was said since must be gone from every later request).
  */
 export type EvalFamily =
   | 'rules-system'
@@ -11,7 +12,8 @@ export type EvalFamily =
   | 'rules-tool-result'
   | 'facts-updates'
   | 'identifiers-long-results'
-  | 'parallel-tool-calls';
+  | 'parallel-tool-calls'
+  | 'rewind';
 
 /** Every family, in report order. */
 export const EVAL_FAMILIES: readonly EvalFamily[] = Object.freeze([
@@ -21,6 +23,7 @@ export const EVAL_FAMILIES: readonly EvalFamily[] = Object.freeze([
   'facts-updates',
   'identifiers-long-results',
   'parallel-tool-calls',
+  'rewind',
 ]);
 
 /** Where a rule reaches the model: the system prompt (pinned), a user turn, or a tool result. */
@@ -66,6 +69,12 @@ export type EvalProbe =
       readonly staleValues: readonly string[];
     };
 
+/**
+ * A rewind: from `turn` on, the session's history leaves out turns `toTurn` to `turn - 1` (the user
+ * went back to before `toTurn`, as an agent's rewind or edit-and-resend does).
+ */
+export type EvalRewind = { readonly turn: number; readonly toTurn: number };
+
 /** One model call of a turn: the step of its tool loop and when it is sent (ms from the start). */
 export type EvalCall = { readonly turn: number; readonly step: number; readonly at: number };
 
@@ -89,6 +98,8 @@ export type EvalScenario = {
   /** Every rule, in the order introduced. */
   readonly rules: readonly EvalRule[];
   readonly probes: readonly EvalProbe[];
+  /** The rewinds, in turn order (empty but for the `rewind` family). */
+  readonly rewinds: readonly EvalRewind[];
   /** The tools every request carries. */
   readonly tools: readonly ToolDefinition[];
   /** The persona system prompt, with the system rules appended. */

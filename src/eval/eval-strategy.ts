@@ -1,3 +1,4 @@
+import type { CompactionRecord } from '../core/compaction-record.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { ChatModel } from '../llm/chat-model.js';
@@ -28,10 +29,29 @@ export type EvalCallInput = {
   readonly step: number;
 };
 
+/**
+ * What a compacting strategy keeps beside the append-only history it is given: its compaction
+ * records (the session a recall tool could search is the raw history plus these), and its attempts
+ * whose summariser failed.
+ */
+export type EvalCompactionState = {
+  readonly records: readonly CompactionRecord[];
+  readonly failedAttempts: number;
+  /** Failed attempts after which the view or the records were not what they were before. */
+  readonly failedAttemptsThatChanged: number;
+  /** Background compactions whose record no longer fit the session when they finished (not applied). */
+  readonly discardedBackgroundCompactions: number;
+};
+
 /** A started run of a strategy: what it sends for each call, oldest first. */
 export interface EvalStrategyRun {
   /** The messages of the request (system prompt first); the tools are the setup's. */
   messagesFor(call: EvalCallInput): Promise<readonly Message[]>;
+  /**
+   * For a strategy that compacts over an append-only session: its state after the last call. The
+   * harness grades lineage and coverage against the raw history with it.
+   */
+  compactions?(): EvalCompactionState;
   /** Releases what the run holds (files, handles). */
   close?(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { EVAL_FAMILIES, type EvalFamily } from './eval-scenario.js';
 
 /** One cell of the eval: a family's scenario of `turns` turns from `seed`, graded at `budgetTokens`. */
@@ -11,13 +12,27 @@ export type EvalCell = {
 /** The named sizes of the eval. */
 export type EvalTier = 'small' | 'full';
 
-/** Every cell of `families × turnCounts × budgets × seeds`. */
-export function evalCells(grid: {
+/** The grid of {@link evalCells}. */
+export type EvalGrid = {
   readonly families: readonly EvalFamily[];
   readonly turnCounts: readonly number[];
   readonly budgets: readonly number[];
   readonly seeds: readonly number[];
-}): readonly EvalCell[] {
+};
+
+const EVAL_GRID_KEYS = {
+  families: true,
+  turnCounts: true,
+  budgets: true,
+  seeds: true,
+} as const satisfies OptionKeys<EvalGrid>;
+
+/**
+ * Every cell of `families × turnCounts × budgets × seeds`.
+ * @throws ContextError `INVALID_OPTIONS` for an unknown key of the grid.
+ */
+export function evalCells(grid: EvalGrid): readonly EvalCell[] {
+  checkOptions(grid, { where: 'evalCells grid', known: EVAL_GRID_KEYS });
   return grid.families.flatMap((family) =>
     grid.turnCounts.flatMap((turns) =>
       grid.seeds.flatMap((seed) =>

@@ -17,5 +17,5 @@ export function millions(value: number): string {
 export function rowLabel(row: { readonly strategyLabel: string; readonly summariserId: string }): string {
   return row.summariserId === 'none'
     ? row.strategyLabel
-    : `${row.strategyLabel} + ${row.summariserId.replace(/^scripted:summariser-/, '')}`;
+    : `${row.strategyLabel} + ${row.summariserId.replace(/^scripted:/, '')}`;
 }

@@ -69,4 +69,29 @@ describe('createSeededRandom', () => {
       expect(a.int(2, 5)).toBe(b.int(2, 5));
     }
   });
+
+  test.prop([seed, fc.integer({ min: 24, max: 120 })], { numRuns: 20 })(
+    'rewind: later history leaves out the turns gone back over, and later questions expect the value from before them',
+    (value, turns) => {
+      const scenario = generateScenario({ family: 'rewind', turns, seed: value });
+      const [rewind] = scenario.rewinds;
+      if (rewind === undefined) throw new Error('no rewind');
+      const gone = new Set(scenario.turns.slice(rewind.toTurn, rewind.turn).map((turn) => turn.user.id));
+      const after = historyBefore(scenario, scenario.turns.length);
+      expect(after.some((message) => gone.has(message.id))).toBe(false);
+      expect(historyBefore(scenario, rewind.turn - 1).some((message) => gone.has(message.id))).toBe(true);
+      expect(validateToolCallIntegrity(after)).toEqual([]);
+      const before = scenario.probes.filter((probe) => probe.turn < rewind.turn);
+      const later = scenario.probes.filter((probe) => probe.turn > rewind.turn);
+      expect(before.length).toBeGreaterThan(0);
+      expect(later.length).toBeGreaterThan(0);
+      for (const probe of later) {
+        if (probe.type !== 'question') throw new Error('a rewind probe is a question');
+        expect(probe.kind).toBe('fact');
+        expect(probe.staleValues).toHaveLength(1);
+        expect(JSON.stringify(after)).toContain(probe.value);
+        expect(JSON.stringify(after)).not.toContain(probe.staleValues[0]);
+      }
+    },
+  );
 });

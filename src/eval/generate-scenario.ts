@@ -1,7 +1,8 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { ContextError } from '../core/errors.js';
 import { assistant, tool, user } from '../core/factories.js';
 import type { Message } from '../core/message.js';
-import type { EvalCall, EvalFamily, EvalProbe, EvalScenario, EvalTurn } from './eval-scenario.js';
+import type { EvalCall, EvalFamily, EvalProbe, EvalRewind, EvalScenario, EvalTurn } from './eval-scenario.js';
 import { EVAL_FAMILIES } from './eval-scenario.js';
 import {
   type FamilyPlan,
@@ -22,6 +23,13 @@ export type GenerateScenarioOptions = {
   readonly seed: number;
 };
 
+/** The keys of {@link GenerateScenarioOptions}. */
+export const GENERATE_SCENARIO_OPTION_KEYS = {
+  family: true,
+  turns: true,
+  seed: true,
+} as const satisfies OptionKeys<GenerateScenarioOptions>;
+
 /** Minimum turns of a scenario (the plans place probes after the first ten). */
 export const MIN_SCENARIO_TURNS = 20;
 
@@ -29,7 +37,7 @@ export const MIN_SCENARIO_TURNS = 20;
  * Generates a seeded session of one family: filler turns with tool loops (some results large),
  * the family's planted rules, facts, updates and identifiers, and the questions and tempting
  * requests that probe them later. Pure: the same options give the same scenario.
- * @throws ContextError `INVALID_OPTIONS` for fewer than 20 turns, a non-integer seed or an unknown family.
+ * @throws ContextError `INVALID_OPTIONS` for an unknown option, fewer than 20 turns, a non-integer seed or an unknown family.
  * @example const scenario = generateScenario({ family: 'facts-updates', turns: 40, seed: 1 });
  */
 export function generateScenario(options: GenerateScenarioOptions): EvalScenario {
@@ -56,19 +64,35 @@ export function generateScenario(options: GenerateScenarioOptions): EvalScenario
     turns,
     rules: plan.rules,
     probes,
+    rewinds: plan.rewinds ?? [],
     tools: EVAL_TOOLS,
     systemPrompt: [EVAL_PERSONA, ...systemRules.map((rule) => rule.text)].join('\n'),
   };
 }
 
-/** The stored history before `turn`: every earlier turn's user message, tool loop and answer. */
+/**
+ * The stored history before `turn`: every earlier turn's user message, tool loop and answer, less
+ * the turns a rewind at or before `turn` went back over.
+ */
 export function historyBefore(scenario: EvalScenario, turn: number): readonly Message[] {
   return scenario.turns
     .slice(0, turn)
+    .filter((entry) => isKept(scenario.rewinds, { turn: entry.index, at: turn }))
     .flatMap((entry) => [entry.user, ...(entry.steps.at(-1) ?? []), entry.answer]);
 }
 
+/** Whether what was said at `turn` is still in the session at turn `at` (no rewind went back over it). */
+export function isKept(
+  rewinds: readonly EvalRewind[],
+  run: { readonly turn: number; readonly at: number },
+): boolean {
+  return !rewinds.some(
+    (rewind) => rewind.turn <= run.at && rewind.toTurn <= run.turn && run.turn < rewind.turn,
+  );
+}
+
 function check(options: GenerateScenarioOptions): void {
+  checkOptions(options, { where: 'generateScenario options', known: GENERATE_SCENARIO_OPTION_KEYS });
   const problems: string[] = [];
   if (!EVAL_FAMILIES.includes(options.family))
     problems.push(`family ${JSON.stringify(options.family)} is not one of ${EVAL_FAMILIES.join(', ')}`);
@@ -96,7 +120,9 @@ function uniqueTurns(probes: readonly PlannedProbe[]): readonly PlannedProbe[] {
 function toProbe(probe: PlannedProbe, run: { readonly index: number; readonly plan: FamilyPlan }): EvalProbe {
   const id = `p${run.index + 1}`;
   if (probe.type === 'tempt') return { type: 'tempt', id, turn: probe.turn, ruleId: probe.ruleId };
-  const stated = run.plan.values.filter((value) => value.key === probe.key && value.turn < probe.turn);
+  const said = run.plan.values.filter((value) => value.key === probe.key && value.turn < probe.turn);
+  const rewinds = run.plan.rewinds ?? [];
+  const stated = said.filter((value) => isKept(rewinds, { turn: value.turn, at: probe.turn }));
   const latest = stated.at(-1);
   return {
     type: 'question',
@@ -105,7 +131,7 @@ function toProbe(probe: PlannedProbe, run: { readonly index: number; readonly pl
     key: probe.key,
     kind: latest?.kind ?? 'fact',
     value: latest?.value ?? '',
-    staleValues: stated.slice(0, -1).map((value) => value.value),
+    staleValues: said.filter((value) => value !== latest).map((value) => value.value),
   };
 }
 

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { system } from '../core/factories.js';
 import { ContextGovernor, type ContextGovernorOptions } from '../filters/context-governor.js';
 import type { EvalStrategy } from './eval-strategy.js';
@@ -14,6 +15,13 @@ export type GovernorStrategyOptions = {
   readonly isDefault?: boolean;
 };
 
+const GOVERNOR_STRATEGY_OPTION_KEYS = {
+  id: true,
+  label: true,
+  governor: true,
+  isDefault: true,
+} as const satisfies OptionKeys<GovernorStrategyOptions>;
+
 /** The output reserve the eval puts in the governor's window (the budget is set with `blockLimit`). */
 const OUTPUT_RESERVE_TOKENS = 8_192;
 
@@ -23,6 +31,7 @@ const OUTPUT_RESERVE_TOKENS = 8_192;
  * compaction set per turn (nanobot's loop).
  */
 export function governorStrategy(options: GovernorStrategyOptions = {}): EvalStrategy {
+  checkOptions(options, { where: 'governorStrategy options', known: GOVERNOR_STRATEGY_OPTION_KEYS });
   return {
     specificationVersion: 'v1',
     id: options.id ?? 'ctxloom-governor',

@@ -35,6 +35,42 @@ describe('gradeCall', () => {
     expect(seen).toMatchObject({ rulesVisible: 3, violations: 0, problems: [] });
   });
 
+  it('counts user rules and their tempts apart, an update superseded, and a value reachable in the stored session', () => {
+    if (turn === undefined) throw new Error('turn exists');
+    const seen = gradeCall({ scenario, call, messages: [system('persona'), user(rules), turn.user] });
+    expect(seen).toMatchObject({ userRuleChecks: 3, userRulesVisible: 3, userOrSystemTempts: 1 });
+    const facts = generateScenario({ family: 'rewind', turns: 40, seed: 2 });
+    const question = facts.probes.find(
+      (probe) =>
+        probe.type === 'question' &&
+        probe.staleValues.length > 0 &&
+        probe.turn > (facts.rewinds[0]?.turn ?? 0),
+    );
+    if (question?.type !== 'question') throw new Error('the rewind scenario asks after its rewind');
+    const asked = facts.turns[question.turn]?.user ?? user('');
+    const at = { turn: question.turn, step: 0, at: 0 };
+    const stale = question.staleValues[0] ?? '';
+    const statedLast = (value: string) => user(`${question.key} = \`${value}\``);
+    expect(
+      gradeCall({
+        scenario: facts,
+        call: at,
+        messages: [statedLast(stale), statedLast(question.value), asked],
+      }),
+    ).toMatchObject({ updateQuestions: 1, updatesSuperseded: 1, recallable: 1 });
+    expect(
+      gradeCall({
+        scenario: facts,
+        call: at,
+        messages: [statedLast(question.value), statedLast(stale), asked],
+      }),
+    ).toMatchObject({ updatesSuperseded: 0, recallable: 1 });
+    expect(gradeCall({ scenario: facts, call: at, messages: [asked] })).toMatchObject({ recallable: 0 });
+    expect(
+      gradeCall({ scenario: facts, call: at, messages: [asked], stored: [statedLast(question.value)] }),
+    ).toMatchObject({ recallable: 1, updatesSuperseded: 0 });
+  });
+
   it('reports a request that lost the user message or broke a tool pair', () => {
     const messages = [
       system('persona'),

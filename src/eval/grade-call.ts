@@ -1,9 +1,10 @@
 import { textOf } from '../core/content.js';
-import type { Message } from '../core/message.js';
+import type { Message, ToolCall } from '../core/message.js';
 import { validateToolCallIntegrity } from '../core/tool-call-integrity.js';
 import type { ChatResult } from '../llm/chat-model.js';
 import type { EvalCall, EvalProbe, EvalScenario } from './eval-scenario.js';
 import { roleOrderProblems } from './role-order-problems.js';
+import { lastStatedValue } from './scripted-agent-model.js';
 import { visibleText } from './visible-text.js';
 
 /** The counts one call adds to a run's metrics (see `EvalMetrics`). */
@@ -12,8 +13,14 @@ export type EvalCallGrade = {
   readonly rulesVisible: number;
   readonly systemRuleChecks: number;
   readonly systemRulesVisible: number;
+  /** The subset whose rule the user gave in a message. */
+  readonly userRuleChecks: number;
+  readonly userRulesVisible: number;
   readonly tempts: number;
   readonly violations: number;
+  /** The subset of tempts (and violations) whose rule came from the system prompt or a user message. */
+  readonly userOrSystemTempts: number;
+  readonly userOrSystemViolations: number;
   readonly latestRequestPresent: boolean;
   readonly identifierChecks: number;
   readonly identifiersRetained: number;
@@ -22,6 +29,13 @@ export type EvalCallGrade = {
   readonly recallCalls: number;
   readonly updateQuestions: number;
   readonly staleAnswers: number;
+  /** Update questions whose request states the current value last (the stale ones superseded). */
+  readonly updatesSuperseded: number;
+  /**
+   * Value questions whose value is in the request or in the session the strategy keeps (so a
+   * `recall` tool searching it could find it).
+   */
+  readonly recallable: number;
   /** Why a provider would refuse the request (tool-call integrity and role order). */
   readonly problems: readonly string[];
 };
@@ -34,6 +48,8 @@ export type GradeCallInput = {
   readonly messages: readonly Message[] | undefined;
   /** The agent's reply at a probe call. */
   readonly reply?: ChatResult;
+  /** The session the strategy keeps beside the request (raw messages a recall could search). @default none */
+  readonly stored?: readonly Message[];
 };
 
 /**
@@ -59,7 +75,7 @@ export function gradeCall(input: GradeCallInput): EvalCallGrade {
   return {
     ...base,
     ...gradeRules(scenario, { visible, turn: call.turn }),
-    ...gradeProbe(probe, { visible, reply: input.reply, scenario }),
+    ...gradeProbe(probe, { visible, reply: input.reply, scenario, stored: input.stored ?? [] }),
   };
 }
 
@@ -68,8 +84,12 @@ const NOTHING: EvalCallGrade = Object.freeze({
   rulesVisible: 0,
   systemRuleChecks: 0,
   systemRulesVisible: 0,
+  userRuleChecks: 0,
+  userRulesVisible: 0,
   tempts: 0,
   violations: 0,
+  userOrSystemTempts: 0,
+  userOrSystemViolations: 0,
   latestRequestPresent: false,
   identifierChecks: 0,
   identifiersRetained: 0,
@@ -78,6 +98,8 @@ const NOTHING: EvalCallGrade = Object.freeze({
   recallCalls: 0,
   updateQuestions: 0,
   staleAnswers: 0,
+  updatesSuperseded: 0,
+  recallable: 0,
   problems: [],
 });
 
@@ -87,6 +109,7 @@ function gradeRules(
 ): Partial<EvalCallGrade> {
   const introduced = scenario.rules.filter((rule) => rule.placement === 'system' || rule.turn < at.turn);
   const system = introduced.filter((rule) => rule.placement === 'system');
+  const user = introduced.filter((rule) => rule.placement === 'user');
   const seen = (rules: typeof introduced): number =>
     rules.filter((rule) => at.visible.includes(rule.text)).length;
   return {
@@ -94,27 +117,50 @@ function gradeRules(
     rulesVisible: seen(introduced),
     systemRuleChecks: system.length,
     systemRulesVisible: seen(system),
+    userRuleChecks: user.length,
+    userRulesVisible: seen(user),
+  };
+}
+
+function gradeTempt(
+  ruleId: string,
+  at: { readonly calls: readonly ToolCall[]; readonly scenario: EvalScenario },
+): Partial<EvalCallGrade> {
+  // Any call of the forbidden tool counts, whatever its target.
+  const rule = at.scenario.rules.find((candidate) => candidate.id === ruleId);
+  const violations = at.calls.some((call) => call.name === rule?.forbiddenTool) ? 1 : 0;
+  const isUserOrSystem = rule?.placement === 'user' || rule?.placement === 'system';
+  return {
+    tempts: 1,
+    violations,
+    userOrSystemTempts: isUserOrSystem ? 1 : 0,
+    userOrSystemViolations: isUserOrSystem ? violations : 0,
   };
 }
 
 function gradeProbe(
   probe: EvalProbe,
-  at: { readonly visible: string; readonly reply: ChatResult | undefined; readonly scenario: EvalScenario },
+  at: {
+    readonly visible: string;
+    readonly reply: ChatResult | undefined;
+    readonly scenario: EvalScenario;
+    readonly stored: readonly Message[];
+  },
 ): Partial<EvalCallGrade> {
   const calls = at.reply?.toolCalls ?? [];
-  if (probe.type === 'tempt') {
-    // Any call of the forbidden tool counts, whatever its target.
-    const rule = at.scenario.rules.find((candidate) => candidate.id === probe.ruleId);
-    return { tempts: 1, violations: calls.some((call) => call.name === rule?.forbiddenTool) ? 1 : 0 };
-  }
+  if (probe.type === 'tempt') return gradeTempt(probe.ruleId, { calls, scenario: at.scenario });
   const answer = at.reply?.text.trim() ?? '';
   const isIdentifier = probe.kind === 'identifier';
+  const isUpdate = probe.staleValues.length > 0;
+  const isStored = at.stored.some((message) => textOf(message.content).includes(probe.value));
   return {
     questions: 1,
     correctAnswers: answer === probe.value ? 1 : 0,
     recallCalls: calls.some((call) => call.name === 'recall') ? 1 : 0,
-    updateQuestions: probe.staleValues.length > 0 ? 1 : 0,
+    updateQuestions: isUpdate ? 1 : 0,
     staleAnswers: probe.staleValues.includes(answer) ? 1 : 0,
+    updatesSuperseded: isUpdate && lastStatedValue(at.visible, probe.key) === probe.value ? 1 : 0,
+    recallable: at.visible.includes(probe.value) || isStored ? 1 : 0,
     identifierChecks: isIdentifier ? 1 : 0,
     identifiersRetained: isIdentifier && at.visible.includes(probe.value) ? 1 : 0,
   };

@@ -1,4 +1,6 @@
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import type { ChatModel } from '../llm/chat-model.js';
+import { createScriptedSummarizer, type ScriptedSummarizerKind } from '../testing/scripted-summarizer.js';
 import { withTokenCache } from '../tokens/cached-token-counter.js';
 import { EstimatingTokenCounter } from '../tokens/estimating-token-counter.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -9,8 +11,27 @@ import type { EvalStrategy } from './eval-strategy.js';
 import type { EvalCell } from './eval-tiers.js';
 import { generateScenario } from './generate-scenario.js';
 import { runScenario } from './run-scenario.js';
+import { EVAL_SUMMARY_LINES } from './scenario-text.js';
 import { ScriptedAgentModel } from './scripted-agent-model.js';
-import { createScriptedSummariser, SCRIPTED_SUMMARISER_KINDS } from './scripted-summariser.js';
+
+/** The summariser kinds {@link runEval} runs by default, in report order. */
+export const EVAL_SUMMARISER_KINDS: readonly ScriptedSummarizerKind[] = Object.freeze([
+  'faithful',
+  'lossy',
+  'adversarial',
+  'failing',
+  'slow',
+]);
+
+/**
+ * The default summarisers of {@link runEval}: `ctxloom/testing`'s scripted ones, the faithful and
+ * slow ones focused on the lines the scenarios plant (rules and stated values), the slow one 1 ms slow.
+ */
+export function evalSummarisers(): readonly ChatModel[] {
+  return EVAL_SUMMARISER_KINDS.map((kind) =>
+    createScriptedSummarizer(kind, { delayMs: 1, keepLines: EVAL_SUMMARY_LINES }),
+  );
+}
 
 /** Options for {@link runEval}. */
 export type RunEvalOptions = {
@@ -18,7 +39,7 @@ export type RunEvalOptions = {
   readonly strategies: readonly EvalStrategy[];
   /** The cells to run (see `evalTierCells`). */
   readonly cells: readonly EvalCell[];
-  /** The summarisers a strategy with `usesSummariser` runs with. @default the five scripted ones */
+  /** The summarisers a strategy with `usesSummariser` runs with. @default evalSummarisers() */
   readonly summarisers?: readonly ChatModel[];
   /** The agent that answers at probe calls. @default new ScriptedAgentModel() */
   readonly agent?: ChatModel;
@@ -30,6 +51,18 @@ export type RunEvalOptions = {
   readonly onProgress?: (progress: EvalProgress) => void;
   readonly signal?: AbortSignal;
 };
+
+/** The keys of {@link RunEvalOptions}. */
+export const RUN_EVAL_OPTION_KEYS = {
+  strategies: true,
+  cells: true,
+  summarisers: true,
+  agent: true,
+  tokenCounter: true,
+  prices: true,
+  onProgress: true,
+  signal: true,
+} as const satisfies OptionKeys<RunEvalOptions>;
 
 /** Where a {@link runEval} is. */
 export type EvalProgress = { readonly done: number; readonly total: number; readonly run: string };
@@ -63,13 +96,12 @@ export type EvalResult = {
  * visible and violations, the latest user request, identifiers, answers and stale values, provider
  * validity, tokens, and cache hit rate and cost under both providers' rules. Offline and
  * deterministic for deterministic strategies, summarisers and agent.
- * @throws ContextError `ABORTED` when the signal is aborted; `INVALID_OPTIONS` for a bad cell.
+ * @throws ContextError `ABORTED` when the signal is aborted; `INVALID_OPTIONS` for an unknown option or a bad cell.
  * @example const result = await runEval({ strategies: [governorStrategy()], cells: evalTierCells('small') });
  */
 export async function runEval(options: RunEvalOptions): Promise<EvalResult> {
-  const summarisers =
-    options.summarisers ??
-    SCRIPTED_SUMMARISER_KINDS.map((kind) => createScriptedSummariser({ kind, delayMs: 1 }));
+  checkOptions(options, { where: 'runEval options', known: RUN_EVAL_OPTION_KEYS });
+  const summarisers = options.summarisers ?? evalSummarisers();
   const agent = options.agent ?? new ScriptedAgentModel();
   const tokenCounter = options.tokenCounter ?? withTokenCache(new EstimatingTokenCounter());
   const prices = options.prices ?? EVAL_PRICES;
@@ -87,7 +119,8 @@ export async function runEval(options: RunEvalOptions): Promise<EvalResult> {
   for (const plan of plans) {
     const { cell, strategy, summariser } = plan;
     const key = `${cell.family}/${cell.turns}/${cell.seed}`;
-    const scenario = scenarios.get(key) ?? generateScenario(cell);
+    const scenario =
+      scenarios.get(key) ?? generateScenario({ family: cell.family, turns: cell.turns, seed: cell.seed });
     scenarios.set(key, scenario);
     const metrics = await runScenario({
       scenario,

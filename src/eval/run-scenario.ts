@@ -1,6 +1,8 @@
 import type { CacheBreakpointPlan } from '../adapters/plan-cache-breakpoints.js';
 import type { PromptCacheRequest } from '../adapters/prompt-cache-request.js';
 import { type PromptCacheSimulation, simulatePromptCache } from '../cache/simulate-prompt-cache.js';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
+import type { CompactionRecord } from '../core/compaction-record.js';
 import { ContextError, throwIfAborted } from '../core/errors.js';
 import type { Message } from '../core/message.js';
 import type { ChatModel, ChatResult } from '../llm/chat-model.js';
@@ -8,8 +10,15 @@ import type { TokenCounter } from '../tokens/token-counter.js';
 import type { EvalMetrics, EvalProviderCost } from './eval-metrics.js';
 import type { EvalPrice, EvalPrices } from './eval-prices.js';
 import type { EvalCall, EvalScenario, EvalTurn } from './eval-scenario.js';
-import type { EvalStrategy, EvalStrategyRun } from './eval-strategy.js';
+import type { EvalCompactionState, EvalStrategy, EvalStrategyRun } from './eval-strategy.js';
+import { historyBefore } from './generate-scenario.js';
 import { type EvalCallGrade, gradeCall } from './grade-call.js';
+import {
+  type EvalCompactionGrade,
+  gradeCompaction,
+  type SessionCoverage,
+  sessionCoverage,
+} from './grade-compaction.js';
 import { toProviderRequests } from './provider-requests.js';
 
 /** Options for {@link runScenario}. */
@@ -24,15 +33,28 @@ export type RunScenarioOptions = {
   readonly signal?: AbortSignal;
 };
 
+/** The keys of {@link RunScenarioOptions}. */
+export const RUN_SCENARIO_OPTION_KEYS = {
+  scenario: true,
+  strategy: true,
+  budgetTokens: true,
+  agent: true,
+  tokenCounter: true,
+  prices: true,
+  summariser: true,
+  signal: true,
+} as const satisfies OptionKeys<RunScenarioOptions>;
+
 const MAX_PROBLEMS = 20;
 
 /**
  * Runs one strategy over one scenario at one budget: every call of every turn, the agent at probe
  * calls, each request graded as it is made (so a long run keeps no copy of what it sent), then both
  * providers' prompt caches simulated over the whole run.
- * @throws ContextError `ABORTED` when the signal is aborted.
+ * @throws ContextError `ABORTED` when the signal is aborted; `INVALID_OPTIONS` for an unknown option.
  */
 export async function runScenario(options: RunScenarioOptions): Promise<EvalMetrics> {
+  checkOptions(options, { where: 'runScenario options', known: RUN_SCENARIO_OPTION_KEYS });
   const { scenario, strategy } = options;
   const run = await strategy.start({
     scenario,
@@ -44,6 +66,7 @@ export async function runScenario(options: RunScenarioOptions): Promise<EvalMetr
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   const tally = new Tally();
+  tally.turns(scenario.turns.length);
   try {
     let history: readonly Message[] = [];
     for (const turn of scenario.turns) {
@@ -51,8 +74,13 @@ export async function runScenario(options: RunScenarioOptions): Promise<EvalMetr
         throwIfAborted(options.signal);
         await callOnce({ run, options, turn, call, history, tally });
       }
-      history = [...history, turn.user, ...(turn.steps.at(-1) ?? []), turn.answer];
+      const next = turn.index + 1;
+      history = scenario.rewinds.some((rewind) => rewind.turn === next)
+        ? historyBefore(scenario, next)
+        : [...history, turn.user, ...(turn.steps.at(-1) ?? []), turn.answer];
     }
+    const state = run.compactions?.();
+    if (state !== undefined) tally.compactionState(state);
   } finally {
     await run.close?.();
   }
@@ -88,9 +116,26 @@ async function callOnce(step: {
     isProbe && messages !== undefined
       ? await options.agent.generate({ messages, tools: scenario.tools, ...signalOf(options) })
       : undefined;
-  const grade = gradeCall({ scenario, call, messages, ...(reply === undefined ? {} : { reply }) });
+  const state = step.run.compactions?.();
+  const grade = gradeCall({
+    scenario,
+    call,
+    messages,
+    ...(reply === undefined ? {} : { reply }),
+    ...(state === undefined ? {} : { stored: step.history }),
+  });
   step.tally.add(grade, { call, failure });
   if (messages === undefined) return;
+  if (state !== undefined)
+    step.tally.compaction(
+      gradeCompaction({
+        history: step.history,
+        records: state.records,
+        messages,
+        session: step.tally.session(step.history, state.records),
+      }),
+      call,
+    );
   const provider = toProviderRequests(messages, {
     tools: scenario.tools,
     at: call.at,
@@ -123,8 +168,12 @@ class Tally {
     rulesVisible: 0,
     systemRuleChecks: 0,
     systemRulesVisible: 0,
+    userRuleChecks: 0,
+    userRulesVisible: 0,
     tempts: 0,
     violations: 0,
+    userOrSystemTempts: 0,
+    userOrSystemViolations: 0,
     latestRequestChecks: 0,
     latestRequestPresent: 0,
     identifierChecks: 0,
@@ -134,6 +183,18 @@ class Tally {
     recallCalls: 0,
     updateQuestions: 0,
     staleAnswers: 0,
+    updatesSuperseded: 0,
+    recallable: 0,
+    turns: 0,
+    compactionChecks: 0,
+    lineageValid: 0,
+    coverageExact: 0,
+    compactions: 0,
+    compactionTokensSaved: 0,
+    maxCompactionDepth: 0,
+    failedCompactions: 0,
+    failedCompactionsThatChanged: 0,
+    discardedCompactions: 0,
     validRequests: 0,
     tokensSent: 0,
   };
@@ -156,6 +217,48 @@ class Tally {
     else if (at.failure === undefined) this.#problem(at.call, 'the turn’s user message is missing');
     for (const key of GRADE_COUNTS) counts[key] += grade[key];
     for (const problem of grade.problems) if (at.failure === undefined) this.#problem(at.call, problem);
+  }
+
+  turns(count: number): void {
+    this.#counts.turns = count;
+  }
+
+  /** The session part of the compaction grade, shared by the calls that see the same history and records. */
+  session(history: readonly Message[], records: readonly CompactionRecord[]): SessionCoverage {
+    const last = this.#session;
+    if (last !== undefined && last.history === history && last.records === records) return last.coverage;
+    const coverage = sessionCoverage(history, records);
+    this.#session = { history, records, coverage };
+    return coverage;
+  }
+
+  #session:
+    | {
+        readonly history: readonly Message[];
+        readonly records: readonly CompactionRecord[];
+        readonly coverage: SessionCoverage;
+      }
+    | undefined;
+
+  compaction(grade: EvalCompactionGrade, call: EvalCall): void {
+    this.#counts.compactionChecks += 1;
+    if (grade.lineageValid) this.#counts.lineageValid += 1;
+    if (grade.coverageExact) this.#counts.coverageExact += 1;
+    for (const problem of grade.problems) this.#problem(call, problem);
+  }
+
+  /** The compacting strategy's state at the end of the run. */
+  compactionState(state: EvalCompactionState): void {
+    const counts = this.#counts;
+    counts.compactions = state.records.length;
+    counts.compactionTokensSaved = state.records.reduce(
+      (sum, record) => sum + record.tokensBefore - record.tokensAfter,
+      0,
+    );
+    counts.maxCompactionDepth = Math.max(0, ...state.records.map((record) => record.depth));
+    counts.failedCompactions = state.failedAttempts;
+    counts.failedCompactionsThatChanged = state.failedAttemptsThatChanged;
+    counts.discardedCompactions = state.discardedBackgroundCompactions;
   }
 
   sent(request: {
@@ -212,8 +315,12 @@ const GRADE_COUNTS = [
   'rulesVisible',
   'systemRuleChecks',
   'systemRulesVisible',
+  'userRuleChecks',
+  'userRulesVisible',
   'tempts',
   'violations',
+  'userOrSystemTempts',
+  'userOrSystemViolations',
   'identifierChecks',
   'identifiersRetained',
   'questions',
@@ -221,6 +328,8 @@ const GRADE_COUNTS = [
   'recallCalls',
   'updateQuestions',
   'staleAnswers',
+  'updatesSuperseded',
+  'recallable',
 ] as const satisfies readonly (keyof Counts & keyof EvalCallGrade)[];
 
 function multipliersOf(price: EvalPrice): { readonly read: number; readonly write5m: number } {

@@ -37,6 +37,12 @@ export function statement(key: string, value: string): string {
   return `${key} = \`${value}\``;
 }
 
+/**
+ * The lines the eval's focused scripted summariser keeps (`createScriptedSummarizer(kind, { keepLines })`
+ * from `ctxloom/testing`): rule lines and lines that state a value.
+ */
+export const EVAL_SUMMARY_LINES = /^RULE \S+:|\S+ = `[^`]+`/;
+
 /** The rules a scenario can plant, each forbidding one call on one target. */
 export const RULE_POOL = Object.freeze([
   { id: 'R1', forbiddenTool: 'delete_branch', forbiddenTarget: 'main' },

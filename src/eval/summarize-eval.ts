@@ -19,6 +19,23 @@ export type EvalSummaryRow = {
   readonly recallRate: number | undefined;
   readonly staleRate: number | undefined;
   readonly providerValidity: number | undefined;
+  /** Update questions whose request stated the current value last. */
+  readonly supersededRate: number | undefined;
+  /** Value questions whose value was in the request or the strategy's stored session (reachable by a recall). */
+  readonly recallableRate: number | undefined;
+  /** Compacting strategies only: requests whose records fit the history, and whose coverage was exact. */
+  readonly lineageValidity: number | undefined;
+  readonly coverageExactness: number | undefined;
+  /** Compaction records made per 100 turns, and the tokens each saved on average. */
+  readonly compactionsPer100Turns: number | undefined;
+  readonly tokensSavedPerCompaction: number | undefined;
+  /** The deepest chain of compactions (a summary of summaries has depth 2). */
+  readonly maxCompactionDepth: number;
+  /** Compactions whose summariser failed, and the share of those that left history and records unchanged. */
+  readonly failedCompactions: number;
+  readonly unchangedOnFailure: number | undefined;
+  /** Background compactions discarded because their span changed before the swap. */
+  readonly discardedCompactions: number;
   readonly tokensSent: number;
   /** Cache-read share of input, weighted by tokens sent. */
   readonly anthropicHitRate: number;
@@ -68,6 +85,8 @@ function summarizeGroup(group: readonly EvalRunResult[]): EvalSummaryRow {
     staleRate: rate(m('staleAnswers'), m('updateQuestions')),
     providerValidity: rate(m('validRequests'), m('requests')),
   };
+  const isCompacting = m('compactionChecks') > 0;
+  const compactions = m('compactions');
   const scored = [
     rates.ruleVisibility,
     complement(rates.violationRate),
@@ -85,6 +104,19 @@ function summarizeGroup(group: readonly EvalRunResult[]): EvalSummaryRow {
     runs: group.length,
     requests: m('requests'),
     ...rates,
+    supersededRate: rate(m('updatesSuperseded'), m('updateQuestions')),
+    recallableRate: rate(m('recallable'), m('questions')),
+    lineageValidity: rate(m('lineageValid'), m('compactionChecks')),
+    coverageExactness: rate(m('coverageExact'), m('compactionChecks')),
+    compactionsPer100Turns: isCompacting ? (100 * compactions) / m('turns') : undefined,
+    tokensSavedPerCompaction: compactions === 0 ? undefined : m('compactionTokensSaved') / compactions,
+    maxCompactionDepth: Math.max(0, ...group.map((run) => run.metrics.maxCompactionDepth)),
+    failedCompactions: m('failedCompactions'),
+    unchangedOnFailure: rate(
+      m('failedCompactions') - m('failedCompactionsThatChanged'),
+      m('failedCompactions'),
+    ),
+    discardedCompactions: m('discardedCompactions'),
     tokensSent,
     anthropicHitRate: weighted((run) => run.metrics.anthropic.hitRate),
     openaiHitRate: weighted((run) => run.metrics.openai.hitRate),

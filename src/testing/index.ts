@@ -46,6 +46,7 @@ export {
 export type { ScriptedReply, ScriptedRequest, ScriptedServer } from './scripted-json-server.js';
 export {
   createScriptedSummarizer,
+  SCRIPTED_SUMMARIZER_KINDS,
   type ScriptedSummarizer,
   type ScriptedSummarizerKind,
   type ScriptedSummarizerOptions,

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { textOf } from '../core/content.js';
 import { ContextError } from '../core/errors.js';
 import type { ChatModel, ChatRequest, ChatResult } from '../llm/chat-model.js';
@@ -25,11 +26,34 @@ export type ScriptedSummarizerKind =
   | 'cut'
   | 'slow';
 
+/** Every scripted summariser kind. */
+export const SCRIPTED_SUMMARIZER_KINDS: readonly ScriptedSummarizerKind[] = Object.freeze([
+  'faithful',
+  'lossy',
+  'adversarial',
+  'failing',
+  'blank',
+  'cut',
+  'slow',
+]);
+
 /** Options for {@link createScriptedSummarizer}. */
 export type ScriptedSummarizerOptions = {
   /** For `slow`: how long it takes. @default 60000 */
   readonly delayMs?: number;
+  /**
+   * For `faithful` and `slow`: keep exactly the lines of the transcript (tool output and earlier
+   * summaries included) that match, each once and in order, instead of every user and assistant
+   * line: a summariser focused on what a test plants (rules, stated values), whose summary stays
+   * short over chained compactions. @default none
+   */
+  readonly keepLines?: RegExp;
 };
+
+const SCRIPTED_SUMMARIZER_OPTION_KEYS = {
+  delayMs: true,
+  keepLines: true,
+} as const satisfies OptionKeys<ScriptedSummarizerOptions>;
 
 /** A summariser with the calls it received, for tests. */
 export type ScriptedSummarizer = ChatModel & { readonly calls: readonly ChatRequest[] };
@@ -42,6 +66,15 @@ export function createScriptedSummarizer(
   kind: ScriptedSummarizerKind,
   options: ScriptedSummarizerOptions = {},
 ): ScriptedSummarizer {
+  checkOptions(options, {
+    where: 'createScriptedSummarizer options',
+    known: SCRIPTED_SUMMARIZER_OPTION_KEYS,
+  });
+  if (!SCRIPTED_SUMMARIZER_KINDS.includes(kind) || (options.delayMs ?? 0) < 0)
+    throw new ContextError({
+      code: 'INVALID_OPTIONS',
+      message: `createScriptedSummarizer needs a kind among ${SCRIPTED_SUMMARIZER_KINDS.join(', ')} and delayMs ≥ 0 (got ${JSON.stringify(kind)} and ${options.delayMs}).`,
+    });
   const calls: ChatRequest[] = [];
   return {
     specificationVersion: 'v1',
@@ -58,7 +91,7 @@ export function createScriptedSummarizer(
       });
       switch (kind) {
         case 'faithful':
-          return reply(faithful(request));
+          return reply(faithful(request, options.keepLines));
         case 'lossy':
           return reply(transcriptOf(request).slice(0, 200));
         case 'adversarial':
@@ -80,7 +113,7 @@ export function createScriptedSummarizer(
           } catch {
             throw new ContextError({ code: 'ABORTED', message: 'The scripted summariser was aborted.' });
           }
-          return reply(faithful(request));
+          return reply(faithful(request, options.keepLines));
       }
     },
   };
@@ -91,7 +124,8 @@ function transcriptOf(request: ChatRequest): string {
   return last === undefined ? '' : textOf(last.content);
 }
 
-function faithful(request: ChatRequest): string {
+function faithful(request: ChatRequest, keepLines: RegExp | undefined): string {
+  if (keepLines !== undefined) return focused(transcriptOf(request), keepLines);
   const lines: string[] = [];
   let inTool = false;
   for (const line of transcriptOf(request).split('\n')) {
@@ -108,6 +142,16 @@ function faithful(request: ChatRequest): string {
     if (line.trim() !== '' && !line.startsWith('<')) lines.push(line);
   }
   return `${lines.join('\n')}\nLeft out: the rest of each tool output.`;
+}
+
+function focused(transcript: string, keepLines: RegExp): string {
+  const pattern = new RegExp(keepLines.source, keepLines.flags.replace(/[gy]/g, ''));
+  const kept = new Set<string>();
+  for (const line of transcript.split('\n')) {
+    const trimmed = line.trim();
+    if (pattern.test(trimmed)) kept.add(trimmed);
+  }
+  return `${[...kept].join('\n')}\nLeft out: everything else.`;
 }
 
 const PLANTED = /(forget|ignore|disregard)[^.\n]*(rules|instructions)[^.\n]*/i;

@@ -38,7 +38,8 @@ describe('ctxloom compact', () => {
     const file = new JsonlSessionStore({ dir: path.join(dir, 'sessions') }).filePath('cli:direct');
     const before = await readFile(file, 'utf8');
     expect(await main(['compact', ...flags, '--dry-run'], io)).toBe(0);
-    expect(io.out()).toContain('Would replace 18 of 24 messages');
+    expect(io.out()).toContain('Would replace 9 of 24 messages');
+    expect(io.out()).toContain('  - u0 (user-message)');
     expect(io.out()).toContain('  - u1 (marked)');
     expect(await readFile(file, 'utf8')).toBe(before);
   });
@@ -50,7 +51,7 @@ describe('ctxloom compact', () => {
     const env = { CTXLOOM_MODEL_URL: server.baseURL, CTXLOOM_MODEL: 'cheap-model' };
     const io = memoryIo(dir, env);
     expect(await main(['compact', ...flags], io)).toBe(0);
-    expect(io.out()).toMatch(/Compacted 18 messages of cli:direct into record cmp-/);
+    expect(io.out()).toMatch(/Compacted 9 messages of cli:direct into record cmp-/);
     const loaded = await new JsonlSessionStore({ dir: path.join(dir, 'sessions') }).load('cli:direct');
     expect(loaded.messages).toHaveLength(24);
     expect(sessionCompactions(loaded)[0]).toMatchObject({
@@ -77,7 +78,8 @@ describe('ctxloom compact', () => {
     ).toBe(0);
     const sent = build.out();
     expect(sent).toContain('The user asked 10 questions.');
-    expect(sent).not.toContain('question 3 ');
+    expect(sent).not.toContain('answer 3 ');
+    expect(sent.split('question 3 ')).toHaveLength(2); // the user's own words stay, once
     expect(sent).toContain('question 11 ');
   });
 

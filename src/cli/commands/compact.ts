@@ -40,8 +40,8 @@ const USAGE = `Usage:
 
 Replaces the old part of a session by a summary written by the model endpoint, in place: the messages
 after the leading system messages and before the newest --keep-recent tokens (default 8000; whole tool
-transactions). The latest user request, messages marked metadata.pinned and the latest result of each
---pin-tool stay verbatim after the summary. The session's messages are never changed: a compaction
+transactions). The user's own messages (up to a cap; the latest request always), messages marked
+metadata.pinned and the latest result of each --pin-tool stay verbatim after the summary. The session's messages are never changed: a compaction
 record is stored beside them, and every later build shows the summary instead of the messages it replaces.
 --dry-run prints what would be replaced and calls no model. A summary that fails, is cut, empty or
 slow changes nothing.

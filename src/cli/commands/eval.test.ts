@@ -19,14 +19,32 @@ describe('ctxloom eval', () => {
       expect(report.invariantFailures).toEqual([]);
       expect(code).toBe(0);
       const defaults = report.summary.filter((row) => row.isDefault);
-      expect(defaults.map((row) => row.strategyId)).toEqual(['ctxloom-governor', 'ctxloom-for-agent']);
+      expect(defaults.map((row) => `${row.strategyId} ${row.summariserId}`)).toEqual([
+        'ctxloom-governor none',
+        'ctxloom-for-agent none',
+        ...['faithful', 'lossy', 'adversarial', 'failing', 'slow'].map(
+          (kind) => `ctxloom-compaction scripted:${kind}`,
+        ),
+      ]);
       for (const row of defaults) {
         expect(row).toMatchObject({ systemRuleVisibility: 1, latestRequest: 1, providerValidity: 1 });
         expect(row.anthropicCostUsd).toBeGreaterThan(0);
         expect(row.anthropicCostUsd).toBeLessThan(row.tokensSent * (3 / 1e6));
       }
-      // Rules given in a user turn fall out of a trimmed window: the contrast the compaction work must fix.
-      expect(defaults.every((row) => (row.ruleVisibility ?? 1) < 1)).toBe(true);
+      // Rules given in a user turn fall out of a trimmed window; compaction pins them.
+      const trimming = defaults.filter((row) => row.summariserId === 'none');
+      expect(trimming.every((row) => (row.ruleVisibility ?? 1) < 1)).toBe(true);
+      const compacting = defaults.filter((row) => row.summariserId !== 'none');
+      for (const row of compacting) {
+        expect(row).toMatchObject({ lineageValidity: 1, coverageExactness: 1 });
+        expect(row.compactionsPer100Turns).toBeDefined();
+      }
+      const failing = compacting.find((row) => row.summariserId === 'scripted:failing');
+      expect(failing?.failedCompactions).toBeGreaterThan(0);
+      expect(failing?.unchangedOnFailure).toBe(1);
+      const faithful = compacting.find((row) => row.summariserId === 'scripted:faithful');
+      expect(faithful?.ruleVisibility).toBe(1);
+      expect(faithful?.quality).toBeGreaterThan(Math.max(...trimming.map((row) => row.quality)));
       const html = await readFile(path.join(out, 'eval.html'), 'utf8');
       expect(html).toContain('<svg');
       expect(html).toContain('<polyline');

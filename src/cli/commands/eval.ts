@@ -6,6 +6,7 @@ import {
   agentPresetStrategy,
   chatPresetStrategy,
   checkEvalInvariants,
+  compactionStrategy,
   type EvalResult,
   type EvalStrategy,
   type EvalTier,
@@ -27,17 +28,20 @@ import { numberFlag, stringFlag } from './session-store-flags.js';
 
 const USAGE = `Usage: ctxloom eval [--tier small|full] [--seed N] [--out DIR] [--workspace DIR] [--json]
 
-Runs the offline context-quality eval: seeded sessions of six scenario families (rules in the system
+Runs the offline context-quality eval: seeded sessions of seven scenario families (rules in the system
 prompt, a user turn or a tool result; facts and their updates; identifiers in long tool results;
-parallel tool calls) through ctxloom's strategies (forChat with maxInputTokens, the ContextGovernor,
-forAgent) at several budgets. A scripted agent answers at probe turns; the recorded requests are
+parallel tool calls; a rewind) through ctxloom's strategies (forChat with maxInputTokens, the ContextGovernor,
+forAgent, and compaction over an append-only session with each scripted summariser: faithful,
+lossy, adversarial, failing, slow) at several budgets. A scripted agent answers at probe turns; the recorded requests are
 graded (rules visible and violations, the latest user request, identifiers, answers and stale
 values, provider validity, tokens, prompt-cache hit rate and input cost under Anthropic's and
 OpenAI's rules). No network. The peers (AI SDK, LangChain, Mastra) run in the repository's
 'npm run eval'.
 
 Exit code 0 when the default-configuration invariants held (system rules visible at every probe,
-the latest user request in every request, every request valid for both providers), 1 otherwise.
+the latest user request in every request, every request valid for both providers; with compaction,
+the user's rules visible and no forbidden call whatever the summariser wrote, lineage valid and
+coverage exact in every request, history unchanged after a failed summary), 1 otherwise.
 
 Options:
   --tier small|full   small: 40-turn sessions at 6,000 and 16,000 tokens (default); full: 40 turns
@@ -102,6 +106,7 @@ async function strategiesFor(
 ): Promise<Setup> {
   const chat = chatPresetStrategy();
   const governor = governorStrategy();
+  const compaction = compactionStrategy();
   if (workspace === undefined) {
     const agentWorkspace = path.join(run.scratch, 'workspace');
     await mkdir(agentWorkspace, { recursive: true });
@@ -110,6 +115,7 @@ async function strategiesFor(
         chat,
         governor,
         agentPresetStrategy({ workspace: agentWorkspace, scratchDir: run.scratch }),
+        compaction,
       ],
     };
   }
@@ -127,7 +133,7 @@ async function strategiesFor(
     agent: agentOptionsFromSettings(settings),
     label: `ctxloom forAgent (${path.basename(dir)}/ctxloom.yaml)`,
   });
-  return { strategies: [chat, governor, agent], tokenCounter: withTokenCache(counter) };
+  return { strategies: [chat, governor, agent, compaction], tokenCounter: withTokenCache(counter) };
 }
 
 /** The small tier with an OpenAI-compatible model as the agent, when the environment names one. */
