@@ -98,7 +98,7 @@ describe('contextToolSet in an AI SDK tool loop', () => {
     const model = scriptedModel(
       [
         { tool: 'recall', input: { query: 'port 6543' } },
-        { tool: 'expand', input: { id: 'u2' } },
+        { tool: 'expand', input: { id: 'a2x' } },
         { tool: 'context_remaining', input: {} },
         { tool: 'compact_now', input: {} },
         { tool: 'compact_now', input: { instructions: 'keep ports' } },

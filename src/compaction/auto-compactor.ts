@@ -19,6 +19,7 @@ import {
 import { type CompactHistoryOptions, type CompactHistoryResult, compactHistory } from './compact-history.js';
 import { CompactionBreaker } from './compaction-breaker.js';
 import { acquireCompactionLease, releaseCompactionLease } from './compaction-lease.js';
+import { DEFAULT_PINNED_CONTEXT, type PinnedContextOptions } from './pinned-context.js';
 import { type CompactionPlan, planCompaction } from './plan-compaction.js';
 
 /** One request's list for {@link AutoCompactor.compact}. */
@@ -78,6 +79,7 @@ type SessionState = {
 type Prepared = {
   readonly counter: TokenCounter;
   readonly keepRecent: number;
+  readonly pinned: PinnedContextOptions;
   readonly replaces: readonly string[];
   readonly minGain: number;
   readonly instructions: string | undefined;
@@ -448,12 +450,22 @@ export class AutoCompactor {
     readonly counter: TokenCounter;
     readonly total: number;
     readonly trigger: 'auto' | 'background';
-  }): { readonly plan: CompactionPlan; readonly keepRecent: number } | undefined {
+  }):
+    | { readonly plan: CompactionPlan; readonly keepRecent: number; readonly pinned: PinnedContextOptions }
+    | undefined {
     const { step, sizes, stage, counter, total } = run;
     const cap = this.#options.maxOutputTokens ?? DEFAULT_AUTO_COMPACTION.maxOutputTokens;
     const system = counter.countMessages(leadingSystem(step.view));
     const fixed = total - counter.countMessages(step.view) + system;
-    const pinned = this.#options.pinned ?? {};
+    // The pins get what the target leaves beside the fixed part, the summary and the newest history, so
+    // that (when the user's own messages are pinned) they give way to the cap's order (tool results,
+    // then the user's middle messages, then marked ones) instead of pushing the request over the budget,
+    // where the trimming that follows would cut the oldest of them, marked rules included.
+    const room = Math.max(0, sizes.targetTokens - fixed - cap - sizes.keepRecent);
+    const pinned: PinnedContextOptions = {
+      ...this.#options.pinned,
+      maxTokens: Math.min(this.#options.pinned?.maxTokens ?? DEFAULT_PINNED_CONTEXT.maxTokens, room),
+    };
     let keepRecent = Math.max(sizes.keepRecent, sizes.targetTokens - fixed - cap);
     let plan = planCompaction(step.view, { keepRecent, pinned, tokenCounter: counter });
     if (plan !== undefined && plan.pinnedTokens > 0) {
@@ -486,7 +498,7 @@ export class AutoCompactor {
           details: { triggerTokens: sizes.triggerTokens, floorTokens: projected },
         }),
       );
-    return { plan, keepRecent };
+    return { plan, keepRecent, pinned };
   }
 
   /** Works out the run and asks `onBeforeCompact`; `undefined` when nothing is to be done. */
@@ -513,7 +525,7 @@ export class AutoCompactor {
     }
     const planned = this.#plan(run);
     if (planned === undefined) return undefined;
-    const { plan, keepRecent } = planned;
+    const { plan, keepRecent, pinned } = planned;
     const replaces = plan.summarised.map(viewId);
     const answer = await this.#options.onBeforeCompact?.({
       sessionKey: state.key,
@@ -540,6 +552,7 @@ export class AutoCompactor {
     return {
       counter,
       keepRecent,
+      pinned,
       replaces,
       minGain: Math.max(1, sizes.minGainTokens),
       instructions: instructions === '' ? undefined : instructions,
@@ -557,7 +570,7 @@ export class AutoCompactor {
       breaker: state.breaker,
       minGain: prepared.minGain,
       ...(prepared.instructions === undefined ? {} : { instructions: prepared.instructions }),
-      ...(options.pinned === undefined ? {} : { pinned: options.pinned }),
+      pinned: prepared.pinned,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
       generateId: () => `cmp-${(options.generateId ?? generateMessageId)()}`,

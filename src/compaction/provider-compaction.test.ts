@@ -193,8 +193,9 @@ describe('providerCompactionRecord', () => {
     expect(result.record).toMatchObject({
       id: 'pc1',
       kind: 'provider',
-      replaces: ['a1', 'u2', 'a2', 't1', 'a3'],
-      pinned: ['u1', 'u3'],
+      // The user's own messages are pinned by default: re-injected verbatim after the block.
+      replaces: ['a1', 'a2', 't1', 'a3'],
+      pinned: ['u1', 'u2', 'u3'],
       depth: 1,
       parents: [],
       producer: { strategy: 'anthropic-compact', model: MODEL.anthropic },
@@ -216,6 +217,7 @@ describe('providerCompactionRecord', () => {
     expect(sessionView(messages, records).map((message) => message.id)).toEqual([
       'pc1-summary',
       'u1',
+      'u2',
       'u3',
       'pc1-reply-1',
     ]);

@@ -121,14 +121,14 @@ describe('createContextTools', () => {
     expect(view.map((message) => message.content).join('\n')).not.toContain('6543');
     const found = await call(tools, 'recall', { query: 'port 6543' });
     expect(found.isError).toBe(false);
-    expect(found.output).toContain('message u2');
+    expect(found.output).toContain('message a2x');
     expect(found.output).toContain(`out of view through record ${recordId}`);
     expect(found.output).toContain('turn 2');
     expect(found.output).toContain(FACT);
-    const message = await call(tools, 'expand', { id: 'u2' });
+    const message = await call(tools, 'expand', { id: 'a2x' });
     expect(message.output).toContain(FACT);
     const record = await call(tools, 'expand', { id: recordId });
-    expect(record.output).toContain(`--- message u2 (user) ---\nRemember: ${FACT}.`);
+    expect(record.output).toContain(`--- message a2x (assistant) ---\nChecked: ${FACT}.`);
     const viaRecall = await call(tools, 'recall', { query: 'x', id: recordId });
     expect(viaRecall.output).toBe(record.output);
   });

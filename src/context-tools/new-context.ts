@@ -28,7 +28,8 @@ export type NewContextOutcome = {
 /**
  * A context reset as one durable write: under the store's session lock, the notes and a `notes`
  * record (trigger `tool`) standing for everything in view after the leading system messages, except
- * what is pinned (the latest real user request, marked messages) and an unfinished tool call, are
+ * what is pinned (the latest real user request, marked messages; the user's earlier messages only with
+ * `pinned.userMessages: true`) and an unfinished tool call, are
  * written in ONE metadata update. So either both are stored or neither is: a failed write throws and
  * changes nothing, and the model keeps its context.
  * @throws whatever the store throws; ContextError `STORE_CONFLICT` when the record does not fit.
@@ -83,10 +84,12 @@ function resetRecord(
     readonly recordId: string;
   },
 ): CompactionRecord | undefined {
+  // A reset hands the model its own notes in place of the conversation: the user's earlier messages
+  // are not kept verbatim unless asked (`pinned.userMessages`); recall and expand still reach them.
   const plan = planCompaction(view, {
     keepRecent: 0,
     tokenCounter: options.tokenCounter,
-    ...(options.pinned === undefined ? {} : { pinned: options.pinned }),
+    pinned: { userMessages: false, ...options.pinned },
   });
   if (plan === undefined) return undefined;
   const id = options.recordId;

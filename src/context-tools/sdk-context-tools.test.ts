@@ -61,7 +61,7 @@ async function setUp(options: { readonly failingNotes?: boolean } = {}) {
 
 function expectScriptResults(results: readonly { readonly text: string; readonly isError: boolean }[]): void {
   expect(results[0]?.text).toContain(FACT);
-  expect(results[1]?.text).toContain(`Remember: ${FACT}.`);
+  expect(results[1]?.text).toContain(`Checked: ${FACT}.`);
   expect(results[2]).toMatchObject({ isError: true });
   expect(results[2]?.text).toContain('under the 20000-token floor');
   expect(results[3]?.text).toMatch(/Compacted: record/);

@@ -21,11 +21,14 @@ export const OFFLOAD_FACT = 'checksum mismatch in shard 17';
 export const HISTORY_FACT = 'the user prefers tabs over spaces';
 export const SESSION_KEY = 'cli:direct';
 
-/** A conversation of `turns` turns; turn 2 states the fact, turn 3 has a tool call. */
+/**
+ * A conversation of `turns` turns; the assistant states the fact in turn 2 (the user's own messages are
+ * pinned by compaction, so a fact that can be compacted away is the agent's), turn 3 has a tool call.
+ */
 export function longConversation(turns: number, padding = 400): readonly Message[] {
   const messages: Message[] = [{ id: 'sys', role: 'system', content: 'You are a careful engineer.' }];
   for (let turn = 1; turn <= turns; turn += 1) {
-    const text = turn === 2 ? `Remember: ${FACT}.` : `Step ${turn}: ${'work '.repeat(padding / 5)}`;
+    const text = `Step ${turn}: ${'work '.repeat(padding / 5)}`;
     messages.push({ id: `u${turn}`, role: 'user', content: text });
     if (turn === 3) {
       messages.push({
@@ -39,7 +42,8 @@ export function longConversation(turns: number, padding = 400): readonly Message
     messages.push({
       id: `a${turn}x`,
       role: 'assistant',
-      content: `Done with step ${turn}. ${'ok '.repeat(padding / 3)}`,
+      content:
+        turn === 2 ? `Checked: ${FACT}.` : `Done with step ${turn}. ${'ok '.repeat(padding / 3)}`,
     });
   }
   return messages;
