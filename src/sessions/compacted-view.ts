@@ -25,7 +25,8 @@ export function compactedView(record: SessionRecord): ReplaySession | undefined 
 /**
  * The session's load warnings plus one per compaction record its view leaves out (a record that no
  * longer fits the messages, e.g. after a rewind: the messages it stood for are replayed raw), so a
- * build says why a summary it expected is missing. @internal
+ * build says why a summary it expected is missing. `loadReplayedSession` returns them in its record's
+ * `warnings`; use this for a session you replay yourself (`replaySession`).
  */
 export function lineageWarnings(record: SessionRecord): readonly string[] {
   if (storedCompactions(record).length === 0) return record.warnings;

@@ -4,6 +4,7 @@
  * MessageStore (coercers, retention, events); replay rules (getHistory) and turn persistence.
  */
 export { checkSessionKey } from './check-session-key.js';
+export { lineageWarnings } from './compacted-view.js';
 export {
   type CompactionDescription,
   type CompactionItem,

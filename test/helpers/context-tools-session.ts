@@ -42,8 +42,7 @@ export function longConversation(turns: number, padding = 400): readonly Message
     messages.push({
       id: `a${turn}x`,
       role: 'assistant',
-      content:
-        turn === 2 ? `Checked: ${FACT}.` : `Done with step ${turn}. ${'ok '.repeat(padding / 3)}`,
+      content: turn === 2 ? `Checked: ${FACT}.` : `Done with step ${turn}. ${'ok '.repeat(padding / 3)}`,
     });
   }
   return messages;

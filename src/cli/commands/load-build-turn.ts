@@ -8,8 +8,7 @@ import {
   type Message,
   type SessionRecord,
 } from '../../index.js';
-import { lineageWarnings } from '../../sessions/compacted-view.js';
-import { readMessagesFile } from '../../sessions/index.js';
+import { lineageWarnings, readMessagesFile } from '../../sessions/index.js';
 import { resolveInside } from '../../workspace/index.js';
 import type { CliIo } from '../cli-io.js';
 import { type AgentContext, DEFAULT_SESSION_KEY } from './agent-context.js';
