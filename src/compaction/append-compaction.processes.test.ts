@@ -12,15 +12,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../test/helpers/canonical-json.js';
-import { PG_URL, pgQuery, requirePostgres } from '../../test/helpers/pg-test-server.js';
+import { pgQuery, requirePostgres } from '../../test/helpers/pg-test-server.js';
+import { type ProcessStoreBackend, processStoreBackends } from '../../test/helpers/process-store-backends.js';
 import { assistant, user } from '../core/factories.js';
 import type { Message } from '../core/message.js';
 import { validateCompactionLineage } from '../core/validate-compaction-lineage.js';
-import { JsonlSessionStore } from '../sessions/jsonl-session-store.js';
-import { PostgresSessionStore } from '../sessions/postgres-session-store.js';
 import { sessionCompactions, storedCompactions } from '../sessions/session-compactions.js';
-import type { SessionStore } from '../sessions/session-store.js';
-import { SqliteSessionStore } from '../sessions/sqlite-session-store.js';
 
 const WORKER = fileURLToPath(
   new URL('../../test/fixtures/workers/append-compaction-worker.ts', import.meta.url),
@@ -42,28 +39,8 @@ afterAll(async () => {
   await pgQuery(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
 });
 
-type Backend = {
-  readonly name: 'jsonl' | 'sqlite' | 'postgres';
-  readonly target: () => string;
-  readonly open: () => SessionStore;
-};
-const BACKENDS: readonly Backend[] = [
-  {
-    name: 'jsonl',
-    target: () => path.join(dir, 'sessions'),
-    open: () => new JsonlSessionStore({ dir: path.join(dir, 'sessions') }),
-  },
-  {
-    name: 'sqlite',
-    target: () => path.join(dir, 'db.sqlite'),
-    open: () => new SqliteSessionStore({ path: path.join(dir, 'db.sqlite') }),
-  },
-  {
-    name: 'postgres',
-    target: () => PG_URL,
-    open: () => new PostgresSessionStore({ connectionString: PG_URL, schema: SCHEMA }),
-  },
-];
+type Backend = ProcessStoreBackend;
+const BACKENDS = processStoreBackends(() => dir, SCHEMA);
 
 type Outcome = { readonly stored: true } | { readonly code: string; readonly message: string };
 

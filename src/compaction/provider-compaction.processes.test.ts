@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PG_URL, pgQuery, requirePostgres } from '../../test/helpers/pg-test-server.js';
+import { pgQuery, requirePostgres } from '../../test/helpers/pg-test-server.js';
+import { type ProcessStoreBackend, processStoreBackends } from '../../test/helpers/process-store-backends.js';
 import {
   CONVERSATION,
   compactAndStore,
@@ -13,11 +14,8 @@ import {
   type ProviderMode,
   sendPlain,
 } from '../../test/helpers/provider-compaction-driver.js';
-import { JsonlSessionStore } from '../sessions/jsonl-session-store.js';
 import { MemorySessionStore } from '../sessions/memory-session-store.js';
-import { PostgresSessionStore } from '../sessions/postgres-session-store.js';
 import type { SessionStore } from '../sessions/session-store.js';
-import { SqliteSessionStore } from '../sessions/sqlite-session-store.js';
 import { startAnthropicCompactionServer } from '../testing/anthropic-compaction-server.js';
 import { startOpenAICompactionServer } from '../testing/openai-compaction-server.js';
 import type { ScriptedServer } from '../testing/scripted-json-server.js';
@@ -43,28 +41,14 @@ afterAll(async () => {
 });
 
 type Backend = {
-  readonly name: 'memory' | 'jsonl' | 'sqlite' | 'postgres';
+  readonly name: ProcessStoreBackend['name'] | 'memory';
   readonly target: () => string;
   readonly open: () => SessionStore;
 };
 const memory = new MemorySessionStore();
 const BACKENDS: readonly Backend[] = [
   { name: 'memory', target: () => '', open: () => memory },
-  {
-    name: 'jsonl',
-    target: () => path.join(dir, 'sessions'),
-    open: () => new JsonlSessionStore({ dir: path.join(dir, 'sessions') }),
-  },
-  {
-    name: 'sqlite',
-    target: () => path.join(dir, 'db.sqlite'),
-    open: () => new SqliteSessionStore({ path: path.join(dir, 'db.sqlite') }),
-  },
-  {
-    name: 'postgres',
-    target: () => PG_URL,
-    open: () => new PostgresSessionStore({ connectionString: PG_URL, schema: SCHEMA }),
-  },
+  ...processStoreBackends(() => dir, SCHEMA),
 ];
 
 type Sent = {

@@ -6,16 +6,13 @@ import { fileURLToPath } from 'node:url';
 import * as fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../test/helpers/canonical-json.js';
-import { PG_URL, pgQuery, requirePostgres } from '../../test/helpers/pg-test-server.js';
+import { pgQuery, requirePostgres } from '../../test/helpers/pg-test-server.js';
+import { type ProcessStoreBackend, processStoreBackends } from '../../test/helpers/process-store-backends.js';
 import type { Message } from '../core/message.js';
 import { richMessageArbitrary } from '../testing/message-format-2-arbitraries.js';
-import { JsonlSessionStore } from './jsonl-session-store.js';
 import { LenientMessageCoercer } from './lenient-message-coercer.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { MessageStore } from './message-store.js';
-import { PostgresSessionStore } from './postgres-session-store.js';
-import type { SessionStore } from './session-store.js';
-import { SqliteSessionStore } from './sqlite-session-store.js';
 import { StrictMessageCoercer } from './strict-message-coercer.js';
 
 const WORKER = fileURLToPath(new URL('../../test/fixtures/workers/session-load-worker.ts', import.meta.url));
@@ -118,28 +115,8 @@ afterAll(async () => {
   await pgQuery(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
 });
 
-type Backend = {
-  readonly name: 'jsonl' | 'sqlite' | 'postgres';
-  target: () => string;
-  open: () => SessionStore;
-};
-const BACKENDS: readonly Backend[] = [
-  {
-    name: 'jsonl',
-    target: () => path.join(dir, 'sessions'),
-    open: () => new JsonlSessionStore({ dir: path.join(dir, 'sessions') }),
-  },
-  {
-    name: 'sqlite',
-    target: () => path.join(dir, 'db.sqlite'),
-    open: () => new SqliteSessionStore({ path: path.join(dir, 'db.sqlite') }),
-  },
-  {
-    name: 'postgres',
-    target: () => PG_URL,
-    open: () => new PostgresSessionStore({ connectionString: PG_URL, schema: SCHEMA }),
-  },
-];
+type Backend = ProcessStoreBackend;
+const BACKENDS = processStoreBackends(() => dir, SCHEMA);
 
 function loadInNewProcess(backend: Backend, key: string): Promise<{ messages: unknown; warnings: unknown }> {
   const child = spawn(

@@ -4,11 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PG_URL, pgQuery, requirePostgres } from '../../test/helpers/pg-test-server.js';
-import { JsonlSessionStore } from './jsonl-session-store.js';
-import { PostgresSessionStore } from './postgres-session-store.js';
-import type { SessionStore } from './session-store.js';
-import { SqliteSessionStore } from './sqlite-session-store.js';
+import { pgQuery, requirePostgres } from '../../test/helpers/pg-test-server.js';
+import { type ProcessStoreBackend, processStoreBackends } from '../../test/helpers/process-store-backends.js';
 
 const WORKER = fileURLToPath(
   new URL('../../test/fixtures/workers/session-append-worker.ts', import.meta.url),
@@ -24,28 +21,8 @@ afterAll(async () => {
   await pgQuery(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
 });
 
-type Backend = {
-  readonly name: 'jsonl' | 'sqlite' | 'postgres';
-  target: () => string;
-  open: () => SessionStore;
-};
-const BACKENDS: readonly Backend[] = [
-  {
-    name: 'jsonl',
-    target: () => path.join(dir, 'sessions'),
-    open: () => new JsonlSessionStore({ dir: path.join(dir, 'sessions') }),
-  },
-  {
-    name: 'sqlite',
-    target: () => path.join(dir, 'db.sqlite'),
-    open: () => new SqliteSessionStore({ path: path.join(dir, 'db.sqlite') }),
-  },
-  {
-    name: 'postgres',
-    target: () => PG_URL,
-    open: () => new PostgresSessionStore({ connectionString: PG_URL, schema: SCHEMA }),
-  },
-];
+type Backend = ProcessStoreBackend;
+const BACKENDS = processStoreBackends(() => dir, SCHEMA);
 
 function startWorker(backend: Backend, args: { key: string; count: number; prefix: string }): ChildProcess {
   return spawn(
