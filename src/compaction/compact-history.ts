@@ -17,6 +17,7 @@ import type { CompactionBreaker } from './compaction-breaker.js';
 import { DEFAULT_COMPACTION_PROMPT, renderTranscript } from './compaction-prompt.js';
 import { PINNED_CONTEXT_OPTION_KEYS, type PinnedContextOptions } from './pinned-context.js';
 import { type CompactionPlan, DEFAULT_KEEP_RECENT, planCompaction } from './plan-compaction.js';
+import { runLineage } from './run-lineage.js';
 
 /** Options for {@link compactHistory}. */
 export type CompactHistoryOptions = {
@@ -225,25 +226,19 @@ function recordOf(
   },
 ): CompactionRecord & { readonly summary: Message } {
   const id = options.generateId?.() ?? `cmp-${options.now().getTime().toString(36)}-${plan.run.length}`;
-  const depth = 1 + Math.max(0, ...plan.summarised.map(depthOf));
+  const lineage = runLineage(plan.summarised, plan.pins);
+  const { depth } = lineage;
   const summary: Message = {
     id: `${id}-summary`,
     role: 'user',
     content: `<conversation-summary>\n${options.text}\n</conversation-summary>`,
     metadata: { [COMPACTION_ID_KEY]: id, [COMPACTION_DEPTH_KEY]: depth },
   };
-  const pinned = plan.pins.flatMap((pin) => pin.unit.messages.map(viewId));
   return {
     id,
     kind: 'summary',
-    replaces: plan.summarised.map(viewId),
-    ...(pinned.length === 0 ? {} : { pinned }),
+    ...lineage,
     summary,
-    depth,
-    parents: plan.summarised.flatMap((message) => {
-      const record = message.metadata?.[COMPACTION_ID_KEY];
-      return typeof record === 'string' ? [record] : [];
-    }),
     producer: {
       strategy: 'summarize',
       model: options.summarizer.id,
@@ -254,13 +249,6 @@ function recordOf(
     trigger: options.trigger ?? 'manual',
     createdAt: options.now().toISOString(),
   };
-}
-
-/** A summary's depth (carried on its message), 0 for a raw message. */
-function depthOf(message: Message): number {
-  if (typeof message.metadata?.[COMPACTION_ID_KEY] !== 'string') return 0;
-  const depth = message.metadata[COMPACTION_DEPTH_KEY];
-  return typeof depth === 'number' ? depth : 1;
 }
 
 async function summarize(run: readonly Message[], options: CompactHistoryOptions): Promise<string> {

@@ -21,6 +21,7 @@ import {
   pinnedUnits,
 } from './pinned-context.js';
 import { type ProviderCompactionFormat, readProviderCompaction } from './read-provider-compaction.js';
+import { runLineage } from './run-lineage.js';
 
 /** Options for {@link providerCompactionRecord}. */
 export type ProviderCompactionRecordOptions = {
@@ -208,25 +209,19 @@ function recordOf(run: {
   readonly options: ProviderCompactionRecordOptions;
 }): CompactionRecord {
   const { id, payload, summarised, counter } = run;
-  const depth = 1 + Math.max(0, ...summarised.map(depthOf));
+  const lineage = runLineage(summarised, run.pins);
+  const { depth } = lineage;
   const summary: Message = {
     id: `${id}-summary`,
     role: 'assistant',
     content: [{ type: 'provider', format: run.options.format, kind: 'compaction', value: payload }],
     metadata: { [COMPACTION_ID_KEY]: id, [COMPACTION_DEPTH_KEY]: depth },
   };
-  const pinned = run.pins.flatMap((pin) => pin.unit.messages.map(viewId));
   return {
     id,
     kind: 'provider',
-    replaces: summarised.map(viewId),
-    ...(pinned.length === 0 ? {} : { pinned }),
+    ...lineage,
     summary,
-    depth,
-    parents: summarised.flatMap((message) => {
-      const record = message.metadata?.[COMPACTION_ID_KEY];
-      return typeof record === 'string' ? [record] : [];
-    }),
     producer: {
       strategy: run.read.strategy,
       ...(run.read.model === undefined ? {} : { model: run.read.model }),
@@ -237,11 +232,4 @@ function recordOf(run: {
     createdAt: run.now().toISOString(),
     providerPayload: payload,
   };
-}
-
-/** A summary's depth (carried on its message), 0 for a raw message. */
-function depthOf(message: Message): number {
-  if (typeof message.metadata?.[COMPACTION_ID_KEY] !== 'string') return 0;
-  const depth = message.metadata[COMPACTION_DEPTH_KEY];
-  return typeof depth === 'number' ? depth : 1;
 }

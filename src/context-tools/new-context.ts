@@ -1,6 +1,7 @@
 import type { PinnedContextOptions } from '../compaction/pinned-context.js';
 import { planCompaction } from '../compaction/plan-compaction.js';
-import { applyCompactions, viewId } from '../core/apply-compactions.js';
+import { runLineage } from '../compaction/run-lineage.js';
+import { applyCompactions } from '../core/apply-compactions.js';
 import { COMPACTION_DEPTH_KEY, COMPACTION_ID_KEY, type CompactionRecord } from '../core/compaction-record.js';
 import { ContextError } from '../core/errors.js';
 import type { Message } from '../core/message.js';
@@ -93,7 +94,8 @@ function resetRecord(
   });
   if (plan === undefined) return undefined;
   const id = options.recordId;
-  const depth = 1 + Math.max(0, ...plan.summarised.map(depthOf));
+  const lineage = runLineage(plan.summarised, plan.pins);
+  const { depth } = lineage;
   const tokensBefore = options.tokenCounter.countMessages(plan.run);
   const summary: Message = {
     id: `${id}-summary`,
@@ -104,28 +106,15 @@ function resetRecord(
       `decisions, open tasks and next step; recall searches what was cleared, expand ${JSON.stringify(id)} lists it.\n</context-reset>`,
     metadata: { [COMPACTION_ID_KEY]: id, [COMPACTION_DEPTH_KEY]: depth, [RESET_NOTES_KEY]: options.notes },
   };
-  const pinned = plan.pins.flatMap((pin) => pin.unit.messages.map(viewId));
   return {
     id,
     kind: 'notes',
-    replaces: plan.summarised.map(viewId),
-    ...(pinned.length === 0 ? {} : { pinned }),
+    ...lineage,
     summary,
-    depth,
-    parents: plan.summarised.flatMap((message) => {
-      const record = message.metadata?.[COMPACTION_ID_KEY];
-      return typeof record === 'string' ? [record] : [];
-    }),
     producer: { strategy: 'new-context' },
     tokensBefore,
     tokensAfter: options.tokenCounter.countMessage(summary) + plan.pinnedTokens,
     trigger: 'tool',
     createdAt: options.notes.updatedAt,
   };
-}
-
-function depthOf(message: Message): number {
-  if (typeof message.metadata?.[COMPACTION_ID_KEY] !== 'string') return 0;
-  const depth = message.metadata[COMPACTION_DEPTH_KEY];
-  return typeof depth === 'number' ? depth : 1;
 }
