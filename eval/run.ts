@@ -47,8 +47,8 @@ try {
     compactionStrategy(),
     compactionStrategy({
       id: 'ctxloom-compaction-background',
-      label: 'ctxloom compaction, background (from 60%, swapped at the next turn)',
-      backgroundRatio: 0.6,
+      label: 'ctxloom compaction, background (from 60%, swapped at a later request)',
+      compaction: { background: { startAt: 0.6 } },
       isDefault: false,
     }),
     ...peerStrategies(),
