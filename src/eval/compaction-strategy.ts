@@ -9,6 +9,7 @@ import { ContextError } from '../core/errors.js';
 import { system } from '../core/factories.js';
 import { ContextGovernor } from '../filters/context-governor.js';
 import { traceDecisions } from '../pipeline/build-trace.js';
+import { carryDeferredTools } from './carry-deferred-tools.js';
 import type { EvalCompactionState, EvalStrategy } from './eval-strategy.js';
 
 /** Options for {@link compactionStrategy}. */
@@ -125,7 +126,7 @@ export function compactionStrategy(options: CompactionStrategyOptions = {}): Eva
             before,
             after: compactor.records(),
           });
-          return result.messages;
+          return carryDeferredTools(result.messages, { setup, call, records: compactor.records() });
         },
         compactions: (): EvalCompactionState => ({
           records: compactor.records(),
