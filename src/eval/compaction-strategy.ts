@@ -62,7 +62,8 @@ const OUTPUT_RESERVE_TOKENS = 8_192;
  * `governorStrategy`. The history given is never changed: the governor's compactor keeps its records
  * (without a store, in memory) and applies them to each request; the harness grades lineage and
  * coverage with `compactor.records()`. Failed summaries and discarded background jobs are read from
- * the trace's `history-compaction` decisions.
+ * the trace's `history-compaction` decisions. With `setup.deferredTools`, the loaded deferred tools
+ * are kept loaded with `carryLoadedTools` after the governor.
  * @throws ContextError `INVALID_OPTIONS` for an unknown option (the values of `compaction` are
  * checked by the governor when a run starts).
  */
