@@ -19,8 +19,10 @@ import {
   compactionStrategy,
   evalTierCells,
   governorStrategy,
+  renderDeferredToolsMarkdown,
   renderEvalHtml,
   renderEvalMarkdown,
+  runDeferredToolsCheck,
   runEval,
 } from '../src/eval/index.js';
 import { OpenAICompatibleChatModel } from '../src/index.js';
@@ -47,8 +49,8 @@ try {
     compactionStrategy(),
     compactionStrategy({
       id: 'ctxloom-compaction-background',
-      label: 'ctxloom compaction, background (from 60%, swapped at the next turn)',
-      backgroundRatio: 0.6,
+      label: 'ctxloom compaction, background (from 60%, swapped at a later request)',
+      compaction: { background: { startAt: 0.6 } },
       isDefault: false,
     }),
     ...peerStrategies(),
@@ -64,11 +66,15 @@ try {
         `${event.done}/${event.total} ${event.run} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`,
       ),
   });
+  // Deferred tools loaded before a compaction: one 40-turn session at the tier's two smaller budgets.
+  const deferred = renderDeferredToolsMarkdown(
+    await runDeferredToolsCheck({ strategies, seed: Number(values.seed ?? 1) }),
+  );
   await mkdir(out, { recursive: true });
-  await writeFile(path.join(out, 'eval.md'), renderEvalMarkdown(result));
+  await writeFile(path.join(out, 'eval.md'), `${renderEvalMarkdown(result)}\n${deferred}`);
   await writeFile(path.join(out, 'eval.html'), renderEvalHtml(result));
   await writeFile(path.join(out, 'eval.json'), `${JSON.stringify(result, null, 2)}\n`);
-  process.stdout.write(renderEvalMarkdown(result));
+  process.stdout.write(`${renderEvalMarkdown(result)}\n${deferred}`);
   process.stderr.write(
     `\n${tier} tier: ${result.runs.length} runs in ${((performance.now() - started) / 1000).toFixed(0)} s; wrote ${out}/eval.{md,html,json}\n`,
   );

@@ -162,6 +162,22 @@ describe('AutoCompactor', () => {
     expect(outcomes(result.decisions)).toContain('compacted');
   });
 
+  it("keeps the user's messages pinned when the target is under the floor (a small budget, the default summary cap)", async () => {
+    const compactor = new AutoCompactor({ summarizer: createScriptedSummarizer('adversarial'), ...fixed });
+    const list = [SYSTEM, ...history(26)];
+    const budget = Math.ceil(counter.countMessages(list) / 0.95);
+    const result = await compactor.compact({ messages: list, budgetTokens: budget, tokenCounter: counter });
+    // At this budget the summary's cap (2000) leaves the target no room for pins: the pins get what
+    // the trigger leaves instead of nothing, so the adversarial summary never gets the user's words.
+    expect(outcomes(result.decisions)).toEqual(['target-below-floor', 'compacted']);
+    const record = result.record;
+    if (record === undefined) throw new Error(JSON.stringify(result.decisions));
+    const users = list.filter((message) => message.role === 'user');
+    expect(record.replaces.filter((id) => users.some((user) => user.id === id))).toEqual([]);
+    for (const user of users) expect(result.messages).toContain(user);
+    expect(counter.countMessages(result.messages)).toBeLessThan(Math.floor(budget * 0.8));
+  });
+
   it('onBeforeCompact vetoes (nothing changes, the trace says so) or adds instructions', async () => {
     const list = [SYSTEM, ...history(16)];
     const budget = Math.ceil(counter.countMessages(list) / 0.85);

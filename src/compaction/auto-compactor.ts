@@ -457,11 +457,13 @@ export class AutoCompactor {
     const cap = this.#options.maxOutputTokens ?? DEFAULT_AUTO_COMPACTION.maxOutputTokens;
     const system = counter.countMessages(leadingSystem(step.view));
     const fixed = total - counter.countMessages(step.view) + system;
-    // The pins get what the target leaves beside the fixed part, the summary and the newest history, so
-    // that (when the user's own messages are pinned) they give way to the cap's order (tool results,
-    // then the user's middle messages, then marked ones) instead of pushing the request over the budget,
-    // where the trimming that follows would cut the oldest of them, marked rules included.
-    const room = Math.max(0, sizes.targetTokens - fixed - cap - sizes.keepRecent);
+    // The pins get what the trigger leaves beside the fixed part, the summary's cap and the newest
+    // history: the compacted request stays under the trigger (so under the budget, where the trimming
+    // that follows would cut the oldest pins, marked rules included), and only past that do the pins
+    // give way in the cap's order (tool results, then the user's middle messages, then marked ones).
+    // Not the target: a target under the floor (a small budget) would leave them no room at all, and
+    // the summariser would get the user's rules to drop.
+    const room = Math.max(0, sizes.triggerTokens - fixed - cap - sizes.keepRecent);
     const pinned: PinnedContextOptions = {
       ...this.#options.pinned,
       maxTokens: Math.min(this.#options.pinned?.maxTokens ?? DEFAULT_PINNED_CONTEXT.maxTokens, room),

@@ -1,3 +1,5 @@
+import type { DeferredToolMechanism } from '../context-tools/deferred-tool-mechanism.js';
+import type { ToolRegistry } from '../context-tools/tool-registry.js';
 import type { CompactionRecord } from '../core/compaction-record.js';
 import type { Message } from '../core/message.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
@@ -17,6 +19,12 @@ export type EvalStrategySetup = {
   /** The summariser, for a strategy with `usesSummariser`. */
   readonly summariser?: ChatModel;
   readonly signal?: AbortSignal;
+  /**
+   * The scenario's deferred tools (`runDeferredToolsCheck`): the registry and mechanism whose
+   * `tool_search` results in the history load them. ctxloom's strategies keep the loaded ones loaded
+   * with `carryLoadedTools`, as docs/deferred-tools.md tells an app to. @default none
+   */
+  readonly deferredTools?: { readonly registry: ToolRegistry; readonly mechanism: DeferredToolMechanism };
 };
 
 /** One model call as the strategy sees it: the stored history, the user message, the in-flight messages. */

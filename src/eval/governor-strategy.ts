@@ -1,6 +1,7 @@
 import { checkOptions, type OptionKeys } from '../core/check-options.js';
 import { system } from '../core/factories.js';
 import { ContextGovernor, type ContextGovernorOptions } from '../filters/context-governor.js';
+import { carryDeferredTools } from './carry-deferred-tools.js';
 import type { EvalStrategy } from './eval-strategy.js';
 
 /** Options for {@link governorStrategy}. */
@@ -59,7 +60,7 @@ export function governorStrategy(options: GovernorStrategyOptions = {}): EvalStr
             tools: setup.tools,
             ...(setup.signal === undefined ? {} : { signal: setup.signal }),
           });
-          return result.messages;
+          return carryDeferredTools(result.messages, { setup, call });
         },
       };
     },

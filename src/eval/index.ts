@@ -14,6 +14,14 @@ export {
   type EvalInvariantFailure,
 } from './check-eval-invariants.js';
 export { type CompactionStrategyOptions, compactionStrategy } from './compaction-strategy.js';
+export {
+  DEFERRED_PROBE_TOOL,
+  type DeferredToolsCheckOptions,
+  type DeferredToolsRun,
+  deferredToolsScenario,
+  renderDeferredToolsMarkdown,
+  runDeferredToolsCheck,
+} from './deferred-tools-check.js';
 export { type EvalMetrics, type EvalProviderCost, rate } from './eval-metrics.js';
 export { EVAL_PRICES, type EvalPrice, type EvalPrices } from './eval-prices.js';
 export {

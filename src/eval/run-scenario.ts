@@ -126,16 +126,21 @@ async function callOnce(step: {
   });
   step.tally.add(grade, { call, failure });
   if (messages === undefined) return;
-  if (state !== undefined)
+  if (state !== undefined) {
+    // The session at this call: the stored history and the turn so far (a compaction may pin the
+    // turn's request or, in the middle of a tool loop, summarise its own messages, which the history
+    // stores at the turn's end).
+    const session = [...step.history, turn.user, ...(turn.steps[call.step] ?? [])];
     step.tally.compaction(
       gradeCompaction({
-        history: step.history,
+        history: session,
         records: state.records,
         messages,
-        session: step.tally.session(step.history, state.records),
+        session: step.tally.session(session, state.records),
       }),
       call,
     );
+  }
   const provider = toProviderRequests(messages, {
     tools: scenario.tools,
     at: call.at,
