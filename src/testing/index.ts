@@ -2,6 +2,7 @@
  * @module ctxloom/testing
  */
 
+export { validateCompactionLineage } from '../core/validate-compaction-lineage.js';
 export {
   type AnthropicCompactionServerOptions,
   startAnthropicCompactionServer,
@@ -19,6 +20,7 @@ export {
   textArbitrary,
   toolDefinitionsArbitrary,
 } from './arbitraries.js';
+export { assertCompactionLineage } from './assert-compaction-lineage.js';
 export {
   describeSessionStoreContract,
   type SessionStoreContractContext,
