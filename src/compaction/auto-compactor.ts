@@ -93,6 +93,15 @@ type Step = {
   record?: CompactionRecord;
 };
 
+/** One request's compaction work, as its steps pass it on. */
+type Run = {
+  readonly step: Step;
+  readonly sizes: ResolvedCompactionSizes;
+  readonly stage: string;
+  readonly counter: TokenCounter;
+  readonly total: number;
+};
+
 /** The session of a request that names none. */
 const DEFAULT_SESSION = 'default';
 
@@ -180,12 +189,8 @@ export class AutoCompactor {
   /** Compacts at the trigger (when the list grew enough since the last attempt) or starts a job at the watermark. */
   async #act(
     state: SessionState,
-    run: {
-      readonly step: Step;
-      readonly sizes: ResolvedCompactionSizes;
-      readonly counter: TokenCounter;
+    run: Omit<Run, 'stage'> & {
       readonly tokensOf: (list: readonly Message[]) => number;
-      readonly total: number;
       readonly signal: AbortSignal | undefined;
     },
   ): Promise<Step> {
@@ -304,13 +309,8 @@ export class AutoCompactor {
   /** Compacts now, in the request. */
   async #compactNow(
     state: SessionState,
-    run: {
-      readonly step: Step;
-      readonly sizes: ResolvedCompactionSizes;
-      readonly stage: string;
-      readonly counter: TokenCounter;
+    run: Run & {
       readonly tokensOf: (list: readonly Message[]) => number;
-      readonly total: number;
       readonly signal: AbortSignal | undefined;
     },
   ): Promise<Step> {
@@ -337,16 +337,7 @@ export class AutoCompactor {
   }
 
   /** Starts a background job at the watermark. */
-  async #startJob(
-    state: SessionState,
-    run: {
-      readonly step: Step;
-      readonly sizes: ResolvedCompactionSizes;
-      readonly stage: string;
-      readonly counter: TokenCounter;
-      readonly total: number;
-    },
-  ): Promise<void> {
+  async #startJob(state: SessionState, run: Run): Promise<void> {
     const { step, stage, total } = run;
     state.lastAttempt = total;
     const prepared = await this.#prepare(state, { ...run, trigger: 'background' });
@@ -443,14 +434,9 @@ export class AutoCompactor {
    * The run to summarise, with `keepRecent` set so that what stays lands at the target; reports a
    * target or trigger under the floor (what cannot be summarised). `undefined` when there is no run.
    */
-  #plan(run: {
-    readonly step: Step;
-    readonly sizes: ResolvedCompactionSizes;
-    readonly stage: string;
-    readonly counter: TokenCounter;
-    readonly total: number;
-    readonly trigger: 'auto' | 'background';
-  }):
+  #plan(
+    run: Run & { readonly trigger: 'auto' | 'background' },
+  ):
     | { readonly plan: CompactionPlan; readonly keepRecent: number; readonly pinned: PinnedContextOptions }
     | undefined {
     const { step, sizes, stage, counter, total } = run;
@@ -506,14 +492,7 @@ export class AutoCompactor {
   /** Works out the run and asks `onBeforeCompact`; `undefined` when nothing is to be done. */
   async #prepare(
     state: SessionState,
-    run: {
-      readonly step: Step;
-      readonly sizes: ResolvedCompactionSizes;
-      readonly stage: string;
-      readonly counter: TokenCounter;
-      readonly total: number;
-      readonly trigger: 'auto' | 'background';
-    },
+    run: Run & { readonly trigger: 'auto' | 'background' },
   ): Promise<Prepared | undefined> {
     const { step, sizes, stage, counter, total } = run;
     if (state.breaker.isOpen(this.#now().getTime())) {
