@@ -1,5 +1,6 @@
 import { applyCompactions } from '../core/apply-compactions.js';
 import type { CompactionRecord } from '../core/compaction-record.js';
+import type { LineageViolation } from '../core/lineage-violation.js';
 import type { Message } from '../core/message.js';
 import type { ReplaySession } from './get-history.js';
 import { sessionCompactions, storedCompactions } from './session-compactions.js';
@@ -13,11 +14,19 @@ import type { SessionRecord } from './session-store.js';
  * message before the loaded ones (see {@link partialView}); `undefined` when they do not, or cannot be
  * shown to (load more). A session without stored records is returned as it is. @internal
  */
-export function compactedView(record: SessionRecord): ReplaySession | undefined {
+export function compactedView(
+  record: SessionRecord,
+): (ReplaySession & { readonly warnings: readonly string[] }) | undefined {
   if (storedCompactions(record).length === 0) return record;
   if ((record.firstIndex ?? 0) === 0) {
     const { firstIndex: _firstIndex, ...whole } = record;
-    return { ...whole, messages: sessionView(whole), lastConsolidated: 0 };
+    const { view, violations } = applyCompactions(whole.messages, sessionCompactions(whole));
+    return {
+      ...whole,
+      messages: view,
+      lastConsolidated: 0,
+      warnings: withViolations(whole.warnings, violations),
+    };
   }
   return partialView(record);
 }
@@ -31,9 +40,16 @@ export function compactedView(record: SessionRecord): ReplaySession | undefined 
 export function lineageWarnings(record: SessionRecord): readonly string[] {
   if (storedCompactions(record).length === 0) return record.warnings;
   const { violations } = applyCompactions(record.messages, sessionCompactions(record));
-  if (violations.length === 0) return record.warnings;
+  return withViolations(record.warnings, violations);
+}
+
+function withViolations(
+  warnings: readonly string[],
+  violations: readonly LineageViolation[],
+): readonly string[] {
+  if (violations.length === 0) return warnings;
   return [
-    ...record.warnings,
+    ...warnings,
     ...violations.map(
       (violation) =>
         `Compaction record ${violation.recordId} is not applied (${violation.type}: ${violation.message}); the messages it stood for are replayed as they are. 'ctxloom session show' lists the records.`,
@@ -55,11 +71,6 @@ export function compactedViewStart(record: SessionRecord, seam: number): number 
   return start > 0 && start < firstIndex ? start : undefined;
 }
 
-/** The view of a whole session (the stored records after nanobot's consolidation record). */
-function sessionView(record: SessionRecord): readonly Message[] {
-  return applyCompactions(record.messages, sessionCompactions(record)).view;
-}
-
 /**
  * The whole session's view from its newest messages, when the records account for every message
  * before them: the unloaded messages are taken to be nanobot-consolidated ones followed by exactly the
@@ -73,7 +84,9 @@ function sessionView(record: SessionRecord): readonly Message[] {
  * `appendCompaction` were checked against the whole session under its lock, so the unloaded messages'
  * order and transactions are as it saw them unless a rewrite replaced them since.
  */
-function partialView(record: SessionRecord): ReplaySession | undefined {
+function partialView(
+  record: SessionRecord,
+): (ReplaySession & { readonly warnings: readonly string[] }) | undefined {
   const firstIndex = record.firstIndex ?? 0;
   const first = record.messages[0];
   if (first === undefined || first.role === 'tool') return undefined;

@@ -4,7 +4,7 @@ import type { Message } from '../core/message.js';
 import type { SessionNotes } from '../core/session-notes.js';
 import type { ArchivedSummary } from '../pipeline/build-input.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { compactedView, compactedViewStart, lineageWarnings } from './compacted-view.js';
+import { compactedView, compactedViewStart } from './compacted-view.js';
 import {
   DEFAULT_REPLAY_MAX_MESSAGES,
   type GetHistoryOptions,
@@ -215,7 +215,7 @@ export async function loadForReplay(
  * @throws ContextError `INVALID_INPUT` for a record of the newest messages whose records do not
  * account for the messages before them (load the whole session, or use loadReplayedSession).
  */
-function viewOf(record: SessionRecord): ReplaySession {
+function viewOf(record: SessionRecord): ReplaySession & { readonly warnings: readonly string[] } {
   const view = compactedView(record);
   if (view !== undefined) return view;
   throw new ContextError({
@@ -241,7 +241,7 @@ async function loadCompactedReplay(
   const call = load.signal === undefined ? {} : { signal: load.signal };
   const first = compactedView(load.record);
   if (first !== undefined)
-    return { record: withLineageWarnings(load.record), history: getHistory(first, load.history) };
+    return { record: withWarnings(load.record, first.warnings), history: getHistory(first, load.history) };
   const start = compactedViewStart(load.record, VIEW_SEAM_MESSAGES);
   if (start !== undefined) {
     const count = (load.record.firstIndex ?? 0) + load.record.messages.length;
@@ -250,13 +250,12 @@ async function loadCompactedReplay(
     if (view !== undefined) return { record: wider, history: getHistory(view, load.history) };
   }
   const whole = await store.load(load.sessionKey, call);
-  return { record: withLineageWarnings(whole), history: getHistory(viewOf(whole), load.history) };
+  const view = viewOf(whole);
+  return { record: withWarnings(whole, view.warnings), history: getHistory(view, load.history) };
 }
 
-/** A whole session's record with a warning for each compaction record its view leaves out. */
-function withLineageWarnings(record: SessionRecord): SessionRecord {
-  if ((record.firstIndex ?? 0) > 0) return record;
-  const warnings = lineageWarnings(record);
+/** The loaded record with the view's warnings (a record its view leaves out is one). */
+function withWarnings(record: SessionRecord, warnings: readonly string[]): SessionRecord {
   return warnings === record.warnings ? record : { ...record, warnings };
 }
 
